@@ -1,0 +1,39 @@
+"""The precomputed hand tables (built by ``tools/build_tables.py``), read once at import.
+
+The file holds, zlib-compressed: the class of every count vector of a numbered suit (5**9 keys) and of the
+honours (5**7 keys), the tables that combine classes, and the final distance per number of melds.
+See ``tools/build_tables.py`` for how and why.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from importlib import resources
+
+MAX_MELDS = 4
+
+
+def _load() -> dict[str, bytes]:
+    raw = resources.files(__package__).joinpath("data/tables.bin").read_bytes()
+    head_length = int.from_bytes(raw[:4], "little")
+    head = json.loads(raw[4 : 4 + head_length])
+    payload = zlib.decompress(raw[4 + head_length :])
+    sections: dict[str, bytes] = {}
+    offset = 0
+    for name, size in head["sections"].items():
+        sections[name] = payload[offset : offset + size]
+        offset += size
+    return sections
+
+
+_SECTIONS = _load()
+SUIT_CLASS: bytes = _SECTIONS["suit_class"]
+HONOUR_CLASS: bytes = _SECTIONS["honour_class"]
+PAIR: memoryview = memoryview(_SECTIONS["pair"]).cast("H")
+TRIPLE: memoryview = memoryview(_SECTIONS["triple"]).cast("H")
+FINAL: bytes = _SECTIONS["final"]
+SUIT_CLASSES = len(_SECTIONS["suit_values"]) // 10
+HONOUR_CLASSES = len(_SECTIONS["honour_values"]) // 10
+PAIR_CLASSES = max(PAIR) + 1
+STRIDE = MAX_MELDS + 1
