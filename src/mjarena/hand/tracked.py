@@ -1,0 +1,95 @@
+"""A hand that keeps its table keys current, for game loops.
+
+Adding or removing a tile changes one group key by one weight, so every distance question a game loop asks
+(now, after discarding this, after claiming that) is a handful of look-ups.
+
+>>> from mjarena.tiles import parse_tiles
+>>> hand = TrackedHand(parse_tiles("1M 2M 3M 4P 5P 6P 7S 8S 9S E E E S"))
+>>> hand.distance(), hand.wins_with(parse_tiles("S")[0])
+(1, True)
+>>> hand.distance_without(27)  # discard an East: 12 tiles, still 0 melds
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mjarena.hand.standard import distance_of_keys, group_of, key_weight, suit_keys
+from mjarena.tiles import NUM_KINDS, STANDARD_KINDS
+
+__all__ = ["TrackedHand"]
+
+_GROUP = [group_of(kind) for kind in range(STANDARD_KINDS)]
+_WEIGHT = [key_weight(kind) for kind in range(STANDARD_KINDS)]
+
+
+class TrackedHand:
+    """A concealed hand: counts by kind, the number of melds laid down, and the table keys.
+
+    Kinds 34 and up (special tiles) are counted in :attr:`extra`: they never belong to a winning hand.
+    """
+
+    __slots__ = ("counts", "extra", "keys", "melds", "size")
+
+    def __init__(self, kinds: Iterable[int] = (), melds: int = 0) -> None:
+        self.counts = [0] * NUM_KINDS
+        for kind in kinds:
+            self.counts[kind] += 1
+        self.melds = melds
+        self.size = sum(self.counts)
+        self.extra = sum(self.counts[STANDARD_KINDS:])
+        self.keys = list(suit_keys(self.counts))
+
+    def add(self, kind: int) -> None:
+        self.counts[kind] += 1
+        self.size += 1
+        if kind < STANDARD_KINDS:
+            self.keys[_GROUP[kind]] += _WEIGHT[kind]
+        else:
+            self.extra += 1
+
+    def remove(self, kind: int) -> None:
+        if self.counts[kind] <= 0:
+            raise ValueError(f"the hand holds no tile of kind {kind}")
+        self.counts[kind] -= 1
+        self.size -= 1
+        if kind < STANDARD_KINDS:
+            self.keys[_GROUP[kind]] -= _WEIGHT[kind]
+        else:
+            self.extra -= 1
+
+    def distance(self) -> int:
+        """The exchange distance of the hand as it is (13 - 3n or 14 - 3n tiles)."""
+        m, p, s, h = self.keys
+        return distance_of_keys(m, p, s, h, self.melds)
+
+    def distance_without(self, kind: int, copies: int = 1, extra_melds: int = 0) -> int:
+        """The distance after taking ``copies`` tiles of ``kind`` out (and laying ``extra_melds`` down)."""
+        keys = self.keys.copy()
+        if kind < STANDARD_KINDS:
+            keys[_GROUP[kind]] -= copies * _WEIGHT[kind]
+        return distance_of_keys(keys[0], keys[1], keys[2], keys[3], self.melds + extra_melds)
+
+    def distance_without_pair(self, first: int, second: int) -> int:
+        """The distance after a claim that takes ``first`` and ``second`` out and lays one meld down."""
+        keys = self.keys.copy()
+        keys[_GROUP[first]] -= _WEIGHT[first]
+        keys[_GROUP[second]] -= _WEIGHT[second]
+        return distance_of_keys(keys[0], keys[1], keys[2], keys[3], self.melds + 1)
+
+    def wins(self) -> bool:
+        """Whether the hand, as it is, wins (14 - 3n tiles, no special tile, sets and a pair)."""
+        return self.extra == 0 and self.size == 14 - 3 * self.melds and self.distance() == 0
+
+    def wins_with(self, kind: int) -> bool:
+        """Whether the hand plus one tile of ``kind`` wins."""
+        if self.extra or kind >= STANDARD_KINDS or self.size != 13 - 3 * self.melds or self.counts[kind] >= 4:
+            return False
+        keys = self.keys.copy()
+        keys[_GROUP[kind]] += _WEIGHT[kind]
+        return distance_of_keys(keys[0], keys[1], keys[2], keys[3], self.melds) == 0
+
+    def kinds(self) -> list[int]:
+        """The tiles held, sorted by kind."""
+        return [kind for kind, count in enumerate(self.counts) for _ in range(count)]

@@ -1,0 +1,108 @@
+"""What every rule set shares: actions, decisions, events, agents, and the registry of variants.
+
+A variant is a state machine.  ``game.decision`` says which seats must choose now and what each may do;
+``game.apply({seat: action, ...})`` carries the choices out and appends :class:`Event` records to
+``game.events``.  Nothing in a variant knows whether an agent is a built-in policy, a program or a person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+__all__ = [
+    "VARIANTS",
+    "Action",
+    "Agent",
+    "Decision",
+    "Event",
+    "IllegalAction",
+    "VariantInfo",
+    "get_variant",
+    "play",
+    "register",
+]
+
+
+class Action(NamedTuple):
+    """One choice of one seat: ``type`` is a verb of the variant (``discard``, ``pong``, ``pass``, ...)."""
+
+    type: str
+    tile: int | None = None
+    target: int | None = None
+
+
+class Event(NamedTuple):
+    """One thing that happened at the table, in order.  ``tiles`` are tile kinds."""
+
+    type: str
+    seat: int | None = None
+    tiles: tuple[int, ...] = ()
+    target: int | None = None
+
+
+class Decision(NamedTuple):
+    """Who must choose now (``legal`` maps each such seat to its legal actions) and at what point."""
+
+    stage: str
+    legal: Mapping[int, Sequence[Action]]
+
+
+class IllegalAction(ValueError):
+    """An agent chose an action that was not among its legal actions."""
+
+    def __init__(self, seat: int, action: Action, legal: Sequence[Action]) -> None:
+        super().__init__(f"seat {seat}: {action} is not legal here; legal: {list(legal)}")
+        self.seat = seat
+        self.action = action
+
+
+class Agent(Protocol):
+    """Anything that chooses actions: ``act`` receives the game (read only), its seat and its legal actions."""
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action: ...
+
+
+def play(game: Any, agents: Sequence[Agent]) -> Any:
+    """Run ``game`` to its end, asking ``agents[seat]`` for every decision; returns the game.
+
+    Agents' choices are checked against the legal actions (see :class:`IllegalAction`).
+    """
+    while (decision := game.decision) is not None:
+        game.apply({seat: agents[seat].act(game, seat, legal) for seat, legal in decision.legal.items()})
+    return game
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """A rule set's parameters, declared as data next to its rules."""
+
+    name: str
+    title: str
+    tiles: int
+    players: int
+    hand_size: int
+    claims: tuple[str, ...]
+    win_forms: tuple[str, ...]
+    new_game: Callable[..., Any]
+    aliases: tuple[str, ...] = ()
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+VARIANTS: dict[str, VariantInfo] = {}
+
+
+def register(info: VariantInfo) -> VariantInfo:
+    for name in (info.name, *info.aliases):
+        VARIANTS[name.lower()] = info
+    return info
+
+
+def get_variant(name: str) -> VariantInfo:
+    """Look a rule set up by name or alias (case-insensitive)."""
+    try:
+        return VARIANTS[name.lower()]
+    except KeyError:
+        known = ", ".join(sorted({info.name for info in VARIANTS.values()}))
+        raise KeyError(f"unknown rule set {name!r}; known: {known}") from None
