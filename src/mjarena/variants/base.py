@@ -26,11 +26,16 @@ __all__ = [
 
 
 class Action(NamedTuple):
-    """One choice of one seat: ``type`` is a verb of the variant (``discard``, ``pong``, ``pass``, ...)."""
+    """One choice of one seat: ``type`` is a verb of the variant (``discard``, ``pong``, ``pass``, ...).
+
+    ``tile`` is the tile kind the verb acts on, ``target`` a seat it names, ``tiles`` a list of kinds
+    (a declared target hand, for instance).
+    """
 
     type: str
     tile: int | None = None
     target: int | None = None
+    tiles: tuple[int, ...] = ()
 
 
 class Event(NamedTuple):
