@@ -29,10 +29,10 @@ import random
 from collections.abc import Generator, Mapping, Sequence
 
 from mjarena.hand.tracked import TrackedHand
-from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, TileError, check_counts
+from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, TileError, check_counts, format_tile
 from mjarena.variants.base import Action, Decision, Event, IllegalAction, VariantInfo, register
 
-__all__ = ["KINDS", "SEAT_NAMES", "WALL_SIZE", "ThupcGame", "shuffled_wall", "validate_wall"]
+__all__ = ["KINDS", "SEAT_NAMES", "WALL_SIZE", "ThupcGame", "parse_deck", "shuffled_wall", "validate_wall"]
 
 SEAT_NAMES = "ABCD"
 KINDS = 37  # 34 ordinary kinds and PASS, REVERSE, DOUBLE
@@ -45,6 +45,7 @@ PONG = Action("pong")
 NO_CLAIM = Action("pass")
 
 Choices = Mapping[int, Action]
+_THUPC_NAMES = {format_tile(kind): kind for kind in range(KINDS)}
 
 
 def validate_wall(wall: Sequence[int]) -> None:
@@ -61,6 +62,39 @@ def validate_wall(wall: Sequence[int]) -> None:
     check_counts(wall)
     if len(wall) != WALL_SIZE:
         raise TileError(f"a THUPC 2021 wall has {WALL_SIZE} tiles, not {len(wall)}")
+
+
+def parse_deck(text: str) -> list[int]:
+    """Read a deck: 148 THUPC tile names, one per line or separated by any white space.
+
+    Errors name the line (and the tile's place in the deck) of the first thing that is wrong.
+
+    >>> parse_deck("1M\\n2M Q")
+    Traceback (most recent call last):
+    ...
+    mjarena.tiles.TileError: line 2: unknown tile name 'Q' (tile 3)
+    >>> parse_deck(" ")
+    Traceback (most recent call last):
+    ...
+    mjarena.tiles.TileError: empty input: no tiles
+    """
+    wall: list[int] = []
+    seen = [0] * KINDS
+    for number, line in enumerate(text.splitlines(), start=1):
+        for token in line.split():
+            kind = _THUPC_NAMES.get(token)
+            if kind is None:
+                hint = " (names are upper case)" if token.upper() in _THUPC_NAMES else ""
+                raise TileError(f"line {number}: unknown tile name {token!r}{hint} (tile {len(wall) + 1})")
+            seen[kind] += 1
+            if seen[kind] > 4:
+                raise TileError(f"line {number}: a fifth copy of {token} (tile {len(wall) + 1})")
+            wall.append(kind)
+    if not wall:
+        raise TileError("empty input: no tiles")
+    if len(wall) != WALL_SIZE:
+        raise TileError(f"a THUPC 2021 deck has {WALL_SIZE} tiles, this one has {len(wall)}")
+    return wall
 
 
 def shuffled_wall(seed: int | None = None) -> list[int]:
