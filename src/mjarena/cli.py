@@ -98,8 +98,8 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from mjarena.variants.thupc2021 import shuffled_wall
     from mjarena.tiles import format_tiles
+    from mjarena.variants.thupc2021 import shuffled_wall
 
     print(f"THUPC 2021: the fixed strategy at all four seats, a deck shuffled with seed {args.seed}\n")
     sys.stdout.write(_simulate_thupc(format_tiles(shuffled_wall(args.seed)), as_json=False))

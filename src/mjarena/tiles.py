@@ -96,7 +96,7 @@ _HONOUR_LETTERS = "ESWNBFZ"
 _NOI_LETTERS = "WBT"  # characters, dots, bamboo
 
 _THUPC_NAMES: list[str] = [f"{r}{s}" for s in _SUIT_LETTERS for r in range(1, 10)]
-_THUPC_NAMES += list(_HONOUR_LETTERS) + ["PASS", "REVERSE", "DOUBLE", "BAIDA"]
+_THUPC_NAMES += [*_HONOUR_LETTERS, "PASS", "REVERSE", "DOUBLE", "BAIDA"]
 _NOI_NAMES: list[str | None] = [f"{s}{r}" for s in _NOI_LETTERS for r in range(1, 10)]
 _NOI_NAMES += [None] * 10 + ["BAIDA"]
 _MPSZ_NAMES: list[str | None] = [f"{r}{s}" for s in "mps" for r in range(1, 10)]

@@ -24,7 +24,7 @@ class FixedStrategy:
 
     name = "thupc-fixed"
 
-    def act(self, game, seat: int, legal: Sequence[Action]) -> Action:  # noqa: ANN001 - any THUPC game
+    def act(self, game, seat: int, legal: Sequence[Action]) -> Action:
         hand = game.hands[seat]
         first = legal[0]
         if first.type == "self_drawn":
@@ -34,7 +34,7 @@ class FixedStrategy:
         return self._claim(game, hand, legal)
 
     @staticmethod
-    def _discard(game, seat: int, hand) -> Action:  # noqa: ANN001
+    def _discard(game, seat: int, hand) -> Action:
         counts = hand.counts
         if hand.extra:
             for kind in _SPECIAL_ORDER:
@@ -49,7 +49,7 @@ class FixedStrategy:
         return Action("discard", best_kind)
 
     @staticmethod
-    def _claim(game, hand, legal: Sequence[Action]) -> Action:  # noqa: ANN001
+    def _claim(game, hand, legal: Sequence[Action]) -> Action:
         kind = game.claimable
         now = None
         chows: list[Action] = []

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from mjarena.hand.tables import FINAL, HONOUR_CLASS, MAX_MELDS, PAIR, STRIDE, SUIT_CLASS, SUIT_CLASSES, TRIPLE
 from mjarena.tiles import STANDARD_KINDS, TileError
 
-__all__ = ["distance", "distance_of_keys", "is_winning", "key_weight", "suit_keys", "group_of"]
+__all__ = ["distance", "distance_of_keys", "group_of", "is_winning", "key_weight", "suit_keys"]
 
 _HONOUR_CLASSES = len(FINAL) // (STRIDE * (max(TRIPLE) + 1))
 
