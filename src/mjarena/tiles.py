@@ -28,6 +28,7 @@ mjarena.tiles.TileError: mpsz: unknown suit letter 'x' at position 3 in '12x'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -115,7 +116,7 @@ def format_tile(kind: int, notation: Notation = "thupc") -> str:
     ('1M', 'W1', '7z')
     """
     try:
-        name = _NAMES[notation][kind]
+        name = _NAMES[notation][kind] if kind >= 0 else None
     except (KeyError, IndexError, TypeError):
         name = None
     if name is None:
@@ -164,8 +165,13 @@ def parse_tiles(text: str | Iterable[str], notation: Notation | None = None) -> 
     return kinds
 
 
+_MPSZ_TOKEN = re.compile(r"(?:[0-9]+[mpsz]|\*)+")
+
+
 def _looks_like_mpsz(tokens: list[str]) -> bool:
-    return bool(tokens) and all(t[-1:] in "mpsz*" and t not in _THUPC_LOOKUP for t in tokens)
+    """Whether the first token is written in mpsz (and is no THUPC or NOI name)."""
+    first = tokens[0] if tokens else ""
+    return bool(_MPSZ_TOKEN.fullmatch(first)) and first not in _THUPC_LOOKUP
 
 
 def parse_mpsz(text: str) -> list[int]:
@@ -250,6 +256,19 @@ def tiles_of(counts: Sequence[int]) -> list[int]:
     return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
+def _ordinal(n: int) -> str:
+    """An ordinal in words up to nine, then in digits.
+
+    >>> [_ordinal(n) for n in (2, 5, 9, 11, 22)]
+    ['second', 'fifth', 'ninth', '11th', '22nd']
+    """
+    words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+    if 1 <= n <= len(words):
+        return words[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def check_counts(kinds: Sequence[int], copies: int = 4, notation: Notation = "thupc") -> None:
     """Raise :class:`TileError` naming the first kind that appears more than ``copies`` times.
 
@@ -262,7 +281,7 @@ def check_counts(kinds: Sequence[int], copies: int = 4, notation: Notation = "th
     for position, kind in enumerate(kinds, start=1):
         seen[kind] += 1
         if seen[kind] > copies:
-            ordinal = {5: "fifth"}.get(seen[kind], f"{seen[kind]}th")
+            ordinal = _ordinal(seen[kind])
             raise TileError(
                 f"a {ordinal} copy of {format_tile(kind, notation)} (tile {position}); "
                 f"there are only {copies} of each kind"

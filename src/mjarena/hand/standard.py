@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjarena.hand.tables import FINAL, HONOUR_CLASS, MAX_MELDS, PAIR, STRIDE, SUIT_CLASS, SUIT_CLASSES, TRIPLE
-from mjarena.tiles import STANDARD_KINDS, TileError
+from mjarena.tiles import TileError
 
 __all__ = ["distance", "distance_of_keys", "group_of", "is_winning", "key_weight", "suit_keys"]
 
@@ -66,18 +66,31 @@ def distance_of_keys(m: int, p: int, s: int, h: int, melds: int) -> int:
     return FINAL[(triple * _HONOUR_CLASSES + HONOUR_CLASS[h]) * STRIDE + melds]
 
 
+_COUNTS_0_TO_4 = bytes(range(5))
+
+
 def _check(counts: Sequence[int], melds: int) -> int:
+    """The number of tiles; raises unless the hand fits ``melds`` and holds 0..4 of each kind."""
+    try:
+        packed = bytes(counts)  # fails on a negative count
+    except (ValueError, TypeError):
+        packed = b"\xff"
+    total = sum(packed)
+    fits = 0 <= melds <= MAX_MELDS and (total == 14 - 3 * melds or total == 13 - 3 * melds)
+    if fits and not packed.translate(None, _COUNTS_0_TO_4):
+        return total
+    _explain(counts, melds)
+    raise AssertionError("unreachable")
+
+
+def _explain(counts: Sequence[int], melds: int) -> None:
+    for kind, count in enumerate(counts):
+        if not (isinstance(count, int) and 0 <= count <= 4):
+            raise TileError(f"{count!r} tiles of kind {kind}: a hand holds 0 to 4 of each kind")
     if not 0 <= melds <= MAX_MELDS:
         raise ValueError(f"melds must be 0..{MAX_MELDS}, not {melds}")
     total = sum(counts)
-    if total not in (14 - 3 * melds, 13 - 3 * melds):
-        raise ValueError(
-            f"a hand with {melds} meld(s) holds {13 - 3 * melds} or {14 - 3 * melds} tiles, not {total}"
-        )
-    for kind in range(STANDARD_KINDS):
-        if counts[kind] > 4 or counts[kind] < 0:
-            raise TileError(f"{counts[kind]} tiles of kind {kind}: a hand holds 0 to 4 of each kind")
-    return total
+    raise ValueError(f"a hand with {melds} meld(s) holds {13 - 3 * melds} or {14 - 3 * melds} tiles, not {total}")
 
 
 def distance(counts: Sequence[int], melds: int = 0) -> int:
@@ -91,7 +104,9 @@ def distance(counts: Sequence[int], melds: int = 0) -> int:
     """
     _check(counts, melds)
     m, p, s, h = suit_keys(counts)
-    return distance_of_keys(m, p, s, h, melds)
+    pair = PAIR[SUIT_CLASS[m] * SUIT_CLASSES + SUIT_CLASS[p]]
+    triple = TRIPLE[pair * SUIT_CLASSES + SUIT_CLASS[s]]
+    return FINAL[(triple * _HONOUR_CLASSES + HONOUR_CLASS[h]) * STRIDE + melds]
 
 
 def is_winning(counts: Sequence[int], melds: int = 0) -> bool:
