@@ -15,7 +15,7 @@ demo: $(BIN)/python
 
 test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	$(BIN)/ruff check src tests benchmarks tools examples
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/python
