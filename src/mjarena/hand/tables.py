@@ -8,14 +8,15 @@ See ``tools/build_tables.py`` for how and why.
 from __future__ import annotations
 
 import json
+import os
 import zlib
-from importlib import resources
 
 MAX_MELDS = 4
 
 
 def _load() -> dict[str, bytes]:
-    raw = resources.files(__package__).joinpath("data/tables.bin").read_bytes()
+    with open(os.path.join(os.path.dirname(__file__), "data", "tables.bin"), "rb") as file:
+        raw = file.read()
     head_length = int.from_bytes(raw[:4], "little")
     head = json.loads(raw[4 : 4 + head_length])
     payload = zlib.decompress(raw[4 + head_length :])
