@@ -12,6 +12,10 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mjarena.arena.match import MatchResult
 
 __all__ = ["main"]
 
@@ -94,15 +98,114 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
     return EXIT_USAGE if failures else 0
 
 
-# -- demo ----------------------------------------------------------------------------------------------
+# -- match, replay, demo ------------------------------------------------------------------------------
+
+
+def _read_noi_wall(source: str) -> list[int]:
+    from mjarena.tiles import TileError, parse_tiles
+    from mjarena.variants.noi2014 import validate_wall
+
+    text = _read_text(source)
+    try:
+        wall = parse_tiles(text, "noi")
+        validate_wall(wall)
+    except TileError as error:
+        raise UsageError(f"{source}: {error}") from None
+    return wall
+
+
+def _print_match(result: MatchResult) -> None:
+    from mjarena.formats import SEATS_NOI, noi_log
+
+    seed = f"seed {result.seed}" if result.seed is not None else "a given wall"
+    print(f"NOI 2014, {seed}")
+    for seat in result.seats:
+        print(f"  {SEATS_NOI[seat.seat]:<6} {seat.bot}")
+    print()
+    for line in noi_log(result.events):
+        print(line)
+    print()
+    print(_result_table(result))
+
+
+def _result_table(result: MatchResult) -> str:
+    from mjarena.formats import SEATS_NOI
+
+    header = ("seat", "bot", "status", "rank", "points", "target", "distance")
+    rows = [header]
+    for seat in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
+        status = seat.status if seat.reason is None else f"error: {seat.reason}"
+        rows.append((
+            f"{seat.seat} {SEATS_NOI[seat.seat]}", seat.bot, status, str(seat.rank), f"{seat.points:g}",
+            " ".join(seat.target) if seat.target else "", "" if seat.distance is None else str(seat.distance),
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    details = [f"  {SEATS_NOI[s.seat]}: {s.reason}: {s.detail}" for s in result.seats if s.reason]
+    return "\n".join(lines + (["", "errors:", *details] if details else []))
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    import json
+
+    from mjarena.agents.factory import BotSpecError, check_spec
+    from mjarena.arena.match import Limits, run_match
+    from mjarena.replay import save
+
+    if args.rules.lower() not in ("noi2014", "noi"):
+        raise UsageError(f"--rules {args.rules}: only noi2014 matches are supported")
+    bots = args.bot or ["builtin:greedy", "builtin:greedy", "builtin:random", "builtin:random"]
+    if len(bots) != 4:
+        raise UsageError(f"a NOI 2014 match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
+    if args.time_limit <= 0 or args.memory_limit <= 0:
+        raise UsageError("--time-limit and --memory-limit must be positive")
+    for spec in bots:
+        try:
+            check_spec(spec)
+        except BotSpecError as error:
+            raise UsageError(str(error)) from None
+    wall = _read_noi_wall(args.wall) if args.wall else None
+    limits = Limits(time=args.time_limit, memory_mib=args.memory_limit)
+    result = run_match(bots, seed=args.seed, wall=wall, limits=limits)
+    data = result.to_json()
+    if args.replay:
+        try:
+            save(data, args.replay)
+        except OSError as error:
+            raise UsageError(f"{args.replay}: cannot write the replay: {error.strerror or error}") from None
+    if args.json:
+        summary = {key: data[key] for key in ("rules", "seed", "wall", "seats", "events")}
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+    else:
+        _print_match(result)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from mjarena.arena.match import MatchResult, SeatOutcome
+    from mjarena.replay import ReplayError, load, load_events, replay_game
+
+    try:
+        data = load(args.file)
+        if args.check:
+            replay_game(data)
+        seats = [SeatOutcome(**seat) for seat in data["seats"]]
+        result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data))
+    except ReplayError as error:
+        raise UsageError(str(error)) from None
+    except (TypeError, KeyError, ValueError) as error:
+        raise UsageError(f"{args.file}: a damaged replay ({error})") from None
+    _print_match(result)
+    if args.check:
+        print("\nreplayed: the game plays out exactly as recorded")
+    return 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from mjarena.tiles import format_tiles
-    from mjarena.variants.thupc2021 import shuffled_wall
+    from mjarena.arena.match import run_match
 
-    print(f"THUPC 2021: the fixed strategy at all four seats, a deck shuffled with seed {args.seed}\n")
-    sys.stdout.write(_simulate_thupc(format_tiles(shuffled_wall(args.seed)), as_json=False))
+    _print_match(run_match(["builtin:greedy", "builtin:random", "builtin:greedy", "builtin:random"], seed=args.seed))
     return 0
 
 
@@ -127,8 +230,29 @@ def build_parser() -> argparse.ArgumentParser:
     thupc.add_argument("--json", action="store_true", help="the event stream as JSON lines instead of the log")
     thupc.set_defaults(handler=_cmd_thupc)
 
-    demo = sub.add_parser("demo", help="play a demonstration game on built-in defaults")
-    demo.add_argument("--seed", type=int, default=2021, help="seed of the shuffled deck (default 2021)")
+    match = sub.add_parser(
+        "match",
+        help="play one game between four bots",
+        description="Play one game. SPEC is builtin:NAME (random, greedy) or a command line such as "
+        "\"python3 bots/mine.py\"; seats are given in order 0..3 (East, South, West, North).",
+    )
+    match.add_argument("--rules", default="noi2014", help="rule set (noi2014)")
+    match.add_argument("--bot", action="append", metavar="SPEC", help="a bot, four times (seats 0..3)")
+    match.add_argument("--seed", type=int, help="seed of the shuffled wall (default: random, printed)")
+    match.add_argument("--wall", metavar="FILE", help="play this wall: 108 tile names, front first")
+    match.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
+    match.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    match.add_argument("--replay", metavar="FILE", help="save the game as a replay")
+    match.add_argument("--json", action="store_true", help="print one JSON object instead of the log")
+    match.set_defaults(handler=_cmd_match)
+
+    replay = sub.add_parser("replay", help="print a saved game")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("--check", action="store_true", help="also play it again and check it matches")
+    replay.set_defaults(handler=_cmd_replay)
+
+    demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
+    demo.add_argument("--seed", type=int, default=2014, help="seed of the shuffled wall (default 2014)")
     demo.set_defaults(handler=_cmd_demo)
     return parser
 

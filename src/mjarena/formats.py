@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from mjarena.tiles import Notation, format_tile
 from mjarena.variants.base import Event
 
-__all__ = ["SEATS_THUPC", "event_dict", "event_json", "thupc_log"]
+__all__ = ["SEATS_NOI", "SEATS_THUPC", "event_dict", "event_from_dict", "event_json", "noi_log", "thupc_log"]
 
 SEATS_THUPC = ("A", "B", "C", "D")
 
@@ -58,6 +58,60 @@ def event_dict(event: Event, seats: Sequence[str] | None = None, notation: Notat
     return out
 
 
+def event_from_dict(item: dict, notation: Notation = "noi") -> Event:
+    """The inverse of :func:`event_dict` for events whose seats are numbers.
+
+    >>> event_from_dict(event_dict(Event("hu", 1, (2,), 0), notation="noi"))
+    Event(type='hu', seat=1, tiles=(2,), target=0)
+    """
+    from mjarena.tiles import parse_tile
+
+    tiles = tuple(parse_tile(name, notation) for name in item.get("tiles", ()))
+    return Event(item["type"], item.get("seat"), tiles, item.get("target"))
+
+
 def event_json(event: Event, seats: Sequence[str] | None = None, notation: Notation = "thupc") -> str:
     """One event as one line of JSON."""
     return json.dumps(event_dict(event, seats, notation), ensure_ascii=False)
+
+
+# -- NOI 2014 ------------------------------------------------------------------------------------------
+
+SEATS_NOI = ("East", "South", "West", "North")
+
+_NOI_LINES = {
+    "deal": "{seat:<6} dealt  {tiles}",
+    "draw": "{seat:<6} draws  {tiles}",
+    "draw_back": "{seat:<6} draws  {tiles} from the back of the wall",
+    "play": "{seat:<6} plays  {tiles}",
+    "peng": "{seat:<6} PENG   {tiles}",
+    "gang": "{seat:<6} GANG   {tiles} (open, from {target})",
+    "angang": "{seat:<6} GANG   {tiles} (concealed)",
+    "bugang": "{seat:<6} GANG   {tiles} (added to the PENG)",
+    "hu": "{seat:<6} HU     on {tiles} from {target}",
+    "hu_self": "{seat:<6} HU     self-drawn {tiles}",
+    "false_hu": "{seat:<6} declares HU without a winning hand (诈胡) and leaves the game",
+    "exhausted": "the wall is empty",
+    "end": "game over",
+}
+
+
+def noi_log(events: Iterable[Event]) -> list[str]:
+    """A readable log of a NOI 2014 game, one line per event.
+
+    >>> noi_log([Event("draw", 0, (2,)), Event("hu", 1, (2,), 0)])
+    ['East   draws  W3', 'South  HU     on W3 from East']
+    """
+    lines = []
+    for event in events:
+        template = _NOI_LINES.get(event.type, "{type} {seat} {tiles}")
+        lines.append(
+            template.format(
+                type=event.type,
+                seat=SEATS_NOI[event.seat] if event.seat is not None else "",
+                tiles=" ".join(format_tile(kind, "noi") for kind in (sorted(event.tiles) if event.type == "deal"
+                                                                      else event.tiles)),
+                target=SEATS_NOI[event.target] if event.target is not None else "",
+            )
+        )
+    return lines

@@ -1,0 +1,190 @@
+"""Run one NOI 2014 game between four agents and keep everything needed to replay it.
+
+Errors never stop a match.  When an agent fails (timeout, crash, memory, output, bad output, an illegal
+action) the seat's status becomes ``error`` with the reason, and from then on the judge plays for it as
+RULINGS.md says: it discards the tile just drawn and never claims.  A false HU is the rules' business: the
+engine lets that seat leave and the match records it as the error ``false_hu``.
+
+>>> result = run_match(["builtin:greedy"] * 4, seed=7)
+>>> sum(seat.points for seat in result.seats)
+10.0
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mjarena.agents.errors import AgentError
+from mjarena.protocol.botzone import format_response
+from mjarena.tiles import format_tile
+from mjarena.variants.base import Action, Agent, Decision
+from mjarena.variants.noi2014 import NoiGame, rank, shuffled_wall
+
+__all__ = ["JudgeFallback", "Limits", "MatchResult", "SeatOutcome", "run_match"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-answer limits for program bots."""
+
+    time: float = 1.0
+    memory_mib: int = 256
+    output_bytes: int = 1 << 20
+
+
+@dataclass
+class SeatOutcome:
+    """What became of one seat: the result vocabulary of RULINGS.md."""
+
+    seat: int
+    bot: str
+    status: str  # won | in | error
+    reason: str | None = None
+    detail: str | None = None
+    rank: int = 0
+    points: float = 0.0
+    target: list[str] | None = None
+    distance: int | None = None
+    chance: int | None = None
+
+
+@dataclass
+class MatchResult:
+    rules: str
+    seed: int | None
+    wall: list[int]
+    seats: list[SeatOutcome]
+    events: list[Any]
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    transcripts: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The match's JSON: ``seed``, ``wall`` (tile names), ``seats``, ``events``, and the replay data."""
+        from mjarena.formats import event_dict
+
+        return {
+            "format": "mjarena-replay",
+            "version": 1,
+            "rules": self.rules,
+            "seed": self.seed,
+            "wall": [format_tile(kind, "noi") for kind in self.wall],
+            "seats": [asdict(seat) for seat in self.seats],
+            "events": [event_dict(event, notation="noi") for event in self.events],
+            "decisions": self.decisions,
+            "transcripts": {str(seat): lines for seat, lines in self.transcripts.items()},
+        }
+
+
+class JudgeFallback:
+    """How the judge plays for a seat that erred: discard the tile just drawn, never claim."""
+
+    name = "judge"
+
+    def act(self, game: NoiGame, seat: int, legal: Sequence[Action]) -> Action:
+        if not legal:  # the target hand: none given
+            return Action("target")
+        drawn = game.last_drawn[seat]
+        for action in legal:
+            if action.type == "play" and action.tile == drawn:
+                return action
+        for action in legal:
+            if action.type in ("play", "pass"):
+                return action
+        return legal[0]
+
+
+def run_match(
+    bots: Sequence[str],
+    *,
+    seed: int | None = None,
+    wall: Sequence[int] | None = None,
+    limits: Limits = Limits(),
+    make_agent: Callable[..., Agent] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> MatchResult:
+    """Play one game; ``bots`` are four specs (``builtin:NAME`` or a command line) for seats 0..3.
+
+    The wall is ``wall`` or, failing that, shuffled from ``seed`` (a random seed when None, recorded in the
+    result); built-in agents are seeded from the seed too, so one seed is one game.
+    """
+    from mjarena.agents.factory import make_agent as default_factory
+
+    if len(bots) != 4:
+        raise ValueError(f"a NOI 2014 game needs 4 bots, got {len(bots)}")
+    if wall is None:
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        wall = shuffled_wall(seed)
+    game = NoiGame(wall)
+    factory = make_agent or default_factory
+    agents: list[Agent] = []
+    try:
+        for seat, spec in enumerate(bots):
+            agents.append(factory(spec, seat, limits, seed=None if seed is None else seed * 4 + seat))
+        errors: dict[int, tuple[str, str]] = {}
+        decisions: list[dict[str, Any]] = []
+        targets: dict[int, tuple[int, ...] | None] = {}
+        fallback = JudgeFallback()
+        while (decision := game.decision) is not None:
+            choices = {}
+            for seat, legal in decision.legal.items():
+                agent = fallback if seat in errors else agents[seat]
+                start = clock()
+                action = _ask(agent, game, seat, legal, decision, errors, fallback)
+                decisions.append(
+                    {"seat": seat, "stage": decision.stage, "response": format_response(action),
+                     "ms": round((clock() - start) * 1000, 3), "by": "judge" if seat in errors else "bot"}
+                )
+                choices[seat] = action
+                if decision.stage == "target":
+                    targets[seat] = action.tiles or None
+            game.apply(choices)
+        for event in game.events:
+            if event.type == "false_hu":
+                errors.setdefault(event.seat, ("false_hu", "declared HU without a winning hand"))
+        transcripts = {
+            seat: [exchange._asdict() for exchange in agent.transcript]
+            for seat, agent in enumerate(agents)
+            if getattr(agent, "transcript", None)
+        }
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+    results = rank(game, targets, {seat: reason for seat, (reason, _) in errors.items()})
+    seats = []
+    for result in sorted(results, key=lambda r: r.seat):
+        reason, detail = errors.get(result.seat, (None, None))
+        seats.append(
+            SeatOutcome(
+                seat=result.seat, bot=bots[result.seat], status=result.status, reason=reason, detail=detail,
+                rank=result.rank, points=result.points, distance=result.distance, chance=result.chance,
+                target=[format_tile(k, "noi") for k in result.target] if result.target else None,
+            )
+        )
+    return MatchResult("noi2014", seed, list(wall), seats, list(game.events), decisions, transcripts)
+
+
+def _ask(
+    agent: Agent,
+    game: NoiGame,
+    seat: int,
+    legal: Sequence[Action],
+    decision: Decision,
+    errors: dict[int, tuple[str, str]],
+    fallback: JudgeFallback,
+) -> Action:
+    """One answer; on any agent failure the error is recorded and the judge answers instead."""
+    try:
+        action = agent.act(game, seat, legal)
+    except AgentError as error:
+        errors[seat] = (error.reason, error.detail)
+        return fallback.act(game, seat, legal)
+    if decision.stage == "target" or action in legal or action.type == "hu":
+        return action
+    errors[seat] = ("illegal_action", f"{format_response(action)!r} is not legal at this {decision.stage}")
+    return fallback.act(game, seat, legal)

@@ -1,0 +1,580 @@
+"""Run a bot program as a real subprocess, one request at a time, with wall-time, memory and output limits.
+
+:class:`BotProcess` is the judge's side of one bot for one game.  It keeps the history (requests, responses and
+the bot's ``data``) and delivers each request the way the bot last asked for:
+
+- restart mode (the spec's): start the program, write one line with the whole history
+  (:func:`~mjarena.protocol.botzone.encode_input`), read its answer, and wait for it to exit;
+- keep-running mode (Botzone's): a bot that prints :data:`~mjarena.protocol.botzone.KEEP_RUNNING` after its
+  answer is kept, and its next request is written to it alone (``"2 T3"``, JSON-encoded).  A bot that answers
+  without the marker is let exit and restarted, with the whole history, at its next request.
+
+Limits, per answer:
+
+- wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
+  answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
+  :meth:`Deadline.select`, around non-blocking pipes (never a blocking read).
+- memory: ``RLIMIT_AS`` (address space) is set to the limit in the child before ``exec``, so a big allocation
+  fails at once (Python: ``MemoryError``; C++: ``std::bad_alloc``) instead of swapping; and the peak resident
+  size is watched: ``VmHWM`` in ``/proc/<pid>/status`` every ``poll_interval`` while it runs and when a kept bot
+  answers, and ``ru_maxrss`` from ``wait4`` when it exits (only when that is above the judge's own peak: the
+  kernel counts in it the judge's pages that the child held between fork and exec).  The answer is ``memory``
+  when the peak exceeds the limit, or when the bot dies and its standard error shows an allocation failure.
+  Runtimes that reserve far more address space than they use (the JVM, Node.js) need
+  ``limit_address_space=False``: the resident-size watch then enforces the limit alone (it can miss a spike
+  shorter than ``poll_interval``).  ``preexec_fn`` is not safe with threads in the judge: run matches in
+  worker processes, or pass ``limit_address_space=False`` when the judge is threaded.
+- output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
+
+The process starts in its own session (``start_new_session=True``), so on any breach, and at :meth:`close`, the
+whole process group is killed with ``SIGKILL`` and the bot is reaped: the judge never hangs and leaves nothing
+behind.  After an error the :class:`BotProcess` is closed.  Standard error is drained all along (a chatty bot
+never blocks on it); its last ``stderr_tail`` bytes go into error details.
+
+Failures raise the :class:`~mjarena.agents.errors.BotError` subclasses: ``timeout``, ``crash`` (non-zero exit,
+a signal, or a kept-running bot that exits before answering), ``memory``, ``output_limit``, ``bad_output``
+(printed nothing, not JSON, no string ``"response"``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import selectors
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+
+from mjarena.agents.errors import (
+    BotCrash,
+    BotError,
+    BotMemoryError,
+    BotOutputLimit,
+    BotTimeout,
+)
+from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
+from mjarena.protocol.transport import Exchange, Reply
+
+__all__ = ["MIB", "BotProcess", "Deadline", "live_group_members"]
+
+MIB = 1 << 20
+_MARKER = KEEP_RUNNING.encode()
+_MEMORY_SIGNS = (
+    b"memoryerror",
+    b"bad_alloc",
+    b"outofmemoryerror",
+    b"out of memory",
+    b"cannot allocate memory",
+    b"failed to allocate",
+)
+_REAP_SECONDS = 5.0
+_CHUNK = 1 << 16
+
+
+class Deadline:
+    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`select`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.start = time.monotonic()
+        self.end = self.start + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.end
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def select(
+        self, selector: selectors.BaseSelector | None, tick: float | None = None
+    ) -> list[tuple[selectors.SelectorKey, int]]:
+        """Wait for ready pipes (none: just wait), at most ``tick`` seconds and never past the deadline."""
+        timeout = self.remaining() if tick is None else min(tick, self.remaining())
+        if selector is None or not selector.get_map():
+            time.sleep(timeout)
+            return []
+        return selector.select(timeout)
+
+
+def live_group_members(pgid: int) -> list[int]:
+    """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
+    return _live_groups({pgid}).get(pgid, [])
+
+
+def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
+    """The live (not zombie) members of each of the process groups ``pgids`` that has any."""
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        pgrp = int(fields[2])
+        if pgrp in pgids and fields[0] not in (b"Z", b"X"):
+            found.setdefault(pgrp, []).append(int(entry.name))
+    return found
+
+
+def _status_kib(pid: int, field: bytes) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+class _Child:
+    """One running bot program: its pipes, selector and what was read from it."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdin and proc.stdout and proc.stderr
+        self.proc = proc
+        self.pid = proc.pid
+        self.stdin = proc.stdin.fileno()
+        self.stdout = proc.stdout.fileno()
+        self.stderr = proc.stderr.fileno()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
+        self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
+        self.pidfd: int | None = None
+        try:
+            self.pidfd = os.pidfd_open(self.pid)
+            self.selector.register(self.pidfd, selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):
+            self.pidfd = None
+        self.stdout_open = True
+        self.leftover = b""  # stdout printed after a keep-running marker
+        self.stderr_buffer = bytearray()
+        self.exit_status: int | None = None  # as os.waitstatus_to_exitcode: negative for a signal
+        self.reaped = False
+        self.peak_kib = 0
+        self.judge_peak_kib = _status_kib(os.getpid(), b"VmHWM:") or 0
+
+    def exited(self) -> bool:
+        """Whether the program has exited (it stays a zombie until :meth:`reap`, so its group id is not reused)."""
+        if self.reaped:
+            return True
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None and info.si_pid == self.pid
+
+    def poll_memory(self) -> int:
+        peak = _status_kib(self.pid, b"VmHWM:")
+        if peak is not None and peak > self.peak_kib:
+            self.peak_kib = peak
+        return self.peak_kib
+
+    def kill_group(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+
+    def reap(self) -> None:
+        """Kill the whole process group and collect the exit status and peak memory of the program."""
+        if self.reaped:
+            return
+        self.kill_group()  # the leader is alive or a zombie: its group id cannot have been reused
+        deadline = Deadline(_REAP_SECONDS)
+        waiter = selectors.DefaultSelector()
+        if self.pidfd is not None:
+            waiter.register(self.pidfd, selectors.EVENT_READ)
+        try:
+            while True:
+                try:
+                    pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == self.pid:
+                    self.exit_status = os.waitstatus_to_exitcode(status)
+                    # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
+                    # so it says something about the bot only when it is above the judge's own peak.
+                    if usage.ru_maxrss > self.judge_peak_kib + 1024:
+                        self.peak_kib = max(self.peak_kib, usage.ru_maxrss)
+                    break
+                if deadline.expired():
+                    break  # unkillable (stuck in the kernel): give up waiting, never hang
+                deadline.select(waiter, tick=0.01)
+        finally:
+            waiter.close()
+        self.reaped = True
+        self.proc.returncode = self.exit_status if self.exit_status is not None else -signal.SIGKILL
+        self.release()
+
+    def release(self) -> None:
+        self.selector.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+
+    def read_stderr(self, keep: int) -> None:
+        """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
+        for _ in range(16):
+            try:
+                chunk = os.read(self.stderr, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.selector.unregister(self.stderr)
+                return
+            self.stderr_buffer += chunk
+            if len(self.stderr_buffer) > 2 * keep + _CHUNK:
+                del self.stderr_buffer[: len(self.stderr_buffer) - keep]
+
+    def stderr_tail(self, limit: int) -> str:
+        return bytes(self.stderr_buffer[-limit:]).decode("utf-8", "replace") if limit else ""
+
+
+def _describe_exit(status: int | None) -> str:
+    if status is None:
+        return "did not exit"
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return f"killed by {name}"
+    return f"exit code {status}"
+
+
+def _marker_span(buffer: bytes | bytearray, start: int = 0, final: bool = False) -> tuple[int, int] | None:
+    """Where the first keep-running marker line at or after ``start`` begins and ends in ``buffer``.
+
+    A line counts when it ends with a newline (or, when ``final``, at the end of the output).
+
+    >>> _marker_span(b'{"response": "PASS"}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\r\\nrest')
+    (21, 57)
+    >>> _marker_span(b'x>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n') is None
+    True
+    """
+    at = buffer.find(_MARKER, start)
+    while at >= 0:
+        begin = buffer.rfind(b"\n", 0, at) + 1
+        end = buffer.find(b"\n", at)
+        stop = len(buffer) if end < 0 else end + 1
+        if (end >= 0 or final) and bytes(buffer[begin:stop]).strip() == _MARKER:
+            return begin, stop
+        at = buffer.find(_MARKER, at + 1)
+    return None
+
+
+class BotProcess:
+    """The judge's side of one bot program for one game (a :class:`~mjarena.protocol.transport.Transport`).
+
+    ``command`` is an argument list, or a string split like a shell would (no shell is run).
+    ``time_limit`` is in seconds per answer, ``memory_limit_mib`` in MiB, ``output_limit`` in bytes per answer.
+    :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
+    every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        time_limit: float = 1.0,
+        memory_limit_mib: int = 256,
+        output_limit: int = MIB,
+        cwd: str | os.PathLike[str] | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        limit_address_space: bool = True,
+        stderr_tail: int = 4096,
+        poll_interval: float = 0.02,
+        sweep_seconds: float = 1.0,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("empty bot command")
+        self.time_limit = time_limit
+        self.memory_limit_mib = memory_limit_mib
+        self.output_limit = output_limit
+        self.cwd = cwd
+        self.env = dict(env) if env is not None else None
+        self.limit_address_space = limit_address_space
+        self.stderr_limit = stderr_tail
+        self.poll_interval = poll_interval
+        self.sweep_seconds = sweep_seconds
+        self.requests: list[str] = []
+        self.responses: list[str] = []
+        self.data = ""
+        self.history: list[Exchange] = []
+        self.started_pids: list[int] = []
+        self.error: BotError | None = None
+        self.closed = False
+        self._child: _Child | None = None
+
+    # -- public ---------------------------------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the kept-running process, if any."""
+        return self._child.pid if self._child is not None else None
+
+    @property
+    def starts(self) -> int:
+        """How many times the program was started."""
+        return len(self.started_pids)
+
+    def ask(self, request: str) -> Reply:
+        """Deliver ``request`` and return the bot's answer; raise a :class:`BotError` (and close) on any breach."""
+        if self.closed:
+            why = f" after {self.error}" if self.error is not None else ""
+            raise RuntimeError(f"the bot process is closed{why}")
+        child = self._child
+        mode = "keep" if child is not None else "restart"
+        if child is None:
+            payload = encode_input(
+                [*self.requests, request],
+                self.responses,
+                self.data,
+                str(round(self.time_limit * 1000)),
+                str(self.memory_limit_mib),
+            )
+        else:
+            payload = encode_request(request)
+        deadline = Deadline(self.time_limit)
+        try:
+            if child is None:
+                child = self._spawn()
+            text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
+            response, data = decode_output(text, request)
+        except BotError as error:
+            self._fail(child, error, request, deadline.elapsed(), mode)
+            raise
+        except BaseException:  # a bug or ^C: still leave no process behind
+            if child is not None:
+                child.reap()
+            self._child = None
+            self.close()
+            raise
+        elapsed = deadline.elapsed()
+        self._child = child if kept else None
+        self.requests.append(request)
+        self.responses.append(response)
+        if data is not None:
+            self.data = data
+        self.history.append(Exchange(request, response, elapsed * 1000.0, mode))
+        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None)
+
+    def close(self) -> None:
+        """Kill the bot's process group (if running) and reap it.  Safe to call twice.
+
+        It also makes sure that nothing is left of any process group the bot ever had: ``SIGKILL`` takes effect
+        asynchronously, so it waits (at most ``sweep_seconds``) until ``/proc`` shows no live member.
+        """
+        child, self._child = self._child, None
+        if child is not None:
+            child.reap()
+        if not self.closed:
+            self.closed = True
+            self._sweep()
+
+    def _sweep(self) -> None:
+        deadline = Deadline(self.sweep_seconds)
+        while groups := _live_groups(set(self.started_pids)):
+            for pgid in groups:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pgid, signal.SIGKILL)
+            if deadline.expired():
+                return
+            deadline.select(None, tick=0.002)
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else ("kept" if self._child else "idle")
+        return f"<BotProcess {shlex.join(self.argv)!r} {state}, {len(self.requests)} answers>"
+
+    # -- internals ------------------------------------------------------------------------------------------
+
+    def _spawn(self) -> _Child:
+        limit = self.memory_limit_mib * MIB
+        preexec = None
+        if self.limit_address_space:
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)
+
+            def preexec() -> None:  # runs in the child between fork and exec: keep it minimal
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+        try:
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=self.env,
+                start_new_session=True,
+                preexec_fn=preexec,
+                bufsize=0,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            raise BotCrash(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
+        self.started_pids.append(proc.pid)
+        return _Child(proc)
+
+    def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
+        if child is not None:
+            child.reap()
+            tail = child.stderr_tail(self.stderr_limit)
+            if tail and not error.stderr:
+                error.stderr = tail
+                error.detail = f"{error.detail}; stderr: {tail.strip()}"
+                error.args = (error.reason, error.detail)
+        error.request = request
+        error.elapsed = elapsed
+        self._child = None
+        self.error = error
+        self.history.append(Exchange(request, None, elapsed * 1000.0, mode))
+        self.close()
+
+    def _limit_kib(self) -> int:
+        return self.memory_limit_mib * 1024
+
+    def _memory_error(self, child: _Child, status: str | None = None) -> BotMemoryError:
+        if child.peak_kib > self._limit_kib():
+            peak = f"{child.peak_kib / 1024:.0f} MiB"
+            what = f"peak resident memory {peak}, over the limit of {self.memory_limit_mib} MiB"
+        else:
+            what = f"an allocation failed (memory limit {self.memory_limit_mib} MiB)"
+        return BotMemoryError(f"{what}; {status}" if status else what)
+
+    def _collect(self, child: _Child, payload: bytes, deadline: Deadline, mode: str) -> tuple[str, bool]:
+        """Write the request and read until the answer is complete; return (answer text, kept running)."""
+        if mode == "keep" and child.exited():
+            child.reap()
+            raise BotCrash(
+                f"the bot asked to keep running, then exited ({_describe_exit(child.exit_status)}) "
+                "before its next request"
+            )
+        out = bytearray(child.leftover)
+        child.leftover = b""
+        pending = memoryview(payload)
+        selector = child.selector
+        selector.register(child.stdin, selectors.EVENT_WRITE, "stdin")
+        writing = True
+        next_poll = 0.0
+        scanned = 0  # no marker line starts before this offset of ``out``
+        try:
+            while True:
+                span = _marker_span(out, scanned)
+                scanned = out.rfind(b"\n") + 1  # a marker line still to come starts in the last, open line
+                if span is not None:
+                    child.leftover = bytes(out[span[1] :])
+                    if child.poll_memory() > self._limit_kib():
+                        child.reap()
+                        raise self._memory_error(child)
+                    return bytes(out[: span[0]]).decode("utf-8", "replace"), True
+                if len(out) > self.output_limit:
+                    child.reap()
+                    raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
+                if child.exited():
+                    return self._finish(child, out, mode)
+                if deadline.expired():
+                    child.reap()
+                    if child.peak_kib > self._limit_kib():
+                        raise self._memory_error(child)
+                    if out.strip():
+                        raise BotTimeout(
+                            f"printed {len(out)} bytes but neither exited nor printed the keep-running marker "
+                            f"within {self.time_limit:.3f} s"
+                        )
+                    raise BotTimeout(f"no answer within {self.time_limit:.3f} s")
+                now = time.monotonic()
+                if now >= next_poll:
+                    next_poll = now + self.poll_interval
+                    if child.poll_memory() > self._limit_kib():
+                        child.reap()
+                        raise self._memory_error(child)
+                tick = self.poll_interval if child.stdout_open or child.pidfd is not None else 0.002
+                for key, _ in deadline.select(selector, tick=tick):
+                    if key.data == "stdout":
+                        self._read_stdout(child, out)
+                    elif key.data == "stderr":
+                        child.read_stderr(self.stderr_limit)
+                    elif key.data == "stdin":
+                        pending = self._write(child, pending)
+                        if not pending:
+                            selector.unregister(child.stdin)
+                            writing = False
+        finally:
+            if writing and not child.reaped:
+                selector.unregister(child.stdin)
+
+    def _read_stdout(self, child: _Child, out: bytearray) -> None:
+        room = self.output_limit + 1 - len(out)
+        try:
+            chunk = os.read(child.stdout, max(1, min(_CHUNK, room)))
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            out += chunk
+        else:
+            child.stdout_open = False
+            child.selector.unregister(child.stdout)
+
+    @staticmethod
+    def _write(child: _Child, pending: memoryview) -> memoryview:
+        try:
+            written = os.write(child.stdin, pending[:_CHUNK])
+        except BlockingIOError:
+            return pending
+        except (BrokenPipeError, OSError):
+            return pending[len(pending) :]  # the bot closed its input: judge it by what it prints
+        return pending[written:]
+
+    def _finish(self, child: _Child, out: bytearray, mode: str) -> tuple[str, bool]:
+        """The program exited: read what it left in the pipe, reap it, and judge how it ended."""
+        while child.stdout_open and len(out) <= self.output_limit:
+            before = len(out)
+            self._read_stdout(child, out)
+            if len(out) == before and child.stdout_open:
+                break  # nothing more now (a grandchild may hold the pipe open): the answer is what we have
+        if child.stderr in child.selector.get_map():
+            child.read_stderr(self.stderr_limit)
+        child.reap()
+        if len(out) > self.output_limit:
+            raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
+        status = child.exit_status
+        stderr = bytes(child.stderr_buffer).lower()
+        if status != 0:
+            if child.peak_kib > self._limit_kib() or any(sign in stderr for sign in _MEMORY_SIGNS):
+                raise self._memory_error(child, _describe_exit(status))
+            raise BotCrash(_describe_exit(status))
+        if child.peak_kib > self._limit_kib():
+            raise self._memory_error(child)
+        span = _marker_span(out, final=True)
+        if span is not None:  # answered and asked to be kept, then exited: found out at the next request
+            child.leftover = bytes(out[span[1] :])
+            return bytes(out[: span[0]]).decode("utf-8", "replace"), True
+        if mode == "keep" and not out.strip():
+            raise BotCrash("the kept-running bot exited (exit code 0) before answering")
+        return bytes(out).decode("utf-8", "replace"), False

@@ -1,0 +1,152 @@
+"""How an agent reaches a bot: the :class:`Transport` interface, its :class:`Reply`, and a scripted mock.
+
+Two transports speak the protocol: :class:`ProcessTransport` delivers requests to a real program through a
+:class:`mjarena.protocol.process.BotProcess` (restart or keep-running mode, with limits), and
+:class:`ScriptedTransport` plays back queued answers so that protocol tests read like transcripts (python-chess's
+``MockTransport`` habit):
+
+>>> bot = ScriptedTransport().expect("0 1", "PASS").expect("1 W1 W2", "PASS", data="dealt")
+>>> bot.ask("0 1").response, bot.ask("1 W1 W2").data
+('PASS', 'dealt')
+>>> bot.assert_done()
+>>> ScriptedTransport().expect("0 1", "PASS").ask("0 2")
+Traceback (most recent call last):
+...
+AssertionError: request 1: expected '0 1', got '0 2'
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from mjarena.agents.errors import AgentError
+
+if TYPE_CHECKING:
+    from mjarena.protocol.process import BotProcess
+
+__all__ = ["Exchange", "ProcessTransport", "Reply", "ScriptedTransport", "Transport"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A bot's answer to one request.
+
+    ``response`` and ``data`` as the bot printed them (``data`` None when left out), ``elapsed`` seconds of wall
+    time (process start included in restart mode), ``kept`` whether the process was kept running after it, and
+    ``mode`` how the request was delivered: ``restart`` (a new process, whole history), ``keep`` (the bare request
+    to a kept process) or ``scripted``.  ``memory_kib`` is the bot's peak resident memory when known.
+    """
+
+    response: str
+    data: str | None = None
+    elapsed: float = 0.0
+    kept: bool = False
+    mode: str = "scripted"
+    memory_kib: int | None = None
+
+    @property
+    def elapsed_ms(self) -> float:
+        return self.elapsed * 1000.0
+
+
+class Exchange(NamedTuple):
+    """One line of a transcript: the request, the response (None if the bot failed), the time and the mode."""
+
+    request: str
+    response: str | None
+    elapsed_ms: float
+    mode: str
+
+
+class Transport(Protocol):
+    """Anything that delivers one request to a bot and returns its answer (or raises a :class:`BotError`)."""
+
+    def ask(self, request: str) -> Reply: ...
+
+    def close(self) -> None: ...
+
+
+class ProcessTransport:
+    """The subprocess transport: requests go to a :class:`~mjarena.protocol.process.BotProcess`.
+
+    (A :class:`BotProcess` already has ``ask`` and ``close``; this wrapper names the role and keeps the agent
+    independent of the process class.)
+    """
+
+    def __init__(self, process: BotProcess) -> None:
+        self.process = process
+
+    def ask(self, request: str) -> Reply:
+        return self.process.ask(request)
+
+    def close(self) -> None:
+        self.process.close()
+
+    @property
+    def history(self) -> list[Exchange]:
+        return self.process.history
+
+    def __repr__(self) -> str:
+        return f"<ProcessTransport {self.process!r}>"
+
+
+ScriptItem = str | Reply | AgentError
+
+
+class ScriptedTransport:
+    """A mock bot: answers from a queue, records every request, and checks expected requests when given.
+
+    Each queued item is a response string, a :class:`Reply`, or an :class:`AgentError` (usually a
+    :class:`~mjarena.agents.errors.BotError`) to raise; :meth:`expect` also names the request it must answer.
+    """
+
+    def __init__(self, script: Iterable[ScriptItem | tuple[str, ScriptItem]] = ()) -> None:
+        self.requests: list[str] = []
+        self.closed = False
+        self._queue: deque[tuple[str | None, ScriptItem]] = deque()
+        for item in script:
+            if isinstance(item, tuple):
+                self.expect(*item)
+            else:
+                self.push(item)
+
+    def push(self, answer: ScriptItem, data: str | None = None) -> ScriptedTransport:
+        """Queue an answer to whatever request comes next."""
+        self._queue.append((None, self._reply(answer, data)))
+        return self
+
+    def expect(self, request: str, answer: ScriptItem, data: str | None = None) -> ScriptedTransport:
+        """Queue an answer to exactly ``request`` (a different request fails the test)."""
+        self._queue.append((request, self._reply(answer, data)))
+        return self
+
+    @staticmethod
+    def _reply(answer: ScriptItem, data: str | None) -> ScriptItem:
+        return Reply(answer, data) if isinstance(answer, str) else answer
+
+    def ask(self, request: str) -> Reply:
+        if self.closed:
+            raise RuntimeError(f"scripted bot is closed; request {request!r}")
+        self.requests.append(request)
+        number = len(self.requests)
+        if not self._queue:
+            raise AssertionError(f"request {number}: {request!r} was not expected (the script is used up)")
+        expected, answer = self._queue.popleft()
+        if expected is not None and expected != request:
+            raise AssertionError(f"request {number}: expected {expected!r}, got {request!r}")
+        if isinstance(answer, AgentError):
+            raise answer
+        assert isinstance(answer, Reply)
+        return answer
+
+    def assert_done(self) -> None:
+        """Fail unless every queued answer was used."""
+        if self._queue:
+            left = [request or answer for request, answer in self._queue]
+            raise AssertionError(f"{len(self._queue)} scripted answer(s) never asked for: {left!r}")
+
+    def close(self) -> None:
+        self.closed = True

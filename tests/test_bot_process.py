@@ -1,0 +1,348 @@
+"""Bots as real subprocesses: restart and keep-running mode, every limit, and nothing left behind.
+
+The misbehaving bots are in tests/bots/.  Limits are short (0.3-0.5 s) where a bot must be stopped; durations are
+only checked against generous ceilings, never as timings.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from mjarena.agents.errors import (
+    BotBadOutput,
+    BotCrash,
+    BotError,
+    BotMemoryError,
+    BotOutputLimit,
+    BotTimeout,
+)
+from mjarena.protocol.process import BotProcess, live_group_members
+from mjarena.protocol.transport import ProcessTransport
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = Path(__file__).resolve().parent / "bots"
+EXAMPLES = ROOT / "examples" / "bots"
+HAND = "1 W1 W1 W1 W2 W3 W4 B5 B5 B6 B7 T8 T8 T9"
+CEILING = 10.0  # seconds: far above every limit used here, far below the sleeping bots' 30 s
+
+
+def bot(name: str, *args: str) -> list[str]:
+    return [sys.executable, str(BOTS / name), *args]
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return state[state.rindex(b")") + 2 : state.rindex(b")") + 3] not in (b"Z", b"X")
+
+
+def eventually(predicate: Callable[[], bool], within: float = CEILING) -> bool:
+    """Whether ``predicate`` becomes true within ``within`` seconds (polled)."""
+    end = time.monotonic() + within
+    while not predicate():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+@pytest.fixture
+def processes() -> Iterator[list[BotProcess]]:
+    """Collects the BotProcess objects of a test; afterwards checks that each is closed and its groups are gone."""
+    made: list[BotProcess] = []
+    yield made
+    for process in made:
+        process.close()
+        for pid in process.started_pids:
+            assert live_group_members(pid) == [], f"process group {pid} of {process!r} is still alive"
+
+
+@pytest.fixture
+def make(processes: list[BotProcess]):
+    def factory(command: list[str], **limits: object) -> BotProcess:
+        limits.setdefault("time_limit", 5.0)
+        process = BotProcess(command, **limits)  # type: ignore[arg-type]
+        processes.append(process)
+        return process
+
+    return factory
+
+
+def fails(process: BotProcess, request: str, error_class: type[BotError]) -> BotError:
+    """Ask, expect ``error_class``, and check what every failure leaves: a closed process, no live group."""
+    with pytest.raises(error_class) as caught:
+        process.ask(request)
+    error = caught.value
+    assert error.request == request
+    assert error.elapsed is not None and 0 <= error.elapsed < CEILING
+    assert process.closed and process.error is error and process.pid is None
+    assert process.history[-1].request == request and process.history[-1].response is None
+    for pid in process.started_pids:
+        assert live_group_members(pid) == []
+        assert not alive(pid)
+    with pytest.raises(RuntimeError, match="closed"):
+        process.ask("2 T1")
+    return error
+
+
+# -- well-behaved bots: the two modes ----------------------------------------------------------------------------
+
+
+def test_a_restart_bot_is_started_for_every_request_with_the_whole_history(make) -> None:
+    process = make(bot("good_bot.py"), time_limit=5.0, memory_limit_mib=128)
+    replies = [process.ask(request) for request in ("0 1", HAND, "2 T3")]
+    assert [r.response for r in replies] == ["PASS", "PASS", "PLAY T3"]
+    assert [r.mode for r in replies] == ["restart"] * 3
+    assert not any(r.kept for r in replies)
+    reports = [json.loads(r.data) for r in replies]
+    assert len({report["pid"] for report in reports}) == 3 == process.starts
+    assert [report["seen"] for report in reports] == [1, 2, 3]  # requests in its input
+    assert [report["responses"] for report in reports] == [0, 1, 2]  # one fewer response
+    assert [report["data"] for report in reports] == ["", replies[0].data, replies[1].data]  # data comes back
+    assert reports[0]["time_limit"] == "5000" and reports[0]["memory_limit"] == "128"
+    assert process.requests == ["0 1", HAND, "2 T3"] and process.responses == ["PASS", "PASS", "PLAY T3"]
+    assert process.data == replies[-1].data
+    assert [(line.request, line.response, line.mode) for line in process.history] == [
+        ("0 1", "PASS", "restart"),
+        (HAND, "PASS", "restart"),
+        ("2 T3", "PLAY T3", "restart"),
+    ]
+    assert all(line.elapsed_ms > 0 for line in process.history)
+    assert process.pid is None  # nothing kept running between requests
+    for report in reports:
+        assert not alive(report["pid"])
+
+
+def test_a_keep_running_bot_keeps_one_process_and_gets_bare_requests(make) -> None:
+    process = make(bot("good_bot.py", "keep"))
+    replies = [process.ask(request) for request in ("0 1", HAND, "2 T3", "3 2 HU SELF")]
+    assert [r.mode for r in replies] == ["restart", "keep", "keep", "keep"]
+    assert all(r.kept for r in replies)
+    reports = [json.loads(r.data) for r in replies]
+    pid = reports[0]["pid"]
+    assert {report["pid"] for report in reports} == {pid} and process.starts == 1
+    assert [report["request"] for report in reports] == ["0 1", HAND, "2 T3", "3 2 HU SELF"]  # quotes decoded
+    assert process.pid == pid and alive(pid)
+    process.close()
+    assert not alive(pid) and live_group_members(pid) == []
+    process.close()  # twice is harmless
+
+
+def test_the_judge_follows_the_bot_from_one_mode_to_the_other(make) -> None:
+    process = make(bot("good_bot.py", "alternate"))  # keeps running after its 1st, 3rd, ... answers
+    replies = [process.ask(request) for request in ("0 1", HAND, "2 T3", "3 1 PLAY W1", "2 W9")]
+    assert [r.mode for r in replies] == ["restart", "keep", "restart", "keep", "restart"]
+    assert [r.kept for r in replies] == [True, False, True, False, True]
+    pids = [json.loads(r.data)["pid"] for r in replies]
+    assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3 == process.starts
+    assert json.loads(replies[2].data)["seen"] == 3  # restarted with the whole history
+
+
+def test_context_manager_and_transport_close_a_kept_bot() -> None:
+    with BotProcess(bot("good_bot.py", "keep"), time_limit=5.0) as process:
+        transport = ProcessTransport(process)
+        assert transport.ask("0 0").kept
+        pid = process.pid
+        assert pid is not None and alive(pid)
+    assert not alive(pid) and process.closed
+    assert transport.history == process.history
+    transport.close()
+
+
+def test_a_chatty_stderr_never_blocks_the_bot(make) -> None:
+    process = make(bot("stderr_bot.py"))
+    assert process.ask("0 0").response == "PASS"
+
+
+def test_a_grandchild_left_behind_is_killed_with_the_group(make) -> None:
+    process = make(bot("forking_bot.py"))
+    grandchildren = [int(process.ask(request).data) for request in ("0 0", HAND)]
+    assert eventually(lambda: not any(alive(pid) for pid in grandchildren))  # SIGKILL lands asynchronously
+    process.close()
+    assert all(live_group_members(pid) == [] for pid in process.started_pids)  # close() checks it too
+
+
+# -- every failure gets its reason ----------------------------------------------------------------------------
+
+
+def test_timeout(make) -> None:
+    error = fails(make(bot("sleep_bot.py"), time_limit=0.3), "0 0", BotTimeout)
+    assert error.reason == "timeout" and "no answer within 0.300 s" in error.detail
+
+
+def test_timeout_of_a_kept_bot_that_hangs(make) -> None:
+    process = make(bot("keep_then_hang_bot.py"), time_limit=0.5)
+    first = process.ask("0 0")
+    assert first.response == "PASS" and first.kept
+    pid = process.pid
+    error = fails(process, HAND, BotTimeout)
+    assert error.reason == "timeout"
+    assert pid is not None and not alive(pid)
+
+
+def test_timeout_of_a_bot_that_answers_but_neither_exits_nor_asks_to_stay(make) -> None:
+    error = fails(make(bot("answer_then_hang_bot.py"), time_limit=0.5), "0 0", BotTimeout)
+    assert "neither exited nor printed the keep-running marker" in error.detail
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("exit", "exit code 3"),
+        ("signal", "killed by SIGSEGV"),
+        ("after-answer", "exit code 2"),
+        ("raise", "exit code 1"),
+    ],
+)
+def test_crash(make, mode: str, words: str) -> None:
+    error = fails(make(bot("crash_bot.py", mode)), "0 0", BotCrash)
+    assert error.reason == "crash" and error.detail.startswith(words)
+    assert "boom: the bot is about to fail" in error.stderr and "boom" in error.detail
+    if mode == "raise":
+        assert "RuntimeError: the bot lost track of its hand" in error.stderr
+
+
+def test_crash_of_a_kept_bot_that_exits_instead_of_waiting(make) -> None:
+    process = make(bot("keep_then_exit_bot.py"))
+    assert process.ask("0 0").kept
+    error = fails(process, HAND, BotCrash)
+    assert "exited" in error.detail and "exit code 0" in error.detail
+
+
+def test_crash_when_the_program_cannot_start(make) -> None:
+    error = fails(make([str(BOTS / "no_such_bot")]), "0 0", BotCrash)
+    assert "cannot start" in error.detail
+
+
+def test_memory_by_address_space_limit(make) -> None:
+    error = fails(make(bot("memory_bot.py"), memory_limit_mib=128), "0 0", BotMemoryError)
+    assert error.reason == "memory" and "MemoryError" in error.stderr
+    assert "128 MiB" in error.detail
+
+
+def test_memory_by_the_resident_size_watch(make) -> None:
+    process = make(bot("memory_bot.py", "--touch"), memory_limit_mib=64, limit_address_space=False)
+    error = fails(process, "0 0", BotMemoryError)
+    assert "over the limit of 64 MiB" in error.detail
+
+
+def test_output_limit(make) -> None:
+    error = fails(make(bot("flood_bot.py")), "0 0", BotOutputLimit)
+    assert error.reason == "output_limit" and "1048576 bytes" in error.detail
+
+
+def test_output_limit_counts_a_valid_answer_too(make) -> None:
+    error = fails(make(bot("good_bot.py"), output_limit=20), "0 0", BotOutputLimit)
+    assert "20 bytes" in error.detail
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("garbage_bot.py", "'hello, judge! PASS' to '0 0' is not JSON"),
+        ("silent_bot.py", "printed nothing"),
+        ("no_response_bot.py", 'has no "response" key'),
+    ],
+)
+def test_bad_output(make, name: str, words: str) -> None:
+    error = fails(make(bot(name)), "0 0", BotBadOutput)
+    assert error.reason == "bad_output" and words in error.detail
+
+
+def test_stderr_in_an_error_is_the_bounded_tail(make) -> None:
+    error = fails(make(bot("stderr_bot.py", "fail"), stderr_tail=4096), "0 0", BotCrash)
+    assert error.stderr.endswith("last words of the bot\n")
+    assert len(error.stderr) <= 4096
+    assert "last words of the bot" in error.detail
+
+
+def test_a_failure_after_good_answers_keeps_the_history(make) -> None:
+    process = make(bot("keep_then_hang_bot.py"), time_limit=0.3)
+    process.ask("0 3")
+    fails(process, HAND, BotTimeout)
+    assert [(line.request, line.response) for line in process.history] == [("0 3", "PASS"), (HAND, None)]
+    assert process.requests == ["0 3"]  # the failed request is not part of the bot's history
+
+
+def test_bad_configuration() -> None:
+    with pytest.raises(ValueError, match="empty bot command"):
+        BotProcess("")
+
+
+# -- the example bots ------------------------------------------------------------------------------------------
+
+EXAMPLE_BOTS = ("restart_bot.py", "keep_running_bot.py")
+
+
+@pytest.mark.parametrize("name", EXAMPLE_BOTS)
+def test_example_bots_use_only_the_standard_library(name: str) -> None:
+    source = (EXAMPLES / name).read_text()
+    assert "mjarena" not in source
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported <= {"json", "sys"}
+
+
+def test_example_bots_share_one_strategy() -> None:
+    def strategy(name: str) -> str:
+        text = (EXAMPLES / name).read_text()
+        return text[text.index("# ---- strategy:") : text.index("# ---- end of strategy")]
+
+    assert strategy("restart_bot.py") == strategy("keep_running_bot.py")
+
+
+WINNING = "1 W1 W1 W1 W2 W3 W4 B5 B5 B5 B7 B8 T9 T9"  # wins with B6 or B9
+
+
+@pytest.mark.parametrize(
+    ("requests", "responses", "answer"),
+    [
+        (["0 2"], [], "PASS"),
+        (["0 2", WINNING], ["PASS"], "PASS"),
+        (["0 2", WINNING, "2 B9"], ["PASS", "PASS"], "HU"),
+        (["0 2", WINNING, "3 1 PLAY B6"], ["PASS", "PASS"], "HU"),
+        (["0 2", WINNING, "3 1 PLAY T4"], ["PASS", "PASS"], "PASS"),
+        (["0 2", WINNING, "3 1 PENG T4"], ["PASS", "PASS"], "PASS"),
+        (["0 2", WINNING, "2 W9"], ["PASS", "PASS"], "PLAY W9"),  # the isolated tile
+    ],
+)
+@pytest.mark.parametrize("name", EXAMPLE_BOTS)
+def test_example_bots_answer_sensibly(make, name: str, requests, responses, answer: str) -> None:
+    process = make([sys.executable, str(EXAMPLES / name)])
+    process.requests, process.responses = list(requests[:-1]), list(responses)
+    assert process.ask(requests[-1]).response == answer
+
+
+@pytest.mark.parametrize("name", EXAMPLE_BOTS)
+def test_example_bots_give_a_winning_shaped_target(make, name: str) -> None:
+    from mjarena.hand.standard import is_winning
+    from mjarena.tiles import counts_of, parse_tiles
+
+    process = make([sys.executable, str(EXAMPLES / name)])
+    hand = "1 W1 W5 W9 B2 B4 B8 T1 T3 T3 T6 T7 T9 W2"
+    process.requests, process.responses = ["0 0", hand, "2 B5"], ["PASS", "PASS", "PLAY W9"]
+    target = parse_tiles(process.ask("4").response, "noi")
+    assert len(target) == 14
+    counts = counts_of(target)
+    assert max(counts) <= 4 and is_winning(counts)
+
+
+def test_example_keep_running_bot_keeps_running(make) -> None:
+    process = make([sys.executable, str(EXAMPLES / "keep_running_bot.py")])
+    replies = [process.ask(request) for request in ("0 1", WINNING, "3 0 PLAY T5", "2 B6")]
+    assert [r.response for r in replies] == ["PASS", "PASS", "PASS", "HU"]
+    assert [r.mode for r in replies] == ["restart", "keep", "keep", "keep"] and process.starts == 1

@@ -1,0 +1,148 @@
+"""Matches: built-in bots, program bots that misbehave, the JSON result, replays, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjarena.arena.match import run_match
+from mjarena.cli import main
+from mjarena.formats import event_from_dict
+from mjarena.replay import ReplayError, load, replay_game, save
+from mjarena.tiles import format_tiles
+from mjarena.variants.noi2014 import shuffled_wall
+
+BOTS = Path(__file__).parent / "bots"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
+GREEDY = "builtin:greedy"
+
+
+def program(name: str, *args: str) -> str:
+    return " ".join([sys.executable, str(BOTS / name), *args])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.lists(st.sampled_from(["builtin:greedy", "builtin:random"]), min_size=4,
+                                           max_size=4))
+def test_builtin_matches_rank_consistently_and_replay(seed: int, bots: list[str]) -> None:
+    result = run_match(bots, seed=seed)
+    assert sum(seat.points for seat in result.seats) == 10
+    assert sorted(seat.rank for seat in result.seats)[0] == 1
+    for seat in result.seats:
+        assert seat.status in ("won", "in")
+        assert (seat.distance is not None) == (seat.status == "in" and result.events[-2].type == "exhausted")
+    data = result.to_json()
+    assert replay_game(data).events == result.events
+
+
+def test_match_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--bot", GREEDY, "--bot", GREEDY, "--bot", "builtin:random", "--bot",
+                 "builtin:random", "--seed", "11", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 11
+    assert len(data["wall"]) == 108 and data["wall"] == format_tiles(shuffled_wall(11), "noi").split()
+    assert [seat["bot"] for seat in data["seats"]] == [GREEDY, GREEDY, "builtin:random", "builtin:random"]
+    for seat in data["seats"]:
+        assert {"bot", "status", "reason", "rank", "points"} <= seat.keys()
+    assert [event_from_dict(e).type for e in data["events"]][-1] == "end"
+
+
+def test_same_seed_same_game() -> None:
+    first = run_match([GREEDY, "builtin:random"] * 2, seed=99)
+    second = run_match([GREEDY, "builtin:random"] * 2, seed=99)
+    assert first.events == second.events and first.seats == second.seats
+
+
+def test_wall_file_is_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wall = tmp_path / "wall.txt"
+    wall.write_text(format_tiles(shuffled_wall(4), "noi"))
+    assert main(["match", "--wall", str(wall), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wall"] == wall.read_text().split()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", GREEDY], "needs exactly 4 --bot options"),
+        (["--bot", "builtin:nobody"] * 4, "unknown built-in bot 'nobody'"),
+        (["--rules", "mahjong-soul"], "only noi2014"),
+        (["--time-limit", "0"], "must be positive"),
+    ],
+)
+def test_bad_arguments_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bad_wall_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wall = tmp_path / "wall.txt"
+    wall.write_text(format_tiles(shuffled_wall(4)[:107], "noi"))
+    assert main(["match", "--wall", str(wall)]) == 2
+    err = capsys.readouterr().err
+    assert str(wall) in err and "107" in err
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("sleep", "timeout"),
+        ("crash", "crash"),
+        ("garbage", "bad_output"),
+        ("flood", "output_limit"),
+        ("memory", "memory"),
+        ("illegal", "illegal_action"),
+        ("false_hu", "false_hu"),
+    ],
+)
+def test_a_misbehaving_bot_is_recorded_and_the_others_play_on(mode: str, reason: str) -> None:
+    bots = [GREEDY, GREEDY, GREEDY, program("misbehave_bot.py", mode, "2")]
+    result = run_match(bots, seed=21)
+    bad = result.seats[3]
+    assert (bad.status, bad.reason) == ("error", reason), bad.detail
+    assert bad.rank == 4 and bad.points == 1
+    assert all(seat.status in ("won", "in") for seat in result.seats[:3])
+    assert result.events[-1].type == "end"
+    assert sum(seat.points for seat in result.seats) == 10
+    assert replay_game(result.to_json()).events == result.events
+
+
+def test_example_bots_play_whole_games_without_error(tmp_path: Path) -> None:
+    bots = [
+        f"{sys.executable} {EXAMPLES / 'restart_bot.py'}",
+        f"{sys.executable} {EXAMPLES / 'keep_running_bot.py'}",
+        GREEDY,
+        f"{sys.executable} {EXAMPLES / 'keep_running_bot.py'}",
+    ]
+    result = run_match(bots, seed=8)
+    assert [seat.reason for seat in result.seats] == [None] * 4, [seat.detail for seat in result.seats]
+    assert result.transcripts[0] and result.transcripts[1]
+    assert {line["mode"] for line in result.transcripts[1]} >= {"keep"}
+    save(result.to_json(), tmp_path / "game.json")
+    assert replay_game(load(tmp_path / "game.json")).events == result.events
+
+
+def test_replay_cli_prints_and_checks(tmp_path: Path) -> None:
+    replay = tmp_path / "game.json"
+    assert main(["match", "--seed", "3", "--replay", str(replay), "--json"]) == 0
+    out = subprocess.run([sys.executable, "-m", "mjarena.cli", "replay", str(replay), "--check"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "plays out exactly as recorded" in out.stdout and "East" in out.stdout
+
+
+def test_tampered_replay_is_caught(tmp_path: Path) -> None:
+    data = run_match([GREEDY] * 4, seed=5).to_json()
+    data["wall"][0], data["wall"][-1] = data["wall"][-1], data["wall"][0]
+    if data["wall"][0] == data["wall"][-1]:
+        data["wall"][0], data["wall"][1] = data["wall"][1], data["wall"][0]
+    with pytest.raises(ReplayError):
+        replay_game(data)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    assert main(["replay", str(broken)]) == 2
