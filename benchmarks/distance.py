@@ -31,9 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from mahjong.shanten import Shanten
 
-import reference
 from mjarena.hand import distance
 from mjarena.tiles import counts_of, format_tiles
+
+import reference
 
 STANDARD = 34
 WALL = [kind for kind in range(STANDARD) for _ in range(4)]

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
 import itertools
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,18 +20,9 @@ from mjarena.variants.noi2014 import (
     whole_hand_counts,
 )
 
+import noi_scenarios as scenario
+from noi_scenarios import HU, PASS, WAIT_T9, Script, build_wall, run, tiles
 
-def _load_rules_tests() -> ModuleType:
-    """The scenario helpers of ``tests/test_noi2014_rules.py`` (the tests folder is not a package)."""
-    folder = str(Path(__file__).resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module("test_noi2014_rules")
-
-
-rules = _load_rules_tests()
-tiles, build_wall, Script, run = rules.tiles, rules.build_wall, rules.Script, rules.run
-HU, PASS = rules.HU, rules.PASS
 EAST_DISCARDS_T9 = "T9 W4 W4 W5 W6 W7 B7 B8 B9 T4 T5 T6 T7"
 
 
@@ -65,7 +52,7 @@ def test_random_agents_play_legal_games_without_false_hu_and_name_winning_target
 
 def test_random_agent_picks_an_action_type_first() -> None:
     game = NoiGame(build_wall({0: EAST_DISCARDS_T9, 2: "T9 T9 W1 W1 W2 W3 B1 B2 B3 B4 B5 B6 T1"}, draws="W8"))
-    run(game, Script({0: [rules.play("T9")]}))
+    run(game, Script({0: [scenario.play("T9")]}))
     legal = game.decision.legal[2]
     assert len(legal) == 11  # ten PENGs and a pass
     agent = RandomAgent(seed=0)
@@ -77,21 +64,21 @@ def test_random_agent_picks_an_action_type_first() -> None:
 
 
 def test_greedy_wins_whenever_it_can() -> None:
-    game = NoiGame(build_wall({0: rules.WAIT_T9}, draws="T9"))
+    game = NoiGame(build_wall({0: WAIT_T9}, draws="T9"))
     assert GreedyAgent().act(game, 0, game.decision.legal[0]) == HU
-    game = NoiGame(build_wall({0: EAST_DISCARDS_T9, 3: rules.WAIT_T9}, draws="W8"))
-    run(game, Script({0: [rules.play("T9")]}))
+    game = NoiGame(build_wall({0: EAST_DISCARDS_T9, 3: WAIT_T9}, draws="W8"))
+    run(game, Script({0: [scenario.play("T9")]}))
     assert GreedyAgent().act(game, 3, game.decision.legal[3]) == HU
 
 
 def test_greedy_discards_the_tile_that_leaves_the_lowest_distance() -> None:
     game = NoiGame(build_wall({0: "W1 W2 W3 B4 B5 B6 T7 T8 T9 T1 T1 T5 B9"}, draws="T5"))
-    assert GreedyAgent().act(game, 0, game.decision.legal[0]) == rules.play("B9")  # then ready on T1 / T5
+    assert GreedyAgent().act(game, 0, game.decision.legal[0]) == scenario.play("B9")  # then ready on T1 / T5
 
 
 def test_greedy_makes_a_concealed_kong_only_if_the_distance_does_not_rise() -> None:
     keeps = NoiGame(build_wall({0: "W1 W1 W1 W5 W6 W7 B5 B6 B7 T1 T2 T4 T9"}, draws="W1"))
-    assert GreedyAgent().act(keeps, 0, keeps.decision.legal[0]) == rules.gang("W1")
+    assert GreedyAgent().act(keeps, 0, keeps.decision.legal[0]) == scenario.gang("W1")
     # Here W1 W2 W3 is needed as a run as well as W1 W1 W1: the kong would raise the distance from 2 to 3.
     raises = NoiGame(build_wall({0: "W1 W1 W1 W2 W3 B5 B6 B7 T1 T2 T4 T5 T9"}, draws="W1"))
     action = GreedyAgent().act(raises, 0, raises.decision.legal[0])
@@ -100,18 +87,18 @@ def test_greedy_makes_a_concealed_kong_only_if_the_distance_does_not_rise() -> N
 
 def test_greedy_pengs_only_when_that_lowers_the_distance() -> None:
     lowers = NoiGame(build_wall({0: EAST_DISCARDS_T9, 1: "T8 T9 T9 W1 W2 W3 B1 B2 B3 B4 B5 B6 W9"}, draws="W8"))
-    run(lowers, Script({0: [rules.play("T9")]}))
+    run(lowers, Script({0: [scenario.play("T9")]}))
     # From 2 to 1: PENG, then of T8 and W9 (equally good) let the terminal go.
-    assert GreedyAgent().act(lowers, 1, lowers.decision.legal[1]) == rules.peng("W9")
+    assert GreedyAgent().act(lowers, 1, lowers.decision.legal[1]) == scenario.peng("W9")
     same = NoiGame(build_wall({0: EAST_DISCARDS_T9, 1: "T9 T9 W1 W2 W3 B1 B2 B3 B5 B7 T1 T4 T6"}, draws="W8"))
-    run(same, Script({0: [rules.play("T9")]}))
+    run(same, Script({0: [scenario.play("T9")]}))
     assert GreedyAgent().act(same, 1, same.decision.legal[1]) == PASS
 
 
 def test_greedy_makes_an_open_kong_when_the_distance_stays() -> None:
     triplet_t9 = "T9 T9 T9 W1 W2 W3 B1 B2 B3 B5 B7 T1 T4"  # distance 2, and 2 after the kong
     game = NoiGame(build_wall({0: EAST_DISCARDS_T9, 1: triplet_t9}, draws="W8"))
-    run(game, Script({0: [rules.play("T9")]}))
+    run(game, Script({0: [scenario.play("T9")]}))
     assert GreedyAgent().act(game, 1, game.decision.legal[1]) == Action("gang")
 
 

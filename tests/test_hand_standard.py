@@ -6,12 +6,9 @@ Hands are written in mpsz (``123m456p789s1122z``) or, with special tiles, in THU
 
 from __future__ import annotations
 
-import importlib
 import random
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -32,16 +29,7 @@ from mjarena.tiles import (
     tiles_of,
 )
 
-
-def _load_reference() -> ModuleType:
-    """Import ``tests/reference.py`` whatever pytest's import mode (the tests folder is not a package)."""
-    folder = str(Path(__file__).resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module("reference")
-
-
-ref = _load_reference()
+import reference as ref
 
 SPECIALS = (PASS, REVERSE, DOUBLE, WILD)
 """Tiles that can never be part of a winning hand (the wildcard too: wildcards are off here)."""

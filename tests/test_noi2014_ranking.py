@@ -6,10 +6,7 @@ Most tests rank a small stand-in table (:func:`table`): the ranking reads only t
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -31,17 +28,7 @@ from mjarena.variants.noi2014 import (
 )
 from mjarena.variants.noi2014_ranking import chance_value
 
-
-def _load_rules_tests() -> ModuleType:
-    """The scenario helpers of ``tests/test_noi2014_rules.py`` (the tests folder is not a package)."""
-    folder = str(Path(__file__).resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module("test_noi2014_rules")
-
-
-rules = _load_rules_tests()
-tiles = rules.tiles
+from noi_scenarios import Script, finish, step, tiles
 
 # Four hands at the end of a game; each comment says what its target needs.
 NEEDS_T9 = "B1 B2 B3 B2 B3 B4 T2 T2 T2 T4 T5 T6 T9"  # T9 (one is in its own hand)
@@ -215,7 +202,7 @@ def test_an_unfinished_game_is_not_ranked() -> None:
 
 def test_ranking_a_played_out_game_uses_the_whole_hands() -> None:
     game = NoiGame(shuffled_wall(seed=5))
-    rules.finish(game, rules.Script({seat: [] for seat in range(4)}))  # nobody claims, the wall runs out
+    finish(game, Script({seat: [] for seat in range(4)}))  # nobody claims, the wall runs out
     assert game.exhausted and game.targets == {0: (), 1: (), 2: (), 3: ()}
     target = tuple(tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B1 B2 B2"))
     results = rank(game, {0: target, 1: target, 2: None, 3: target}, {3: "bad_output"})
@@ -227,9 +214,9 @@ def test_ranking_a_played_out_game_uses_the_whole_hands() -> None:
 
 def test_a_target_answer_reaches_the_ranking_through_the_game() -> None:
     game = NoiGame(shuffled_wall(seed=5))
-    script = rules.Script()
+    script = Script()
     while game.decision.stage != "target":
-        rules.step(game, script)
+        step(game, script)
     target = tuple(tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B1 B2 B2"))
     game.apply({seat: Action("target", tiles=target) for seat in range(4)})
     assert [r.target for r in rank(game)] == [target] * 4
