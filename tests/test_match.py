@@ -146,3 +146,14 @@ def test_tampered_replay_is_caught(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     assert main(["replay", str(broken)]) == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_bot_written_only_from_the_spec_plays_without_error_in_both_modes(seed: int) -> None:
+    # tests/bots/independent_bot.py was written from the spec's text and RULINGS.md alone, by someone who
+    # never saw this code: our judge must agree with it on every request and answer.
+    restart, keep = program("independent_bot.py", "restart"), program("independent_bot.py", "keep")
+    result = run_match([restart, keep, GREEDY, keep], seed=seed)
+    assert [seat.reason for seat in result.seats] == [None] * 4, [seat.detail for seat in result.seats]
+    modes = {line["mode"] for seat in (0, 1, 3) for line in result.transcripts.get(seat, [])}
+    assert {"restart", "keep"} <= modes
