@@ -209,6 +209,52 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- tournament, standings -----------------------------------------------------------------------------
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    import random
+
+    from mjarena.arena.executors import ExecutorUnavailable
+    from mjarena.arena.tournament import Settings as TournamentSettings
+    from mjarena.arena.tournament import TournamentError, format_standings, parse_bot, run_tournament
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    seed_given = args.seed is not None
+    try:
+        settings = TournamentSettings.create(
+            [parse_bot(text) for text in args.bot or []], format=args.format, rounds=args.rounds,
+            games_per_table=args.games_per_table, duplicate=args.duplicate,
+            seed=args.seed if seed_given else random.SystemRandom().randrange(2**31), rules=args.rules,
+            time_limit=args.time_limit, memory_limit=args.memory_limit,
+        )
+        rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
+                              seed_given=seed_given)
+    except (TournamentError, ExecutorUnavailable) as error:
+        raise UsageError(str(error)) from None
+    print(format_standings(rows))
+    return 0
+
+
+def _cmd_standings(args: argparse.Namespace) -> int:
+    import json
+
+    from mjarena.arena.tournament import TournamentError, compute_standings, format_standings, read_tournament
+
+    try:
+        settings, records = read_tournament(args.dir)
+    except TournamentError as error:
+        raise UsageError(str(error)) from None
+    rows = compute_standings(settings, records)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+    else:
+        print(f"{len(records)} of {settings.total_games} games played ({settings.format}, seed {settings.seed})")
+        print(format_standings(rows))
+    return 0
+
+
 # -- the parser ----------------------------------------------------------------------------------------
 
 
@@ -254,6 +300,35 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
     demo.add_argument("--seed", type=int, default=2014, help="seed of the shuffled wall (default 2014)")
     demo.set_defaults(handler=_cmd_demo)
+
+    tournament = sub.add_parser(
+        "tournament",
+        help="play a Swiss or round-robin tournament (resumable)",
+        description="Play a tournament of NOI 2014 games into DIR, in parallel. Every finished game is kept "
+        "(DIR/games.jsonl, DIR/replays/); running the same command again resumes where it stopped.",
+    )
+    tournament.add_argument("--rules", default="noi2014", help="rule set (noi2014)")
+    tournament.add_argument("--bot", action="append", metavar="NAME=SPEC", help="an entrant (at least 2)")
+    tournament.add_argument("--format", choices=("swiss", "round-robin"), default="swiss", help="(swiss)")
+    tournament.add_argument("--rounds", type=int, metavar="R",
+                            help="rounds (default: enough for everyone to be able to meet everyone once)")
+    tournament.add_argument("--games-per-table", type=int, default=1, metavar="K",
+                            help="walls per table and round (1)")
+    tournament.add_argument("--duplicate", action="store_true",
+                            help="play each wall once per seat rotation (4 games per wall)")
+    tournament.add_argument("--seed", type=int, help="tournament seed (default: random, or the one in DIR)")
+    tournament.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
+    tournament.add_argument("--executor", choices=("local", "ray"), default="local",
+                            help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+    tournament.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
+    tournament.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
+    tournament.set_defaults(handler=_cmd_tournament)
+
+    standings = sub.add_parser("standings", help="print the standings of a tournament folder")
+    standings.add_argument("dir", metavar="DIR")
+    standings.add_argument("--json", action="store_true", help="print the rows as JSON")
+    standings.set_defaults(handler=_cmd_standings)
     return parser
 
 

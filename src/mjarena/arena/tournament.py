@@ -1,0 +1,738 @@
+"""Tournaments: Swiss or round-robin rounds of NOI 2014 games, played in parallel, never losing a result.
+
+The schedule is made of pure functions of the tournament seed and of finished results:
+
+* :func:`swiss_tables` — the spec's Swiss system: entrants sorted by total points (ties by a seeded random
+  draw, per RULINGS.md), places 1–4, 5–8, … at one table each;
+* :func:`round_robin_schedule` — every round seats everyone so that each pair meets about equally often;
+* :func:`table_games` — the games at one table: ``games_per_table`` walls, each either played once with the
+  seats drawn at random, or (``duplicate``) four times, once per seat rotation, so every bot sits in every seat
+  of that wall once.
+
+An entrant count that is not a multiple of 4 is padded with house bots (``builtin:random``, named ``house-1``,
+…) that take the last places of a Swiss round; their results are neither scored nor rated nor listed.
+
+Results on disk (``DIR``): ``tournament.json`` (the parameters; a resume with other parameters is refused),
+``games.jsonl`` (one line per finished game, appended and fsync'ed at once), ``replays/<game id>.json``,
+``standings.json`` and ``standings.csv``.  Running again on the same ``DIR`` plays only the games that are not
+in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats derive from the seed, and round
+``r + 1`` of a Swiss tournament depends only on the results of rounds ``<= r``, so the schedule comes out the
+same.  Results are applied in game-id order, never in completion order, so the executor and the number of
+workers change nothing but the speed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import os
+import random
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mjarena.arena.executors import Executor
+
+__all__ = [
+    "ERROR_KINDS",
+    "FORMATS",
+    "HOUSE_SPEC",
+    "Entrant",
+    "GameTask",
+    "Seating",
+    "Settings",
+    "Tournament",
+    "TournamentError",
+    "compute_standings",
+    "default_rounds",
+    "derive_seed",
+    "format_standings",
+    "game_id",
+    "house_names",
+    "load_records",
+    "parse_bot",
+    "play_game",
+    "read_tournament",
+    "round_robin_schedule",
+    "run_tournament",
+    "swiss_tables",
+    "table_games",
+]
+
+FORMATS = ("swiss", "round-robin")
+HOUSE_SPEC = "builtin:random"
+HOUSE_PREFIX = "house-"
+ERROR_KINDS = ("timeout", "crash", "memory", "output_limit", "bad_output", "illegal_action", "false_hu")
+TABLE = 4
+_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
+_ATTEMPTS = 24  # random starts per round-robin round, each improved by swaps
+
+
+class TournamentError(ValueError):
+    """Bad tournament parameters, or a DIR that holds another tournament."""
+
+
+# -- parameters ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in the tournament: a unique name and its SPEC (``builtin:NAME`` or a command line)."""
+
+    name: str
+    spec: str
+
+
+def parse_bot(text: str) -> Entrant:
+    """``NAME=SPEC`` as given to ``--bot``.
+
+    >>> parse_bot("greedy=builtin:greedy")
+    Entrant(name='greedy', spec='builtin:greedy')
+    """
+    name, sep, spec = text.partition("=")
+    name, spec = name.strip(), spec.strip()
+    if not sep or not _NAME.fullmatch(name) or not spec:
+        raise TournamentError(f"--bot {text!r}: expected NAME=SPEC (NAME of letters, digits, _ . + -)")
+    if name.startswith(HOUSE_PREFIX):
+        raise TournamentError(f"--bot {text!r}: names starting with {HOUSE_PREFIX!r} are kept for house bots")
+    return Entrant(name, spec)
+
+
+def house_names(count: int) -> list[str]:
+    """The house bots that pad ``count`` entrants to a multiple of 4.
+
+    >>> house_names(5), house_names(8)
+    (['house-1', 'house-2', 'house-3'], [])
+    """
+    return [f"{HOUSE_PREFIX}{i}" for i in range(1, (-count) % TABLE + 1)]
+
+
+def default_rounds(count: int) -> int:
+    """Enough rounds for every entrant to be able to meet every other once: ``ceil((padded - 1) / 3)``.
+
+    >>> default_rounds(4), default_rounds(8), default_rounds(5)
+    (1, 3, 3)
+    """
+    padded = count + len(house_names(count))
+    return max(1, math.ceil((padded - 1) / (TABLE - 1)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides the games of a tournament (stored in ``tournament.json``).
+
+    How the games are run (executor, workers) is not part of it: it changes nothing in the results.
+    """
+
+    bots: tuple[Entrant, ...]
+    format: str = "swiss"
+    rounds: int = 1
+    games_per_table: int = 1
+    duplicate: bool = False
+    seed: int = 0
+    rules: str = "noi2014"
+    time_limit: float = 1.0
+    memory_limit: int = 256
+
+    @classmethod
+    def create(
+        cls,
+        bots: Sequence[Entrant],
+        *,
+        format: str = "swiss",
+        rounds: int | None = None,
+        games_per_table: int = 1,
+        duplicate: bool = False,
+        seed: int = 0,
+        rules: str = "noi2014",
+        time_limit: float = 1.0,
+        memory_limit: int = 256,
+    ) -> Settings:
+        """Checked settings; ``rounds`` defaults to :func:`default_rounds`."""
+        if rules.lower() not in ("noi2014", "noi"):
+            raise TournamentError(f"--rules {rules}: only noi2014 tournaments are supported")
+        if format not in FORMATS:
+            raise TournamentError(f"--format {format}: expected one of {', '.join(FORMATS)}")
+        if len(bots) < 2:
+            raise TournamentError(f"a tournament needs at least 2 bots, got {len(bots)}")
+        names = [bot.name for bot in bots]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise TournamentError(f"bot names must be unique: {', '.join(duplicates)} given twice")
+        from mjarena.agents.factory import BotSpecError, check_spec
+
+        for bot in bots:
+            try:
+                check_spec(bot.spec)
+            except BotSpecError as error:
+                raise TournamentError(f"--bot {bot.name}: {error}") from None
+        rounds = default_rounds(len(bots)) if rounds is None else rounds
+        if rounds < 1 or games_per_table < 1:
+            raise TournamentError("--rounds and --games-per-table must be at least 1")
+        if time_limit <= 0 or memory_limit <= 0:
+            raise TournamentError("--time-limit and --memory-limit must be positive")
+        return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, "noi2014", time_limit,
+                   memory_limit)
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameters as stored in ``tournament.json``."""
+        return {
+            "rules": self.rules, "format": self.format, "rounds": self.rounds,
+            "games_per_table": self.games_per_table, "duplicate": self.duplicate, "seed": self.seed,
+            "time_limit": self.time_limit, "memory_limit": self.memory_limit,
+            "bots": [{"name": bot.name, "spec": bot.spec} for bot in self.bots],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        """Read back :meth:`to_json`."""
+        return cls(
+            tuple(Entrant(bot["name"], bot["spec"]) for bot in data["bots"]), data["format"], int(data["rounds"]),
+            int(data["games_per_table"]), bool(data["duplicate"]), int(data["seed"]), data["rules"],
+            float(data["time_limit"]), int(data["memory_limit"]),
+        )
+
+    @property
+    def names(self) -> list[str]:
+        """The entrants' names, in the order given."""
+        return [bot.name for bot in self.bots]
+
+    @property
+    def tables(self) -> int:
+        """Tables per round (house bots included)."""
+        return (len(self.bots) + len(house_names(len(self.bots)))) // TABLE
+
+    @property
+    def games_at_table(self) -> int:
+        """Games per table and round: one per wall, or four (one per seat rotation) with ``duplicate``."""
+        return self.games_per_table * (TABLE if self.duplicate else 1)
+
+    @property
+    def total_games(self) -> int:
+        """Games in the whole tournament."""
+        return self.rounds * self.tables * self.games_at_table
+
+
+# -- scheduling (pure functions) -----------------------------------------------------------------------
+
+
+def derive_seed(*parts: object) -> int:
+    """A seed in ``[0, 2**31)`` from the tournament seed and a path of names, stable across runs and machines.
+
+    >>> derive_seed(7, "wall", 1, 2, 0) == derive_seed(7, "wall", 1, 2, 0) != derive_seed(7, "wall", 1, 2, 1)
+    True
+    """
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (2**31)
+
+
+def game_id(round_no: int, table: int, number: int) -> str:
+    """``r001-t002-g003``: sorts in play order (round, table, game).
+
+    >>> game_id(1, 2, 3)
+    'r001-t002-g003'
+    """
+    return f"r{round_no:03d}-t{table:03d}-g{number:03d}"
+
+
+def swiss_tables(names: Sequence[str], points: Mapping[str, float], rng: random.Random) -> list[tuple[str, ...]]:
+    """One Swiss round: sort by total points (highest first; ties by a random draw from ``rng``), then seat
+    places 1–4, 5–8, … together; house bots pad the last table.
+
+    >>> swiss_tables(list("abcdefgh"), {"h": 9, "g": 8, "f": 7, "e": 6, "d": 5, "c": 4}, random.Random(1))
+    [('h', 'g', 'f', 'e'), ('d', 'c', 'a', 'b')]
+    """
+    draw = {name: rng.random() for name in names}
+    order = sorted(names, key=lambda name: (-points.get(name, 0.0), draw[name]))
+    order += house_names(len(names))
+    return [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)]
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+def _table_cost(table: Sequence[str], meets: Mapping[tuple[str, str], int]) -> int:
+    """Meeting again costs more the more often a pair has met already (4 ** meetings), so the schedule first
+    avoids a third meeting, then a second one.  Meetings with house bots are free: they are not scored."""
+    return sum(
+        4 ** meets.get(_pair(a, b), 0) for i, a in enumerate(table) for b in table[i + 1:]
+        if not (a.startswith(HOUSE_PREFIX) or b.startswith(HOUSE_PREFIX))
+    )
+
+
+def _improve(tables: list[list[str]], meets: Mapping[tuple[str, str], int]) -> list[list[str]]:
+    """Swap players between tables while a swap lowers the cost (a deterministic hill climb)."""
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(tables)):
+            for j in range(i + 1, len(tables)):
+                for x in range(TABLE):
+                    for y in range(TABLE):
+                        before = _table_cost(tables[i], meets) + _table_cost(tables[j], meets)
+                        tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
+                        if _table_cost(tables[i], meets) + _table_cost(tables[j], meets) < before:
+                            improved = True
+                        else:
+                            tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
+    return tables
+
+
+def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[list[tuple[str, ...]]]:
+    """``rounds`` rounds of tables of 4 (house bots pad the count) in which every pair meets about equally
+    often: each round is the cheapest of several seeded random seatings improved by swaps, where a pair that
+    has met ``k`` times costs ``4 ** k``.
+
+    >>> schedule = round_robin_schedule(list("abcd"), 2, seed=1)
+    >>> [sorted(table) for round_ in schedule for table in round_]
+    [['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'd']]
+    """
+    players = list(names) + house_names(len(names))
+    rng = random.Random(derive_seed(seed, "round-robin"))
+    meets: dict[tuple[str, str], int] = {}
+    schedule: list[list[list[str]]] = []
+    for _ in range(rounds):
+        best: list[list[str]] | None = None
+        best_cost = 0
+        for _attempt in range(_ATTEMPTS if len(players) > TABLE else 1):
+            order = players[:]
+            rng.shuffle(order)
+            tables = _improve([order[i:i + TABLE] for i in range(0, len(order), TABLE)], meets)
+            cost = sum(_table_cost(table, meets) for table in tables)
+            if best is None or cost < best_cost:
+                best, best_cost = tables, cost
+        assert best is not None
+        for table in best:
+            for i, a in enumerate(table):
+                for b in table[i + 1:]:
+                    meets[_pair(a, b)] = meets.get(_pair(a, b), 0) + 1
+        schedule.append(best)
+    _balance(schedule, meets, rng)
+    return [[tuple(table) for table in round_] for round_ in schedule]
+
+
+def _swap(
+    tables: list[list[str]], i: int, x: int, j: int, y: int, meets: Mapping[tuple[str, str], int]
+) -> tuple[int, dict[tuple[str, str], int]]:
+    """The change in ``sum(4 ** meetings)`` if ``tables[i][x]`` and ``tables[j][y]`` swapped, and the pair
+    counts it changes (house bots count for nothing)."""
+    a, b = tables[i][x], tables[j][y]
+    changes: dict[tuple[str, str], int] = {}
+    for player, old, new in ((a, tables[i], tables[j]), (b, tables[j], tables[i])):
+        if player.startswith(HOUSE_PREFIX):
+            continue
+        for other in old:
+            if other not in (a, b) and not other.startswith(HOUSE_PREFIX):
+                changes[_pair(player, other)] = changes.get(_pair(player, other), 0) - 1
+        for other in new:
+            if other not in (a, b) and not other.startswith(HOUSE_PREFIX):
+                changes[_pair(player, other)] = changes.get(_pair(player, other), 0) + 1
+    delta = sum(4 ** (meets.get(pair, 0) + d) - 4 ** meets.get(pair, 0) for pair, d in changes.items() if d)
+    return delta, changes
+
+
+def _balance(schedule: list[list[list[str]]], meets: dict[tuple[str, str], int], rng: random.Random) -> None:
+    """Even the meeting counts out over the whole schedule: seeded simulated annealing on swaps of two players
+    of different tables in one round (round by round choices paint themselves into corners), then swaps while
+    any one still lowers the cost."""
+
+    def apply(tables: list[list[str]], i: int, x: int, j: int, y: int, changes: Mapping[tuple[str, str], int]
+              ) -> None:
+        tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
+        for pair, d in changes.items():
+            meets[pair] = meets.get(pair, 0) + d
+
+    if len(schedule[0]) < 2:
+        return
+    steps = 4000 * len(schedule[0])
+    for step in range(steps):
+        temperature = 8.0 * (0.005 ** (step / steps))
+        tables = schedule[rng.randrange(len(schedule))]
+        i, j = rng.sample(range(len(tables)), 2)
+        x, y = rng.randrange(TABLE), rng.randrange(TABLE)
+        delta, changes = _swap(tables, i, x, j, y, meets)
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            apply(tables, i, x, j, y, changes)
+    improved = True
+    while improved:
+        improved = False
+        for tables in schedule:
+            for i in range(len(tables)):
+                for j in range(i + 1, len(tables)):
+                    for x in range(TABLE):
+                        for y in range(TABLE):
+                            delta, changes = _swap(tables, i, x, j, y, meets)
+                            if delta < 0:
+                                apply(tables, i, x, j, y, changes)
+                                improved = True
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One game at a table: its number there (from 1), the names in seats 0..3, the wall's seed, and the seat
+    rotation (0..3) of a duplicate wall (None otherwise)."""
+
+    number: int
+    seats: tuple[str, ...]
+    wall_seed: int
+    rotation: int | None = None
+
+
+def table_games(
+    players: Sequence[str], *, seed: int, round_no: int, table: int, games_per_table: int, duplicate: bool
+) -> list[Seating]:
+    """The games at one table.  Each of the ``games_per_table`` walls gets a seeded random seating; with
+    ``duplicate`` the wall is played four times, the seating rotated by one each time, so that every player
+    sits in every seat of that wall exactly once.
+
+    >>> games = table_games("abcd", seed=1, round_no=1, table=1, games_per_table=1, duplicate=True)
+    >>> sorted(game.seats.index("a") for game in games), len({game.wall_seed for game in games})
+    ([0, 1, 2, 3], 1)
+    """
+    games: list[Seating] = []
+    for wall in range(games_per_table):
+        wall_seed = derive_seed(seed, "wall", round_no, table, wall)
+        base = list(players)
+        random.Random(derive_seed(seed, "seats", round_no, table, wall)).shuffle(base)
+        if duplicate:
+            for rotation in range(TABLE):
+                seats = tuple(base[(seat + rotation) % TABLE] for seat in range(TABLE))
+                games.append(Seating(len(games) + 1, seats, wall_seed, rotation))
+        else:
+            games.append(Seating(len(games) + 1, tuple(base), wall_seed))
+    return games
+
+
+# -- one game (runs in a worker) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game (picklable)."""
+
+    game_id: str
+    round: int
+    table: int
+    number: int
+    wall_seed: int
+    rotation: int | None
+    names: tuple[str, ...]
+    specs: tuple[str, ...]
+    time_limit: float
+    memory_limit: int
+    replay_path: str | None  # the worker writes the replay there; None: it returns the replay instead
+
+    def __str__(self) -> str:
+        return self.game_id
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game: ``{"record": <the games.jsonl line>}``, plus ``"replay"`` when ``replay_path`` is None."""
+    from mjarena.arena.match import Limits, run_match
+    from mjarena.replay import save
+
+    result = run_match(list(task.specs), seed=task.wall_seed,
+                       limits=Limits(time=task.time_limit, memory_mib=task.memory_limit))
+    house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
+    record = {
+        "game": task.game_id, "round": task.round, "table": task.table, "number": task.number,
+        "wall_seed": task.wall_seed, "rotation": task.rotation, "bots": list(task.names),
+        "results": [
+            {"seat": seat.seat, "bot": task.names[seat.seat], "house": task.names[seat.seat] in house,
+             "status": seat.status, "reason": seat.reason, "detail": seat.detail, "rank": seat.rank,
+             "points": seat.points}
+            for seat in result.seats
+        ],
+    }
+    replay = result.to_json()
+    replay["tournament"] = {key: record[key] for key in ("game", "round", "table", "number", "bots")}
+    if task.replay_path is not None:
+        save(replay, task.replay_path)
+        return {"record": record}
+    return {"record": record, "replay": replay}
+
+
+# -- standings -----------------------------------------------------------------------------------------
+
+
+def compute_standings(settings: Settings, records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The table: one row per entrant (house bots left out) with ``rank``, ``bot``, ``spec``, ``games``,
+    ``points``, ``average_rank``, ``rating`` (OpenSkill ordinal), ``mu``, ``sigma`` and ``errors`` (kind ->
+    games).  Games are applied in game-id order; rows are sorted by points, then rating, then name."""
+    from mjarena.arena.ratings import Ratings
+
+    names = settings.names
+    specs = {bot.name: bot.spec for bot in settings.bots}
+    stats: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "points": 0.0, "rank_sum": 0, "errors": {}} for name in names
+    }
+    ratings = Ratings(names)
+    for gid in sorted(records):
+        ranks: dict[str, int] = {}
+        for seat in records[gid]["results"]:
+            name = seat["bot"]
+            if seat["house"] or name not in stats:
+                continue
+            row = stats[name]
+            row["games"] += 1
+            row["points"] += seat["points"]
+            row["rank_sum"] += seat["rank"]
+            if seat["status"] == "error":
+                kind = seat["reason"] or "error"
+                row["errors"][kind] = row["errors"].get(kind, 0) + 1
+            ranks[name] = seat["rank"]
+        ratings.update(ranks)
+    rows = []
+    for name in names:
+        row = stats[name]
+        rows.append({
+            "bot": name, "spec": specs[name], "games": row["games"], "points": row["points"],
+            "average_rank": round(row["rank_sum"] / row["games"], 4) if row["games"] else None,
+            "rating": round(ratings.ordinal(name), 4), "mu": round(ratings.mu(name), 4),
+            "sigma": round(ratings.sigma(name), 4), "errors": dict(sorted(row["errors"].items())),
+        })
+    rows.sort(key=lambda row: (-row["points"], -row["rating"], row["bot"]))
+    return [{"rank": place, **row} for place, row in enumerate(rows, 1)]
+
+
+def _errors_text(errors: Mapping[str, int]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in errors.items()) or "-"
+
+
+def format_standings(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The table as text: rank, bot, games, points, average rank, rating, errors by kind."""
+    header = ("rank", "bot", "games", "points", "avg rank", "rating", "errors")
+    lines = [header]
+    for row in rows:
+        average = "-" if row["average_rank"] is None else f"{row['average_rank']:.2f}"
+        lines.append((str(row["rank"]), row["bot"], str(row["games"]), f"{row['points']:g}", average,
+                      f"{row['rating']:.2f}", _errors_text(row["errors"])))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    right = {0, 2, 3, 4, 5}
+    text = [
+        "  ".join(cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths,
+                                                                                                    strict=True)))
+        .rstrip()
+        for line in lines
+    ]
+    text.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(text)
+
+
+def _standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "bot", "spec", "games", "points", "average_rank", "rating", "mu", "sigma", "errors",
+                     *(f"errors_{kind}" for kind in ERROR_KINDS)])
+    for row in rows:
+        errors = row["errors"]
+        writer.writerow([row["rank"], row["bot"], row["spec"], row["games"], row["points"],
+                         "" if row["average_rank"] is None else row["average_rank"], row["rating"], row["mu"],
+                         row["sigma"], sum(errors.values()), *(errors.get(kind, 0) for kind in ERROR_KINDS)])
+    return out.getvalue()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    with open(temporary, "w", encoding="utf-8", newline="\n") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
+
+
+# -- the directory -------------------------------------------------------------------------------------
+
+
+def load_records(path: Path) -> dict[str, dict[str, Any]]:
+    """The finished games in ``games.jsonl``, by game id.  A last line cut short by a crash is dropped from the
+    file (it was never acknowledged), so that the next line appended starts on a line of its own."""
+    if not path.exists():
+        return {}
+    raw = path.read_bytes()
+    end = raw.rfind(b"\n") + 1
+    if end != len(raw):
+        with open(path, "r+b") as fix:
+            fix.truncate(end)
+            fix.flush()
+            os.fsync(fix.fileno())
+    records: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(raw[:end].decode("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            records.setdefault(record["game"], record)
+        except (json.JSONDecodeError, KeyError, TypeError):
+            print(f"mjarena tournament: {path}:{number}: a damaged line, ignored (its game is played again)",
+                  file=sys.stderr)
+    return records
+
+
+def read_tournament(out_dir: str | Path) -> tuple[Settings, dict[str, dict[str, Any]]]:
+    """The settings and finished games of the tournament in ``out_dir``."""
+    out_dir = Path(out_dir)
+    try:
+        data = json.loads((out_dir / "tournament.json").read_text(encoding="utf-8"))
+        settings = Settings.from_json(data["parameters"])
+    except FileNotFoundError:
+        raise TournamentError(f"{out_dir}: no tournament here (no tournament.json)") from None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise TournamentError(f"{out_dir}/tournament.json: cannot read it ({error})") from None
+    return settings, load_records(out_dir / "games.jsonl")
+
+
+class Tournament:
+    """A tournament bound to its directory: opening it checks or writes ``tournament.json`` and reads the
+    games already finished; :meth:`run` plays the rest."""
+
+    def __init__(self, settings: Settings, out_dir: str | Path, *, seed_given: bool = True) -> None:
+        """``seed_given=False``: take the seed stored in an existing ``DIR`` (a fresh ``DIR`` keeps
+        ``settings.seed``)."""
+        self.out_dir = Path(out_dir)
+        try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            (self.out_dir / "replays").mkdir(exist_ok=True)
+        except OSError as error:
+            raise TournamentError(f"{self.out_dir}: cannot create the folder: {error.strerror or error}") from None
+        meta = self.out_dir / "tournament.json"
+        if meta.exists():
+            stored, _ = read_tournament(self.out_dir)
+            if not seed_given:
+                settings = replace(settings, seed=stored.seed)
+            mine, theirs = settings.to_json(), stored.to_json()
+            if mine != theirs:
+                changed = ", ".join(key for key in theirs if mine.get(key) != theirs[key])
+                raise TournamentError(
+                    f"{self.out_dir} holds a tournament with other parameters ({changed}); "
+                    "use the same command to resume it, or another --out"
+                )
+        else:
+            _write_atomically(meta, json.dumps({"format": "mjarena-tournament", "version": 1,
+                                                "parameters": settings.to_json()}, indent=2) + "\n")
+        self.settings = settings
+        self.records = load_records(self.out_dir / "games.jsonl")
+        self._round_robin: list[list[tuple[str, ...]]] | None = None
+
+    def tables(self, round_no: int) -> list[tuple[str, ...]]:
+        """The tables of round ``round_no`` (from 1); a Swiss round needs every game of the rounds before."""
+        settings = self.settings
+        if settings.format == "round-robin":
+            if self._round_robin is None:
+                self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+            return self._round_robin[round_no - 1]
+        earlier = {gid: record for gid, record in self.records.items() if record["round"] < round_no}
+        expected = (round_no - 1) * settings.tables * settings.games_at_table
+        if len(earlier) != expected:
+            raise RuntimeError(f"round {round_no} needs the {expected} games before it, {len(earlier)} finished")
+        points: dict[str, float] = {}
+        for gid in sorted(earlier):
+            for seat in earlier[gid]["results"]:
+                if not seat["house"]:
+                    points[seat["bot"]] = points.get(seat["bot"], 0.0) + seat["points"]
+        return swiss_tables(settings.names, points, random.Random(derive_seed(settings.seed, "swiss", round_no)))
+
+    def tasks(self, round_no: int, *, replays_here: bool = True) -> list[GameTask]:
+        """Every game of round ``round_no``, finished or not, in game-id order."""
+        settings = self.settings
+        specs = {bot.name: bot.spec for bot in settings.bots}
+        tasks = []
+        for table_no, players in enumerate(self.tables(round_no), 1):
+            for game in table_games(players, seed=settings.seed, round_no=round_no, table=table_no,
+                                    games_per_table=settings.games_per_table, duplicate=settings.duplicate):
+                gid = game_id(round_no, table_no, game.number)
+                tasks.append(GameTask(
+                    gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
+                    tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
+                    settings.memory_limit, str(self.replay_path(gid)) if replays_here else None,
+                ))
+        return tasks
+
+    def replay_path(self, gid: str) -> Path:
+        """Where the replay of game ``gid`` goes."""
+        return self.out_dir / "replays" / f"{gid}.json"
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The table from every finished game."""
+        return compute_standings(self.settings, self.records)
+
+    def write_standings(self) -> list[dict[str, Any]]:
+        """Write ``standings.json`` and ``standings.csv``; return the rows."""
+        rows = self.standings()
+        _write_atomically(self.out_dir / "standings.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        _write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
+        return rows
+
+    def _finish(self, out: IO[str], outcome: Mapping[str, Any]) -> None:
+        """Keep one finished game: its replay (when the worker could not write it), then its line, fsync'ed."""
+        record = outcome["record"]
+        if "replay" in outcome:
+            from mjarena.replay import save
+
+            save(outcome["replay"], self.replay_path(record["game"]))
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+        self.records[record["game"]] = record
+
+    def run(self, executor: Executor, *, progress: bool | None = None, log: IO[str] | None = None
+            ) -> list[dict[str, Any]]:
+        """Play every game not yet in ``games.jsonl``, round by round; print the standings to ``log`` (stderr)
+        after each round played.  ``progress``: a tqdm bar on stderr (None: only when stderr is a terminal)."""
+        from tqdm import tqdm
+
+        log = sys.stderr if log is None else log
+        settings = self.settings
+        with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, tqdm(
+            total=settings.total_games, initial=len(self.records), unit="game", file=sys.stderr,
+            disable=None if progress is None else not progress, dynamic_ncols=True, desc="games",
+        ) as bar:
+            for round_no in range(1, settings.rounds + 1):
+                pending = [task for task in self.tasks(round_no, replays_here=not executor.remote)
+                           if task.game_id not in self.records]
+                if not pending:
+                    continue
+                for _task, outcome in executor.run(play_game, pending):
+                    self._finish(out, outcome)
+                    bar.update(1)
+                rows = self.write_standings()
+                bar.clear()
+                print(f"standings after round {round_no}/{settings.rounds}:\n{format_standings(rows)}\n", file=log,
+                      flush=True)
+                bar.refresh()
+        return self.write_standings()
+
+
+def run_tournament(
+    settings: Settings,
+    out_dir: str | Path,
+    *,
+    executor: str = "local",
+    workers: int | None = None,
+    progress: bool | None = None,
+    seed_given: bool = True,
+    log: IO[str] | None = None,
+) -> list[dict[str, Any]]:
+    """Open (or resume) the tournament in ``out_dir`` and play it to the end on ``executor`` (``local`` or
+    ``ray``); returns the final standings.  On Ctrl-C the games not started are dropped and the finished ones
+    are kept; running again resumes."""
+    from mjarena.arena.executors import make_executor
+
+    tournament = Tournament(settings, out_dir, seed_given=seed_given)
+    pool = make_executor(executor, workers)
+    interrupted = True
+    try:
+        rows = tournament.run(pool, progress=progress, log=log)
+        interrupted = False
+    finally:
+        pool.close(cancel=interrupted)
+    return rows
+
