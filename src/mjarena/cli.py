@@ -7,9 +7,7 @@ Modules are imported inside the subcommands so that start-up stays fast.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,18 +35,6 @@ def _read_text(source: str) -> str:
         raise UsageError(f"{source}: not a UTF-8 text file") from None
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so that no partial file is ever left."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 # -- thupc ---------------------------------------------------------------------------------------------
 
 
@@ -64,6 +50,7 @@ def _simulate_thupc(text: str, as_json: bool) -> str:
 
 
 def _cmd_thupc(args: argparse.Namespace) -> int:
+    from mjarena.files import write_atomically
     from mjarena.tiles import TileError
 
     decks = args.decks or ["-"]
@@ -87,7 +74,7 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
         name = "stdin" if source == "-" else source
         target = out_dir / ((Path(source).stem if source != "-" else "stdin") + suffix)
         try:
-            _write_atomically(target, _simulate_thupc(_read_text(source), args.json))
+            write_atomically(target, _simulate_thupc(_read_text(source), args.json))
         except (UsageError, TileError) as error:
             failures += 1
             message = str(error) if isinstance(error, UsageError) else f"{name}: {error}"

@@ -13,12 +13,11 @@ True
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.files import write_atomically
 from mjarena.variants.base import Action, Event
 
 __all__ = ["ReplayError", "load", "load_events", "replay_game", "save"]
@@ -29,18 +28,10 @@ class ReplayError(ValueError):
 
 
 def save(data: dict[str, Any], path: str | Path) -> None:
-    """Write a replay atomically (a temporary file renamed into place)."""
+    """Write a replay atomically (see :func:`mjarena.files.write_atomically`), creating its folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
-            out.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -37,6 +37,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from mjarena.files import write_atomically
+
 if TYPE_CHECKING:
     from mjarena.arena.executors import Executor
 
@@ -540,15 +542,6 @@ def _standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return out.getvalue()
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="\n") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, path)
-
-
 # -- the directory -------------------------------------------------------------------------------------
 
 
@@ -616,7 +609,7 @@ class Tournament:
                     "use the same command to resume it, or another --out"
                 )
         else:
-            _write_atomically(meta, json.dumps({"format": "mjarena-tournament", "version": 1,
+            write_atomically(meta, json.dumps({"format": "mjarena-tournament", "version": 1,
                                                 "parameters": settings.to_json()}, indent=2) + "\n")
         self.settings = settings
         self.records = load_records(self.out_dir / "games.jsonl")
@@ -667,8 +660,8 @@ class Tournament:
     def write_standings(self) -> list[dict[str, Any]]:
         """Write ``standings.json`` and ``standings.csv``; return the rows."""
         rows = self.standings()
-        _write_atomically(self.out_dir / "standings.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
-        _write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
+        write_atomically(self.out_dir / "standings.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
         return rows
 
     def _finish(self, out: IO[str], outcome: Mapping[str, Any]) -> None:
