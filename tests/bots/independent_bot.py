@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import time
 from functools import cache
 
 KEEP_MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -27,8 +26,6 @@ SUITS = "WBT"
 NKINDS = 27
 # Answer an open kong on another player's discard (legal per the statement, 杠牌 form 1).
 ALLOW_OPEN_GANG = True
-# Seconds spent looking for equally close targets with a better 胡牌机会值 (the closest is always found).
-TARGET_BUDGET = 0.03
 
 
 # --------------------------------------------------------------------------- tiles
@@ -395,128 +392,60 @@ def decide_discard(st: State, x: int) -> str:
     return "PASS"
 
 
-# Candidate sets: triplets 0..26, then runs (start kinds with rank 1..7).
-SETS: list[tuple[int, ...]] = [(k, k, k) for k in range(NKINDS)] + [
-    (k, k + 1, k + 2) for k in range(NKINDS) if k % 9 <= 6
-]
-
-
-def sets_with(i: int) -> list[tuple[int, ...]]:
-    """The triplet of kind i and the runs (within its suit) that contain i."""
-    out: list[tuple[int, ...]] = [(i, i, i)]
-    for lo in (i - 2, i - 1, i):
-        if lo >= 0 and lo // 9 == i // 9 and lo % 9 <= 6:
-            out.append((lo, lo + 1, lo + 2))
-    return out
-
-
 def decide_target(st: State) -> str:
-    """A winning-shaped target close to my whole hand (melds kept as they are).
+    """A winning-shaped target close to my whole hand (melds kept as they are, a kong as 4 tiles).
 
-    Distance to the target = tiles missing + tiles to throw away, so for a fixed target size the
-    best target keeps as many of the concealed tiles as possible.  Ties are broken by the
-    statement's 胡牌机会值: prefer missing tiles that are still live (not all seen).
+    The distance to a target is tiles missing + tiles to throw away, so for a target of fixed size
+    the best one keeps as many concealed tiles as possible.  Ties are broken by the statement's
+    胡牌机会值: a missing kind still unseen by me is somewhere in a hand at the end (best
+    position); a kind whose four copies are all visible last appeared at its last discard.
+
+    Exact dynamic programme over the 27 kinds in order.  State after kind k: (runs started at k,
+    runs started at k-1, sets used, pair used); value: (tiles of my hand kept, 胡牌机会值).
+    Both parts compose (sum and min), so keeping the best value per state is exact.
     """
     hand = list(st.hand)
     need = max(0, 4 - len(st.melds))
-    cap = [4 - sum(m[1] for m in st.melds if m[0] == k) for k in range(NKINDS)]
+    cap = [max(0, 4 - sum(m[1] for m in st.melds if m[0] == k)) for k in range(NKINDS)]
+    unseen = [st.unseen(k) for k in range(NKINDS)]
     last_pos = {k: i for i, k in enumerate(st.discards)}
-    best: list = [None]  # [(key, target tiles)]
-    best_got = [-1]
-    deadline = time.perf_counter() + TARGET_BUDGET
-    seen: dict[tuple, int] = {}
-
-    def fits(s: tuple[int, ...], used: list[int]) -> bool:
-        cnt: dict[int, int] = {}
-        for k in s:
-            cnt[k] = cnt.get(k, 0) + 1
-        return all(used[k] + n <= cap[k] for k, n in cnt.items())
-
-    def filler(pool: list[tuple[int, ...]], used: list[int]) -> tuple[int, ...] | None:
-        opt = None
-        for s in pool:
-            if not fits(s, used):
+    big = 10**9
+    states: dict[tuple[int, int, int, int], tuple[int, int]] = {(0, 0, 0, 0): (0, big)}
+    layers: list[dict] = []
+    for k in range(NKINDS):
+        new: dict[tuple[int, int, int, int], tuple] = {}
+        can_start = k % 9 <= 6
+        dead_pos = big if unseen[k] > 0 else last_pos.get(k, -1)
+        for (p1, p2, sets, pr), (kept, chance) in states.items():
+            forced = p1 + p2
+            if forced > cap[k]:
                 continue
-            key = (-sum(1 for k in s if st.unseen(k) > 0), s)
-            if opt is None or key < opt[0]:
-                opt = (key, s)
-        return None if opt is None else opt[1]
-
-    def finish(chosen: list[int], used: list[int], left: int, has_pair: bool) -> None:
-        chosen = list(chosen)
-        used = list(used)
-        fills: list[tuple[int, ...]] = []
-        if not has_pair:
-            fills.append(filler([(k, k) for k in range(NKINDS)], used) or ())
-            for k in fills[-1]:
-                used[k] += 1
-        for _ in range(left):
-            fills.append(filler(SETS, used) or ())
-            for k in fills[-1]:
-                used[k] += 1
-        if any(not f for f in fills):
-            return
-        for f in fills:
-            chosen.extend(f)
-        tcount = [0] * NKINDS
-        for k in chosen:
-            tcount[k] += 1
-        got = sum(min(tcount[k], hand[k]) for k in range(NKINDS))
-        missing = [k for k in range(NKINDS) if tcount[k] > hand[k]]
-        chance = min((10**6 if st.unseen(k) > 0 else last_pos.get(k, -1) for k in missing), default=10**6)
-        dead = sum(1 for k in missing if st.unseen(k) == 0)
-        key = (-got, -chance, dead, sorted(chosen))
-        if best[0] is None or key < best[0][0]:
-            best[0] = (key, chosen)
-            best_got[0] = max(best_got[0], got)
-
-    def dfs(rest: list[int], left: int, has_pair: bool, got: int, chosen: list[int], used: list[int]) -> None:
-        remaining = sum(rest)
-        bound = got + min(remaining, 3 * left + (0 if has_pair else 2))
-        if bound < best_got[0] or (bound == best_got[0] and time.perf_counter() > deadline):
-            return
-        # The same leftover hand with the same tiles committed was already searched from as good a start.
-        memo_key = (tuple(rest), left, has_pair, tuple(used))
-        if seen.get(memo_key, -1) >= got:
-            return
-        seen[memo_key] = got
-        i = next((k for k in range(NKINDS) if rest[k] > 0), None)
-        if i is None or (left == 0 and has_pair):
-            finish(chosen, used, left, has_pair)
-            return
-        groups: list[tuple[tuple[int, ...], int, bool]] = []
-        if not has_pair:
-            groups.append(((i, i), 0, True))
-        if left > 0:
-            groups.extend((s, 1, False) for s in sets_with(i))
-        for s, dl, is_pair in groups:
-            if not fits(s, used):
-                continue
-            taken = []
-            for k in s:
-                used[k] += 1
-                chosen.append(k)
-                if rest[k] > 0:
-                    rest[k] -= 1
-                    taken.append(k)
-            dfs(rest, left - dl, has_pair or is_pair, got + len(taken), chosen, used)
-            for k in taken:
-                rest[k] += 1
-            for _ in s:
-                used[chosen.pop()] -= 1
-        # the lowest tile is not part of the target
-        rest[i] -= 1
-        dfs(rest, left, has_pair, got, chosen, used)
-        rest[i] += 1
-
-    dfs(list(hand), need, False, 0, [], [0] * NKINDS)
+            for r in range(need - sets + 1 if can_start else 1):
+                for trip in (0, 1):
+                    if sets + r + trip > need:
+                        break
+                    for pa in (0,) if pr else (0, 1):
+                        t = forced + r + 3 * trip + 2 * pa
+                        if t > cap[k]:
+                            continue
+                        val = (kept + min(t, hand[k]), min(chance, dead_pos) if t > hand[k] else chance)
+                        key = (r, p1, sets + r + trip, pr | pa)
+                        old = new.get(key)
+                        if old is None or val > old[0]:
+                            new[key] = (val, (p1, p2, sets, pr), t)
+        layers.append(new)
+        states = {key: v[0] for key, v in new.items()}
 
     tiles: list[int] = []
     for k, size in st.melds:
         tiles.extend([k] * size)
-    if best[0] is not None:
-        tiles.extend(best[0][1])
-    else:
+    key = (0, 0, need, 1)
+    if key in states:
+        for k in range(NKINDS - 1, -1, -1):
+            _, prev, t = layers[k][key]
+            tiles.extend([k] * t)
+            key = prev
+    else:  # cannot happen with a consistent hand
         tiles = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 13]
     tiles.sort()
     return " ".join(tile_name(k) for k in tiles)
@@ -586,6 +515,36 @@ def parse_history(obj) -> tuple[list, list]:
     return [], []
 
 
+def read_input() -> tuple[bool, object]:
+    """Read one JSON value (normally one line).  Returns (eof, value); undecodable text is returned as is.
+
+    A value spread over several lines is read on only while it is visibly unfinished, so a
+    well-formed one-line input never makes the bot wait for more.
+    """
+    buf = ""
+    while True:
+        try:
+            line = sys.stdin.readline()
+        except (OSError, ValueError):
+            line = ""
+        if not line:
+            if buf.strip():
+                return False, buf.strip()
+            return True, None
+        buf += line
+        text = buf.strip()
+        if not text:
+            buf = ""
+            continue
+        try:
+            return False, json.loads(text)
+        except json.JSONDecodeError as e:
+            if e.pos < len(text) or len(buf) > 1 << 22:
+                return False, text
+        except ValueError:
+            return False, text
+
+
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "restart"
     keep = mode == "keep"
@@ -593,21 +552,11 @@ def main() -> None:
     responses: list = []
     first = True
     while True:
-        try:
-            line = sys.stdin.readline()
-        except Exception:
-            line = ""
-        if not line:
+        eof, obj = read_input()
+        if eof:
             if first and not keep:
                 emit("PASS", False)
             return
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = line
         if isinstance(obj, dict) or first:
             requests, responses = parse_history(obj)
         else:
