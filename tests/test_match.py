@@ -71,7 +71,7 @@ def test_wall_file_is_played(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     [
         (["--bot", GREEDY], "needs exactly 4 --bot options"),
         (["--bot", "builtin:nobody"] * 4, "unknown built-in bot 'nobody'"),
-        (["--rules", "mahjong-soul"], "only noi2014"),
+        (["--rules", "mahjong-soul"], "the judge runs: noi2014, baida"),
         (["--time-limit", "0"], "must be positive"),
     ],
 )
@@ -157,3 +157,40 @@ def test_a_bot_written_only_from_the_spec_plays_without_error_in_both_modes(seed
     assert [seat.reason for seat in result.seats] == [None] * 4, [seat.detail for seat in result.seats]
     modes = {line["mode"] for seat in (0, 1, 3) for line in result.transcripts.get(seat, [])}
     assert {"restart", "keep"} <= modes
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_baida_matches_run_through_the_same_judge_and_replay(seed: int, tmp_path: Path) -> None:
+    result = run_match(["builtin:greedy", "builtin:random"] * 2, rules="baida", seed=seed)
+    assert result.rules == "baida" and result.events[0].type == "dice"
+    assert sum(seat.status == "won" for seat in result.seats) <= 1
+    data = result.to_json()
+    assert len(data["wall"]) == 144 and data["events"][0]["dice"] == list(result.events[0].tiles)
+    save(data, tmp_path / "baida.json")
+    assert replay_game(load(tmp_path / "baida.json")).events == result.events
+
+
+def test_a_crashing_program_in_a_baida_match_is_recorded() -> None:
+    bots = ["builtin:greedy", "builtin:greedy", "builtin:greedy", program("crash_bot.py")]
+    result = run_match(bots, rules="baida", seed=4)
+    assert (result.seats[3].status, result.seats[3].reason) == ("error", "crash")
+    assert result.seats[3].points == 0 and result.events[-1].type == "end"
+
+
+def test_baida_match_cli_prints_a_log(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--rules", "baida", "--seed", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Regional 百搭") and "East   rolls" in out
+
+
+def test_baida_tournament_uses_baida_rules(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    bots = [f"--bot={name}=builtin:{kind}" for name, kind in zip("abcd", ["greedy", "random"] * 2, strict=True)]
+    assert main(["tournament", "--rules", "baida", *bots, "--format", "swiss", "--rounds", "2", "--seed", "1",
+                 "--workers", "1", "--out", str(out)]) == 0
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 2
+    for record in records:
+        assert sum(seat["status"] == "won" for seat in record["results"]) <= 1
+        assert {seat["points"] for seat in record["results"]} <= {0.0, 4.0}
+    assert json.loads((out / "tournament.json").read_text())["parameters"]["rules"] == "baida"

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "mjarena" / "hand" / "data" / "tables.bin"
+WILD_OUT = OUT.with_name("wild.bin")
 NEG = -100
 MAX_SETS = 4
 
@@ -120,6 +121,120 @@ def build() -> dict[str, bytes]:
     }
 
 
+# -- wildcard variants (data/wild.bin) -------------------------------------------------------------------
+#
+# With wildcards the distance is ``3s + 2 - W - overlap`` where W is the number of wildcards held and
+# ``overlap`` the largest number of *real* tiles a target winning hand shares with the hand (keeping every
+# wildcard is never worse; see ``mjarena.hand.wild``).  The slots of the target that the hand does not cover are
+# filled by wildcards or by drawn tiles, so they are free, except for two things the shipped tables do not know:
+#
+# - the 2-5-8 rule: the pair may only stand at ranks 2, 5, 8 (never among the honours);
+# - the fifth copy: a kind may be represented 5 times when a wildcard stands for the fifth one.  Drawn tiles keep
+#   the hand at 4 of a kind, so each kind represented 5 times needs its own wildcard: the tables count such
+#   kinds, ``e`` (at most 2, as 3 x 5 > 14), and the look-up allows ``e <= min(W, 2)``.
+#
+# value[key, m, p, e] = the largest overlap with at most m sets, at most p pairs and at most e kinds represented
+# five times.  Variants: "cap4_258" (fifth copy forbidden, 2-5-8 pair), "cap5" and "cap5_258"; cap 4 with any
+# pair is the shipped standard table.
+
+WILD_VARIANTS = {"cap4_258": (4, True), "cap5": (5, False), "cap5_258": (5, True)}
+PAIR_RANKS_258 = (1, 4, 7)  # ranks 2, 5, 8 (0-based)
+
+
+def wild_suit_values(ranks: int, sequences: bool, cap: int, pair_ranks: tuple[int, ...]) -> np.ndarray:
+    """value[key, m, p, e] for every count vector of a group (see above); vectorised over keys and states."""
+    excess = 3 if cap == 5 else 1
+    shape = (5, 5, MAX_SETS + 1, 2, excess)  # a, b, m, p, e
+    states = int(np.prod(shape))
+    index = np.arange(states).reshape(shape)
+    current = np.full((1, states), NEG, dtype=np.int8)
+    current[0, 0] = 0
+    b, m, p, e = np.meshgrid(*(np.arange(n) for n in shape[1:]), indexing="ij")
+    for rank in range(ranks):
+        n = current.shape[0]
+        nxt = np.full((5, n, states), NEG, dtype=np.int8)
+        max_runs = MAX_SETS if sequences and rank <= ranks - 3 else 0
+        for a in range(5):
+            for triplet in (0, 1):
+                for pair in (0, 1) if rank in pair_ranks else (0,):
+                    for runs in range(max_runs + 1):
+                        w = a + 3 * triplet + 2 * pair + runs
+                        if w > cap:
+                            continue
+                        over = int(w == 5)
+                        ok = (m + triplet + runs <= MAX_SETS) & (p + pair <= 1) & (e + over < excess) & (b + runs <= 4)
+                        src = index[a][ok]
+                        tgt = index[b[ok] + runs, runs, m[ok] + triplet + runs, p[ok] + pair, e[ok] + over]
+                        block = current[:, src]
+                        for held in range(5):
+                            view = nxt[held]
+                            view[:, tgt] = np.maximum(view[:, tgt], block + min(w, held))
+        current = nxt.reshape(5 * n, states)
+        del nxt
+    values = current[:, index[0, 0].reshape(-1)].reshape(-1, MAX_SETS + 1, 2, excess)
+    for axis in (1, 2, 3):
+        values = np.maximum.accumulate(values, axis=axis)
+    return values
+
+
+def classify_any(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct value tables, class of each row) for tables of any shape."""
+    flat = values.reshape(len(values), -1)
+    distinct, inverse = np.unique(flat, axis=0, return_inverse=True)
+    return distinct.reshape(-1, *values.shape[1:]), inverse.reshape(-1).astype(np.int64)
+
+
+def convolve_wild(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Max-plus convolution of two value[m, p, e] tables."""
+    sets, pairs, excess = x.shape
+    out = np.full(x.shape, NEG, dtype=np.int16)
+    for m1 in range(sets):
+        for p1 in range(pairs):
+            for e1 in range(excess):
+                total = np.int16(x[m1, p1, e1]) + y[: sets - m1, : pairs - p1, : excess - e1].astype(np.int16)
+                region = out[m1:, p1:, e1:]
+                np.maximum(region, total, out=region)
+    for axis in range(3):
+        out = np.maximum.accumulate(out, axis=axis)
+    return out
+
+
+def combine_wild(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    tables = np.stack([convolve_wild(x, y) for x in left for y in right])
+    return classify_any(tables)
+
+
+def build_wild() -> dict[str, bytes]:
+    sections: dict[str, bytes] = {}
+    for name, (cap, rule_258) in WILD_VARIANTS.items():
+        start = time.perf_counter()
+        suit_pairs = PAIR_RANKS_258 if rule_258 else tuple(range(9))
+        honour_pairs = () if rule_258 else tuple(range(7))
+        suit_classes, suit_of_key = classify_any(wild_suit_values(9, True, cap, suit_pairs))
+        honour_classes, honour_of_key = classify_any(wild_suit_values(7, False, cap, honour_pairs))
+        pair_classes, pair_index = combine_wild(suit_classes, suit_classes)
+        triple_classes, triple_index = combine_wild(pair_classes, suit_classes)
+        excess = suit_classes.shape[3]
+        final = np.zeros((len(triple_classes), len(honour_classes), MAX_SETS + 1, excess), dtype=np.uint8)
+        for t, triple in enumerate(triple_classes):
+            for h, honour in enumerate(honour_classes):
+                table = convolve_wild(triple, honour)
+                for melds in range(MAX_SETS + 1):
+                    sets = MAX_SETS - melds
+                    final[t, h, melds, :] = 3 * sets + 2 - table[sets, 1, :]
+        sizes = (len(suit_classes), len(honour_classes), len(pair_classes), len(triple_classes))
+        if max(sizes) > 65535:
+            raise SystemExit(f"{name}: classes do not fit in 16 bits: {sizes}")
+        print(f"{name}: suit/honour/pair/triple classes {sizes} in {time.perf_counter() - start:.1f} s",
+              file=sys.stderr)
+        sections[f"{name}.suit_class"] = suit_of_key.astype(np.uint16).tobytes()
+        sections[f"{name}.honour_class"] = honour_of_key.astype(np.uint16).tobytes()
+        sections[f"{name}.pair"] = pair_index.astype(np.uint16).tobytes()
+        sections[f"{name}.triple"] = triple_index.astype(np.uint16).tobytes()
+        sections[f"{name}.final"] = final.tobytes()
+    return sections
+
+
 def write(sections: dict[str, bytes], path: Path) -> None:
     header = {name: len(blob) for name, blob in sections.items()}
     payload = b"".join(sections.values())
@@ -131,11 +246,16 @@ def write(sections: dict[str, bytes], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--wild-out", type=Path, default=WILD_OUT)
+    parser.add_argument("--only", choices=("standard", "wild"), help="build one of the two files")
     args = parser.parse_args()
-    start = time.perf_counter()
-    write(build(), args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes) in {time.perf_counter() - start:.1f} s",
-          file=sys.stderr)
+    jobs = [("standard", build, args.out), ("wild", build_wild, args.wild_out)]
+    for name, builder, path in jobs:
+        if args.only in (None, name):
+            start = time.perf_counter()
+            write(builder(), path)
+            print(f"wrote {path} ({path.stat().st_size} bytes) in {time.perf_counter() - start:.1f} s",
+                  file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mjarena.arena.match import MatchResult
+    from mjarena.arena.rulesets import JudgeRules
 
 __all__ = ["main"]
 
@@ -88,28 +89,29 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
 # -- match, replay, demo ------------------------------------------------------------------------------
 
 
-def _read_noi_wall(source: str) -> list[int]:
+def _read_wall(source: str, judge: JudgeRules) -> list[int]:
     from mjarena.tiles import TileError, parse_tiles
-    from mjarena.variants.noi2014 import validate_wall
 
     text = _read_text(source)
     try:
-        wall = parse_tiles(text, "noi")
-        validate_wall(wall)
+        wall = parse_tiles(text, judge.notation)
+        judge.validate_wall(wall)
     except TileError as error:
         raise UsageError(f"{source}: {error}") from None
     return wall
 
 
 def _print_match(result: MatchResult) -> None:
+    from mjarena.arena.rulesets import judge_rules
     from mjarena.formats import SEATS_NOI, noi_log
+    from mjarena.variants import get_variant
 
     seed = f"seed {result.seed}" if result.seed is not None else "a given wall"
-    print(f"NOI 2014, {seed}")
+    print(f"{get_variant(result.rules).title}, {seed}")
     for seat in result.seats:
         print(f"  {SEATS_NOI[seat.seat]:<6} {seat.bot}")
     print()
-    for line in noi_log(result.events):
+    for line in noi_log(result.events, judge_rules(result.rules).notation):
         print(line)
     print()
     print(_result_table(result))
@@ -138,10 +140,13 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.match import Limits, run_match
+    from mjarena.arena.rulesets import judge_rules
     from mjarena.replay import save
 
-    if args.rules.lower() not in ("noi2014", "noi"):
-        raise UsageError(f"--rules {args.rules}: only noi2014 matches are supported")
+    try:
+        judge = judge_rules(args.rules)
+    except KeyError as error:
+        raise UsageError(f"--rules {args.rules}: {error.args[0]}") from None
     bots = args.bot or ["builtin:greedy", "builtin:greedy", "builtin:random", "builtin:random"]
     if len(bots) != 4:
         raise UsageError(f"a NOI 2014 match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
@@ -149,12 +154,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise UsageError("--time-limit and --memory-limit must be positive")
     for spec in bots:
         try:
-            check_spec(spec)
+            check_spec(spec, judge)
         except BotSpecError as error:
             raise UsageError(str(error)) from None
-    wall = _read_noi_wall(args.wall) if args.wall else None
+    wall = _read_wall(args.wall, judge) if args.wall else None
     limits = Limits(time=args.time_limit, memory_mib=args.memory_limit)
-    result = run_match(bots, seed=args.seed, wall=wall, limits=limits)
+    result = run_match(bots, rules=judge.name, seed=args.seed, wall=wall, limits=limits)
     data = result.to_json()
     if args.replay:
         try:
@@ -242,6 +247,121 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- hand ----------------------------------------------------------------------------------------------
+
+
+def _hand_report(text: str, rules_name: str, melds: int, wild: int) -> dict[str, object]:
+    """The analysis of one typed hand as a JSON-ready dict; raises ValueError (TileError) on bad input."""
+    from mjarena.hand.options import get_rules
+    from mjarena.hand.wild import analyse, format_arrangement, format_group
+    from mjarena.tiles import NUM_KINDS, WILD, check_counts, counts_of, format_tile, format_tiles, parse_tiles
+
+    rules = get_rules(rules_name)
+    tokens = text.split()
+    if any(token.upper() not in ("BAIDA", "百搭") and token[-1:] in "mpsz*" for token in tokens):
+        text = " ".join("*" if token.upper() in ("BAIDA", "百搭") else token for token in tokens)  # mpsz + BAIDA
+    kinds = parse_tiles(text)
+    if not kinds:
+        raise ValueError("no tiles given")
+    wild_kind = WILD if rules.wild_kind is None else rules.wild_kind
+    kinds += [wild_kind] * wild
+    check_counts([k for k in kinds if k != WILD])
+    counts = counts_of(kinds)
+    result = analyse(counts, melds, rules, visible=[0] * NUM_KINDS)
+
+    def tile(kind: int) -> str:
+        return format_tile(kind, "mpsz") if kind < 34 or kind == WILD else format_tile(kind)
+
+    def wait(w: object) -> dict[str, object]:
+        return {"tile": tile(w.kind), "kind": w.kind, "unseen": w.unseen}  # type: ignore[attr-defined]
+
+    return {
+        "hand": " ".join(tile(k) for k in sorted(kinds)) if any(k in (34, 35, 36) for k in kinds)
+        else format_tiles(sorted(kinds), "mpsz"),
+        "rules": rules_name,
+        "tiles": result.tiles,
+        "melds": melds,
+        "wilds": result.wilds,
+        "can_win": result.can_win,
+        "distance": result.distance,
+        "waits": [wait(w) for w in result.waits],
+        "discards": [
+            {"tile": tile(d.kind), "kind": d.kind, "distance": d.distance, "useful": [wait(w) for w in d.useful]}
+            for d in result.discards
+        ],
+        "arrangements": [
+            {
+                "form": a.form,
+                "text": format_arrangement(a),
+                "groups": [{"type": g.type, "tiles": format_group(g), "kinds": list(g.kinds), "wild": list(g.wild)}
+                           for g in a.groups],
+            }
+            for a in result.arrangements
+        ],
+    }
+
+
+def _hand_text(report: dict[str, object]) -> str:
+    def waits(items: object) -> str:
+        return ", ".join(f"{w['tile']} ({w['unseen']} left)" for w in items) or "none"  # type: ignore[attr-defined,index]
+
+    wilds = report["wilds"]
+    lines = [
+        f"hand: {report['hand']}  ({report['tiles']} tiles, {wilds} wildcard{'s' if wilds != 1 else ''}, "
+        f"{report['melds']} meld(s); rules {report['rules']})",
+        f"can win: {'yes' if report['can_win'] else 'no'}",
+        f"distance: {report['distance']}",
+    ]
+    arrangements = report["arrangements"]
+    if arrangements:
+        lines.append(f"arrangements ({len(arrangements)}):")  # type: ignore[arg-type]
+        lines += [f"  {'seven pairs: ' if a['form'] == 'seven_pairs' else ''}{a['text']}"
+                  for a in arrangements]  # type: ignore[union-attr]
+    if report["tiles"] == 13 - 3 * report["melds"]:  # type: ignore[operator]
+        lines.append(f"waits: {waits(report['waits'])}")
+    else:
+        lines.append("discards (best first):")
+        lines += [f"  {d['tile']:<4} -> distance {d['distance']}; useful: {waits(d['useful'])}"
+                  for d in report["discards"]]  # type: ignore[union-attr]
+    return "\n".join(lines)
+
+
+def _cmd_hand(args: argparse.Namespace) -> int:
+    import json
+
+    from mjarena.hand.options import get_rules
+
+    try:
+        get_rules(args.rules)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.wild < 0:
+        raise UsageError("--wild must be 0 or more")
+    if args.tiles != "-":
+        try:
+            report = _hand_report(args.tiles, args.rules, args.melds, args.wild)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        print(json.dumps(report, ensure_ascii=False) if args.json else _hand_text(report))
+        return 0
+    failures = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            report = _hand_report(text, args.rules, args.melds, args.wild)
+        except ValueError as error:
+            failures += 1
+            if args.json:
+                print(json.dumps({"line": number, "input": text, "error": str(error)}, ensure_ascii=False))
+            else:
+                print(f"mjarena hand: line {number}: {error}", file=sys.stderr)
+            continue
+        print(json.dumps(report, ensure_ascii=False) if args.json else _hand_text(report) + "\n", flush=args.json)
+    return EXIT_USAGE if failures else 0
+
+
 # -- the parser ----------------------------------------------------------------------------------------
 
 
@@ -269,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play one game. SPEC is builtin:NAME (random, greedy) or a command line such as "
         "\"python3 bots/mine.py\"; seats are given in order 0..3 (East, South, West, North).",
     )
-    match.add_argument("--rules", default="noi2014", help="rule set (noi2014)")
+    match.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default) or baida")
     match.add_argument("--bot", action="append", metavar="SPEC", help="a bot, four times (seats 0..3)")
     match.add_argument("--seed", type=int, help="seed of the shuffled wall (default: random, printed)")
     match.add_argument("--wall", metavar="FILE", help="play this wall: 108 tile names, front first")
@@ -294,7 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a tournament of NOI 2014 games into DIR, in parallel. Every finished game is kept "
         "(DIR/games.jsonl, DIR/replays/); running the same command again resumes where it stopped.",
     )
-    tournament.add_argument("--rules", default="noi2014", help="rule set (noi2014)")
+    tournament.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default) or baida")
     tournament.add_argument("--bot", action="append", metavar="NAME=SPEC", help="an entrant (at least 2)")
     tournament.add_argument("--format", choices=("swiss", "round-robin"), default="swiss", help="(swiss)")
     tournament.add_argument("--rounds", type=int, metavar="R",
@@ -316,6 +436,19 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("dir", metavar="DIR")
     standings.add_argument("--json", action="store_true", help="print the rows as JSON")
     standings.set_defaults(handler=_cmd_standings)
+
+    hand = sub.add_parser(
+        "hand",
+        help="analyse a hand: win, distance, waits or discards, every winning arrangement",
+        description="Analyse one hand typed in mpsz (123m456p*), THUPC or NOI names (BAIDA is a wildcard). "
+        "'-' reads one hand per line from stdin.",
+    )
+    hand.add_argument("tiles", metavar="TILES", help="the concealed hand, or '-' for one hand per line on stdin")
+    hand.add_argument("--rules", default="baida", help="thupc2021, noi2014 or baida (default baida)")
+    hand.add_argument("--melds", type=int, default=0, metavar="N", help="sets already laid down (0)")
+    hand.add_argument("--wild", type=int, default=0, metavar="N", help="add N wildcards to the hand")
+    hand.add_argument("--json", action="store_true", help="one JSON object per hand")
+    hand.set_defaults(handler=_cmd_hand)
     return parser
 
 

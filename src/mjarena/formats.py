@@ -46,14 +46,26 @@ def thupc_log(events: Iterable[Event]) -> list[str]:
     return lines
 
 
+_NUMBER_EVENTS = {"dice": "dice", "score": "tai"}
+"""Events whose ``tiles`` (dice) or ``target`` (the 台 total) hold numbers, not tiles or seats."""
+
+
 def event_dict(event: Event, seats: Sequence[str] | None = None, notation: Notation = "thupc") -> dict:
-    """A JSON-ready dict of one event; seats by name when ``seats`` is given, else by number."""
+    """A JSON-ready dict of one event; seats by name when ``seats`` is given, else by number.
+
+    >>> event_dict(Event("dice", 0, (3, 5)))
+    {'type': 'dice', 'seat': 0, 'dice': [3, 5]}
+    """
     out: dict = {"type": event.type}
     if event.seat is not None:
         out["seat"] = seats[event.seat] if seats else event.seat
-    if event.tiles:
+    if event.type == "dice":
+        out["dice"] = list(event.tiles)
+    elif event.tiles:
         out["tiles"] = [format_tile(kind, notation) for kind in event.tiles]
-    if event.target is not None:
+    if event.type == "score":
+        out["tai"] = event.target
+    elif event.target is not None:
         out["target"] = seats[event.target] if seats else event.target
     return out
 
@@ -63,11 +75,17 @@ def event_from_dict(item: dict, notation: Notation = "noi") -> Event:
 
     >>> event_from_dict(event_dict(Event("hu", 1, (2,), 0), notation="noi"))
     Event(type='hu', seat=1, tiles=(2,), target=0)
+    >>> event_from_dict(event_dict(Event("dice", 0, (3, 5))))
+    Event(type='dice', seat=0, tiles=(3, 5), target=None)
     """
     from mjarena.tiles import parse_tile
 
-    tiles = tuple(parse_tile(name, notation) for name in item.get("tiles", ()))
-    return Event(item["type"], item.get("seat"), tiles, item.get("target"))
+    if item["type"] == "dice":
+        tiles = tuple(item.get("dice", ()))
+    else:
+        tiles = tuple(parse_tile(name, notation) for name in item.get("tiles", ()))
+    target = item.get("tai") if item["type"] == "score" else item.get("target")
+    return Event(item["type"], item.get("seat"), tiles, target)
 
 
 def event_json(event: Event, seats: Sequence[str] | None = None, notation: Notation = "thupc") -> str:
@@ -91,13 +109,16 @@ _NOI_LINES = {
     "hu": "{seat:<6} HU     on {tiles} from {target}",
     "hu_self": "{seat:<6} HU     self-drawn {tiles}",
     "false_hu": "{seat:<6} declares HU without a winning hand (诈胡) and leaves the game",
+    "chi": "{seat:<6} CHI    {tiles} (from {target})",
+    "dice": "{seat:<6} rolls  {dice}",
+    "score": "{seat:<6} scores {tai} 台",
     "exhausted": "the wall is empty",
     "end": "game over",
 }
 
 
-def noi_log(events: Iterable[Event]) -> list[str]:
-    """A readable log of a NOI 2014 game, one line per event.
+def noi_log(events: Iterable[Event], notation: Notation = "noi") -> list[str]:
+    """A readable log of a NOI 2014 (or 百搭: ``notation="thupc"``) game, one line per event.
 
     >>> noi_log([Event("draw", 0, (2,)), Event("hu", 1, (2,), 0)])
     ['East   draws  W3', 'South  HU     on W3 from East']
@@ -105,13 +126,16 @@ def noi_log(events: Iterable[Event]) -> list[str]:
     lines = []
     for event in events:
         template = _NOI_LINES.get(event.type, "{type} {seat} {tiles}")
+        numbers = event.type in _NUMBER_EVENTS
+        shown = sorted(event.tiles) if event.type == "deal" else event.tiles
         lines.append(
             template.format(
                 type=event.type,
                 seat=SEATS_NOI[event.seat] if event.seat is not None else "",
-                tiles=" ".join(format_tile(kind, "noi") for kind in (sorted(event.tiles) if event.type == "deal"
-                                                                      else event.tiles)),
-                target=SEATS_NOI[event.target] if event.target is not None else "",
+                tiles="" if numbers else " ".join(format_tile(kind, notation) for kind in shown),
+                dice=" and ".join(map(str, event.tiles)),
+                tai=event.target,
+                target=SEATS_NOI[event.target] if event.target is not None and not numbers else "",
             )
         )
     return lines

@@ -52,9 +52,11 @@ def load(path: str | Path) -> dict[str, Any]:
 
 def load_events(data: dict[str, Any]) -> list[Event]:
     """The recorded events as :class:`Event` records."""
+    from mjarena.arena.rulesets import judge_rules
     from mjarena.formats import event_from_dict
 
-    return [event_from_dict(item) for item in data["events"]]
+    notation = judge_rules(data["rules"]).notation
+    return [event_from_dict(item, notation) for item in data["events"]]
 
 
 class _Recorded:
@@ -72,16 +74,17 @@ class _Recorded:
 
 def replay_game(data: dict[str, Any]) -> Any:
     """Play a replay's game again from its wall and recorded answers; check the events match."""
-    from mjarena.protocol.botzone import parse_response, stage_kind
+    from mjarena.arena.rulesets import judge_rules
     from mjarena.tiles import TileError, parse_tiles
     from mjarena.variants.base import play
-    from mjarena.variants.noi2014 import NoiGame
 
-    if data["rules"] != "noi2014":
-        raise ReplayError(f"replays of {data['rules']!r} cannot be played again yet")
     try:
-        wall = parse_tiles(data["wall"], "noi")
-        game = NoiGame(wall)
+        judge = judge_rules(data["rules"])
+    except KeyError as error:
+        raise ReplayError(f"replays of {data['rules']!r} cannot be played again: {error}") from None
+    parse_response, stage_kind = judge.protocol.parse_response, judge.protocol.stage_kind
+    try:
+        game = judge.new_game(parse_tiles(data["wall"], judge.notation))
     except TileError as error:
         raise ReplayError(f"the replay's wall: {error}") from None
     answers: list[list[Action]] = [[], [], [], []]

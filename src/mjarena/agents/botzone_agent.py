@@ -33,10 +33,12 @@ game (closing twice is harmless).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from mjarena.agents.errors import AgentError
-from mjarena.protocol.botzone import Request, check_pass, parse_response, requests_for, stage_kind
+from mjarena.protocol import botzone
+from mjarena.protocol.botzone import Request
 from mjarena.protocol.transport import Exchange, Reply, Transport
 from mjarena.variants.base import Action
 
@@ -52,11 +54,14 @@ class BotzoneAgent:
 
     ``transcript`` lists every exchange as ``(request, response, elapsed_ms, mode)`` (``response`` None and
     ``mode`` ``"error"`` when the bot failed); ``error`` is the :class:`AgentError` that ended its game, if any.
+    ``protocol`` is the module of request and response strings: :mod:`mjarena.protocol.botzone` (NOI 2014) or
+    :mod:`mjarena.protocol.baida`; each has ``requests_for``, ``stage_kind``, ``parse_response`` and ``check_pass``.
     """
 
-    def __init__(self, transport: Transport, name: str = "bot") -> None:
+    def __init__(self, transport: Transport, name: str = "bot", protocol: ModuleType = botzone) -> None:
         self.transport = transport
         self.name = name
+        self.protocol = protocol
         self.transcript: list[Exchange] = []
         self.error: AgentError | None = None
         self.seat: int | None = None
@@ -74,8 +79,8 @@ class BotzoneAgent:
             self.seat = seat
         elif seat != self.seat:
             raise ValueError(f"{self!r} plays seat {self.seat}, not seat {seat}")
-        kind = stage_kind(game.decision.stage)
-        pending = requests_for(game.events, seat, start=self._cursor)
+        kind = self.protocol.stage_kind(game.decision.stage)
+        pending = self.protocol.requests_for(game.events, seat, start=self._cursor)
         if not pending or pending[-1].kind != kind:
             last = pending[-1].text if pending else "nothing"
             raise ProtocolMismatch(
@@ -88,7 +93,7 @@ class BotzoneAgent:
                 self._answer_in_passing(request)
             final = pending[-1]
             reply = self._ask(final)
-            action = parse_response(reply.response, final.kind, final.text)
+            action = self.protocol.parse_response(reply.response, final.kind, final.text)
         except AgentError as error:
             self.error = error
             self.close()
@@ -99,9 +104,9 @@ class BotzoneAgent:
 
     def _answer_in_passing(self, request: Request) -> None:
         reply = self._ask(request)
-        action = parse_response(reply.response, request.kind, request.text)
+        action = self.protocol.parse_response(reply.response, request.kind, request.text)
         if request.kind == "pass":
-            check_pass(action, reply.response, request.text)
+            self.protocol.check_pass(action, reply.response, request.text)
         elif request.kind != "discard":
             # A discard the rules did not ask this seat about: any well-formed answer is moot, like a claim
             # pre-empted by a nearer HU.  A draw or a target always carries a decision.

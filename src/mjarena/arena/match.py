@@ -19,10 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mjarena.agents.errors import AgentError
-from mjarena.protocol.botzone import format_response
+from mjarena.arena.rulesets import JudgeRules, judge_rules
 from mjarena.tiles import format_tile
 from mjarena.variants.base import Action, Agent, Decision
-from mjarena.variants.noi2014 import NoiGame, rank, shuffled_wall
 
 __all__ = ["JudgeFallback", "Limits", "MatchResult", "SeatOutcome", "run_match"]
 
@@ -66,14 +65,15 @@ class MatchResult:
         """The match's JSON: ``seed``, ``wall`` (tile names), ``seats``, ``events``, and the replay data."""
         from mjarena.formats import event_dict
 
+        notation = judge_rules(self.rules).notation
         return {
             "format": "mjarena-replay",
             "version": 1,
             "rules": self.rules,
             "seed": self.seed,
-            "wall": [format_tile(kind, "noi") for kind in self.wall],
+            "wall": [format_tile(kind, notation) for kind in self.wall],
             "seats": [asdict(seat) for seat in self.seats],
-            "events": [event_dict(event, notation="noi") for event in self.events],
+            "events": [event_dict(event, notation=notation) for event in self.events],
             "decisions": self.decisions,
             "transcripts": {str(seat): lines for seat, lines in self.transcripts.items()},
         }
@@ -84,10 +84,10 @@ class JudgeFallback:
 
     name = "judge"
 
-    def act(self, game: NoiGame, seat: int, legal: Sequence[Action]) -> Action:
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
         if not legal:  # the target hand: none given
             return Action("target")
-        drawn = game.last_drawn[seat]
+        drawn = getattr(game, "last_drawn", [None] * 4)[seat]
         for action in legal:
             if action.type == "play" and action.tile == drawn:
                 return action
@@ -100,30 +100,33 @@ class JudgeFallback:
 def run_match(
     bots: Sequence[str],
     *,
+    rules: str = "noi2014",
     seed: int | None = None,
     wall: Sequence[int] | None = None,
     limits: Limits = Limits(),
     make_agent: Callable[..., Agent] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> MatchResult:
-    """Play one game; ``bots`` are four specs (``builtin:NAME`` or a command line) for seats 0..3.
+    """Play one game of ``rules`` (``noi2014`` or ``baida``); ``bots`` are four specs (``builtin:NAME`` or a
+    command line) for seats 0..3.
 
     The wall is ``wall`` or, failing that, shuffled from ``seed`` (a random seed when None, recorded in the
     result); built-in agents are seeded from the seed too, so one seed is one game.
     """
     from mjarena.agents.factory import make_agent as default_factory
 
+    judge = judge_rules(rules)
     if len(bots) != 4:
-        raise ValueError(f"a NOI 2014 game needs 4 bots, got {len(bots)}")
+        raise ValueError(f"a game needs 4 bots, got {len(bots)}")
     if wall is None:
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-        wall = shuffled_wall(seed)
-    game = NoiGame(wall)
+        wall = judge.shuffled_wall(seed)
+    game = judge.new_game(wall)
     factory = make_agent or default_factory
     agents: list[Agent] = []
     try:
         for seat, spec in enumerate(bots):
-            agents.append(factory(spec, seat, limits, seed=None if seed is None else seed * 4 + seat))
+            agents.append(factory(spec, seat, limits, seed=None if seed is None else seed * 4 + seat, rules=judge))
         errors: dict[int, tuple[str, str]] = {}
         decisions: list[dict[str, Any]] = []
         targets: dict[int, tuple[int, ...] | None] = {}
@@ -133,9 +136,9 @@ def run_match(
             for seat, legal in decision.legal.items():
                 agent = fallback if seat in errors else agents[seat]
                 start = clock()
-                action = _ask(agent, game, seat, legal, decision, errors, fallback)
+                action = _ask(agent, game, seat, legal, decision, errors, fallback, judge)
                 decisions.append(
-                    {"seat": seat, "stage": decision.stage, "response": format_response(action),
+                    {"seat": seat, "stage": decision.stage, "response": judge.protocol.format_response(action),
                      "ms": round((clock() - start) * 1000, 3), "by": "judge" if seat in errors else "bot"}
                 )
                 choices[seat] = action
@@ -155,7 +158,7 @@ def run_match(
             close = getattr(agent, "close", None)
             if close is not None:
                 close()
-    results = rank(game, targets, {seat: reason for seat, (reason, _) in errors.items()})
+    results = judge.rank(game, targets, {seat: reason for seat, (reason, _) in errors.items()})
     seats = []
     for result in sorted(results, key=lambda r: r.seat):
         reason, detail = errors.get(result.seat, (None, None))
@@ -163,20 +166,21 @@ def run_match(
             SeatOutcome(
                 seat=result.seat, bot=bots[result.seat], status=result.status, reason=reason, detail=detail,
                 rank=result.rank, points=result.points, distance=result.distance, chance=result.chance,
-                target=[format_tile(k, "noi") for k in result.target] if result.target else None,
+                target=[format_tile(k, judge.notation) for k in result.target] if result.target else None,
             )
         )
-    return MatchResult("noi2014", seed, list(wall), seats, list(game.events), decisions, transcripts)
+    return MatchResult(judge.name, seed, list(wall), seats, list(game.events), decisions, transcripts)
 
 
 def _ask(
     agent: Agent,
-    game: NoiGame,
+    game: Any,
     seat: int,
     legal: Sequence[Action],
     decision: Decision,
     errors: dict[int, tuple[str, str]],
     fallback: JudgeFallback,
+    judge: JudgeRules,
 ) -> Action:
     """One answer; on any agent failure the error is recorded and the judge answers instead."""
     try:
@@ -184,7 +188,14 @@ def _ask(
     except AgentError as error:
         errors[seat] = (error.reason, error.detail)
         return fallback.act(game, seat, legal)
-    if decision.stage == "target" or action in legal or action.type == "hu":
+    if decision.stage == "target" or action in legal or (action.type == "hu" and judge.hu_always_accepted):
         return action
-    errors[seat] = ("illegal_action", f"{format_response(action)!r} is not legal at this {decision.stage}")
+    errors[seat] = ("illegal_action", f"{_answer(judge, action)!r} is not legal at this {decision.stage}")
     return fallback.act(game, seat, legal)
+
+
+def _answer(judge: JudgeRules, action: Action) -> str:
+    try:
+        return judge.protocol.format_response(action)
+    except ValueError:
+        return repr(action)

@@ -158,8 +158,13 @@ class Settings:
         memory_limit: int = 256,
     ) -> Settings:
         """Checked settings; ``rounds`` defaults to :func:`default_rounds`."""
-        if rules.lower() not in ("noi2014", "noi"):
-            raise TournamentError(f"--rules {rules}: only noi2014 tournaments are supported")
+        from mjarena.arena.rulesets import judge_rules
+
+        try:
+            judge = judge_rules(rules)
+        except KeyError as error:
+            raise TournamentError(f"--rules {rules}: {error.args[0]}") from None
+        rules = judge.name
         if format not in FORMATS:
             raise TournamentError(f"--format {format}: expected one of {', '.join(FORMATS)}")
         if len(bots) < 2:
@@ -172,7 +177,7 @@ class Settings:
 
         for bot in bots:
             try:
-                check_spec(bot.spec)
+                check_spec(bot.spec, judge)
             except BotSpecError as error:
                 raise TournamentError(f"--bot {bot.name}: {error}") from None
         rounds = default_rounds(len(bots)) if rounds is None else rounds
@@ -180,7 +185,7 @@ class Settings:
             raise TournamentError("--rounds and --games-per-table must be at least 1")
         if time_limit <= 0 or memory_limit <= 0:
             raise TournamentError("--time-limit and --memory-limit must be positive")
-        return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, "noi2014", time_limit,
+        return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, rules, time_limit,
                    memory_limit)
 
     def to_json(self) -> dict[str, Any]:
@@ -431,6 +436,7 @@ class GameTask:
     time_limit: float
     memory_limit: int
     replay_path: str | None  # the worker writes the replay there; None: it returns the replay instead
+    rules: str = "noi2014"
 
     def __str__(self) -> str:
         return self.game_id
@@ -441,7 +447,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     from mjarena.arena.match import Limits, run_match
     from mjarena.replay import save
 
-    result = run_match(list(task.specs), seed=task.wall_seed,
+    result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed,
                        limits=Limits(time=task.time_limit, memory_mib=task.memory_limit))
     house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
     record = {
@@ -645,7 +651,7 @@ class Tournament:
                 tasks.append(GameTask(
                     gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
                     tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
-                    settings.memory_limit, str(self.replay_path(gid)) if replays_here else None,
+                    settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
                 ))
         return tasks
 

@@ -4,6 +4,7 @@
 'thupc2021'
 """
 
+from mjarena.variants import baida as baida
 from mjarena.variants import noi2014 as noi2014
 from mjarena.variants import thupc2021
 from mjarena.variants.base import VARIANTS, get_variant

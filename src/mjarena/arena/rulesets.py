@@ -1,0 +1,88 @@
+"""What the judge needs to know of each rule set it can run matches of: one table, looked up by name.
+
+The rules engines know nothing of bots; the judge needs, per rule set, how to make and shuffle walls, which
+protocol strings the bots speak, which built-in agents exist, how to rank a finished game, and in which
+notation walls and events are written to JSON.
+
+>>> judge_rules("noi").name, judge_rules("百搭").protocol.__name__
+('noi2014', 'mjarena.protocol.baida')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from mjarena.tiles import Notation
+from mjarena.variants import get_variant
+
+__all__ = ["RULE_SETS", "JudgeRules", "judge_rules"]
+
+Ranker = Callable[[Any, Mapping[int, Sequence[int] | None], Mapping[int, str]], list[Any]]
+
+
+@dataclass(frozen=True)
+class JudgeRules:
+    """One rule set as the judge sees it.
+
+    ``hu_always_accepted``: the rules accept a HU that does not win (NOI 2014's 诈胡, a ``false_hu`` error)
+    rather than refusing it as an illegal action.
+    """
+
+    name: str
+    new_game: Callable[[Sequence[int]], Any]
+    shuffled_wall: Callable[[int], list[int]]
+    validate_wall: Callable[[Sequence[int]], None]
+    rank: Ranker
+    protocol: ModuleType
+    agents: Mapping[str, Callable[..., Any]]
+    notation: Notation
+    hu_always_accepted: bool
+
+
+def _noi2014() -> JudgeRules:
+    from mjarena.agents.builtin import BUILTIN_AGENTS
+    from mjarena.protocol import botzone
+    from mjarena.variants import noi2014
+
+    return JudgeRules(
+        name="noi2014", new_game=noi2014.NoiGame, shuffled_wall=noi2014.shuffled_wall,
+        validate_wall=noi2014.validate_wall, rank=noi2014.rank, protocol=botzone, agents=BUILTIN_AGENTS,
+        notation="noi", hu_always_accepted=True,
+    )
+
+
+def _baida() -> JudgeRules:
+    from mjarena.agents.baida_agents import BAIDA_AGENTS
+    from mjarena.protocol import baida as protocol
+    from mjarena.variants import baida
+
+    def rank(game: Any, targets: Mapping[int, Sequence[int] | None], errors: Mapping[int, str]) -> list[Any]:
+        """The variant's ranking, with erring seats last (tied) and no points, as in NOI 2014."""
+        fine = [r for r in baida.rank(game) if r.seat not in errors]
+        last = 1 + len(fine)
+        erred = [r._replace(status="error", rank=last, points=0.0, reason=errors[r.seat])
+                 for r in baida.rank(game) if r.seat in errors]
+        return sorted(fine + erred, key=lambda r: r.seat)
+
+    return JudgeRules(
+        name="baida", new_game=baida.BaidaGame, shuffled_wall=baida.shuffled_wall,
+        validate_wall=baida.validate_wall, rank=rank, protocol=protocol, agents=BAIDA_AGENTS,
+        notation="thupc", hu_always_accepted=False,
+    )
+
+
+RULE_SETS: dict[str, Callable[[], JudgeRules]] = {"noi2014": _noi2014, "baida": _baida}
+
+
+def judge_rules(name: str) -> JudgeRules:
+    """The judge's view of a rule set, by name or alias; KeyError naming the ones the judge can run."""
+    try:
+        canonical = get_variant(name).name
+    except KeyError:
+        canonical = name
+    if canonical not in RULE_SETS:
+        raise KeyError(f"no matches of {name!r}; the judge runs: {', '.join(RULE_SETS)}")
+    return RULE_SETS[canonical]()

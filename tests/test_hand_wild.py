@@ -1,0 +1,341 @@
+"""The complete hand analysis (mjarena.hand.wild) against the literal reference of tests/reference_wild.py.
+
+Hands are written in mpsz with ``*`` for a wildcard (百搭).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import reference_wild as ref
+from mjarena.hand import distance as standard_distance
+from mjarena.hand.options import RULES, SUITED_KINDS, HandRules, get_rules
+from mjarena.hand.wild import (
+    Group,
+    analyse,
+    arrangements,
+    can_win,
+    discards,
+    distance,
+    distance_function,
+    format_arrangement,
+    group_keys,
+    waits,
+)
+from mjarena.tiles import WILD, TileError, counts_of, parse_tiles
+
+DEFAULT = HandRules()
+NO_FIFTH = HandRules(wild_fifth_copy=False)
+BAIDA = RULES["baida"]
+BAIDA_NO_FIFTH = HandRules(pair_258=True, seven_pairs=True, wild_fifth_copy=False)
+NOI_WILD = HandRules(kinds=SUITED_KINDS)
+RED_DRAGON_WILD = HandRules(wild_kind=33)
+ALL_RULES = [DEFAULT, NO_FIFTH, BAIDA, BAIDA_NO_FIFTH, NOI_WILD, RULES["thupc2021"], RULES["noi2014"],
+             RED_DRAGON_WILD]
+
+
+def hand(text: str) -> list[int]:
+    return counts_of(parse_tiles(text))
+
+
+def shown(counts: list[int], melds: int, rules: HandRules) -> str:
+    from mjarena.tiles import format_tiles, tiles_of
+
+    return f"{format_tiles(tiles_of(counts))} melds={melds} {rules}"
+
+
+# ---------------------------------------------------------------------------------------------- spec cases
+
+WINS = [
+    # (hand, melds, rules, wins)
+    ("123m456p789s11122z", 0, DEFAULT, True),  # 0 wildcards
+    ("123m456p789s1112z*", 0, DEFAULT, True),  # 1 wildcard pairs with a single tile
+    ("123m456p789s11z2z**", 0, DEFAULT, True),  # 2 wildcards
+    ("123m456p789s12z***", 0, DEFAULT, True),  # 3 wildcards: 1z(*)(*) and 2z(*)
+    ("123m456p789s1z***", 0, DEFAULT, False),  # 13 tiles: never a win
+    ("123m456p78s11z****", 0, DEFAULT, True),  # 4 wildcards: 78s(*), 11z and ***
+    ("159m***", 2, DEFAULT, False),  # 13 - 3n tiles never win
+    ("15m****", 2, DEFAULT, False),  # 6 tiles with 2 melds: wrong count (相公), raises
+    ("**", 4, DEFAULT, True),  # the pair made of two wildcards
+    ("1z*", 4, DEFAULT, True),  # a wildcard and a single tile make the pair
+    ("1z*", 4, BAIDA, False),  # 2-5-8: an honour is never the pair
+    ("2m*", 4, BAIDA, True),
+    ("3m*", 4, BAIDA, False),
+    ("**", 4, BAIDA, True),
+    ("123m456p789s111z22m", 0, BAIDA, True),
+    ("123m456p789s11z22m", 0, BAIDA, False),  # 13 tiles
+    ("123m456p789s111z33m", 0, BAIDA, False),  # 33m is no 2-5-8 pair
+    ("123m456p789s111z3m*", 0, BAIDA, False),
+    ("123m456p789s111z2m*", 0, BAIDA, True),
+    ("11223344556677m", 0, DEFAULT, True),  # standard form too
+    ("1122334455667z*", 0, BAIDA, True),  # seven pairs with a wildcard pair
+    ("1111m2222p33s4455z", 0, BAIDA, True),  # four of a kind counts as two pairs
+    ("1111m2222p33s4455z", 0, DEFAULT, False),  # no seven pairs without the option
+    ("1122334455667z*", 0, DEFAULT, False),
+    ("1111m*", 3, DEFAULT, True),  # a fifth 1m made by the wildcard
+    ("1111m*", 3, NO_FIFTH, False),
+    ("1111m*", 3, RULES["thupc2021"], False),  # wildcards off: the * is a dead tile
+    ("11m", 4, RULES["noi2014"], True),
+    ("11z", 4, RULES["noi2014"], False),  # no honours in NOI 2014
+    ("1z*", 4, NOI_WILD, False),
+    ("2m7z", 4, RED_DRAGON_WILD, True),  # 中 is the wildcard
+    ("7z7z", 4, RED_DRAGON_WILD, True),
+]
+
+
+@pytest.mark.parametrize(("text", "melds", "rules", "wins"), WINS)
+def test_win_cases(text: str, melds: int, rules: HandRules, wins: bool) -> None:
+    counts = hand(text)
+    if sum(counts) not in (13 - 3 * melds, 14 - 3 * melds):
+        with pytest.raises(ValueError, match="相公"):
+            can_win(counts, melds, rules)
+        return
+    assert can_win(counts, melds, rules) is wins
+    assert (distance(counts, melds, rules) == 0) is wins
+    assert bool(arrangements(counts, melds, rules)) is wins
+    if melds >= 3 or counts[WILD] <= 2:
+        assert ref.can_win_bruteforce(counts, melds, rules) is wins
+
+
+def test_wrong_count_is_reported() -> None:
+    with pytest.raises(ValueError, match=r"wrong number of tiles \(相公\).*not 12"):
+        can_win(hand("123m456p789s12z*"), 0, BAIDA)
+    with pytest.raises(TileError, match="a hand holds 0 to 4"):
+        can_win(hand("11111m*"), 3)
+    with pytest.raises(TileError, match="count vector of 38"):
+        can_win([0] * 34, 0)
+    with pytest.raises(ValueError, match=r"melds must be 0\.\.4"):
+        distance(hand("1m"), 5)
+    with pytest.raises(ValueError, match="waits need a hand of 13"):
+        waits(hand("123m456p789s11122z"))
+    with pytest.raises(ValueError, match="discards need a hand of 14"):
+        discards(hand("123m456p789s1122z"))
+    with pytest.raises(ValueError, match="unknown rule set"):
+        get_rules("mcr")
+
+
+ARRANGEMENTS = [
+    ("1z*", 4, DEFAULT, ["11z(*)"]),
+    ("**", 4, DEFAULT, ["**"]),
+    ("**", 4, BAIDA, ["**"]),
+    ("5m*", 4, BAIDA, ["55m(*)"]),
+    ("1123m*", 3, DEFAULT, ["123m 11m(*)", "1m(*)23m 11m", "234m(*) 11m"]),
+    ("1111m*", 3, DEFAULT, ["111m 11m(*)", "111m(*) 11m"]),
+    ("2222m", 3, DEFAULT, []),
+    ("1122334455667z*", 0, BAIDA, ["11z 22z 33z 44z 55z 66z 77z(*)"]),
+    ("1111m2222p33s4455z", 0, BAIDA, ["11m 11m 22p 22p 33s 44z 55z"]),
+]
+
+
+@pytest.mark.parametrize(("text", "melds", "rules", "expected"), ARRANGEMENTS)
+def test_arrangement_cases(text: str, melds: int, rules: HandRules, expected: list[str]) -> None:
+    counts = hand(text)
+    found = arrangements(counts, melds, rules)
+    assert [format_arrangement(a) for a in found] == expected
+    assert found == ref.arrangements_bruteforce(counts, melds, rules)
+
+
+def test_every_arrangement_of_a_wildcard_run() -> None:
+    # 4m + two wildcards as the last set: 4m(*)(*) or a run 234, 345, 456 with two wild members
+    counts = hand("123m456p789s11z4m**")
+    found = {format_arrangement(a) for a in arrangements(counts, 0, DEFAULT)}
+    assert {"123m 44m(*)4m(*) 456p 789s 11z", "123m 2m(*)3m(*)4m 456p 789s 11z",
+            "123m 3m(*)45m(*) 456p 789s 11z", "123m 45m(*)6m(*) 456p 789s 11z"} <= found
+    assert arrangements(counts, 0, DEFAULT) == ref.arrangements_bruteforce(counts, 0, DEFAULT)
+
+
+def test_arrangements_distinguish_what_the_wildcards_stand_for() -> None:
+    groups = [a.groups for a in arrangements(hand("1123m*"), 3, DEFAULT)]
+    assert (Group("run", (0, 1, 2)), Group("pair", (0, 0), (0,))) in groups
+    assert (Group("run", (0, 1, 2), (0,)), Group("pair", (0, 0))) in groups
+
+
+def test_fifth_copy_both_ways() -> None:
+    counts = hand("1111m*")
+    assert can_win(counts, 3, DEFAULT) and not can_win(counts, 3, NO_FIFTH)
+    assert [format_arrangement(a) for a in arrangements(counts, 3, DEFAULT)] == ["111m 11m(*)", "111m(*) 11m"]
+    assert arrangements(counts, 3, NO_FIFTH) == []
+    assert distance(counts, 3, DEFAULT) == 0 and distance(counts, 3, NO_FIFTH) == 1
+    # drawing a fifth real 1m is never possible: 1111m waits on nothing real, with or without the option
+    assert waits(hand("1111m"), 3, DEFAULT) == [] and distance(hand("1111m"), 3, DEFAULT) == 2
+    # 111m*: any tile X pairs with the wildcard; a drawn 1m needs the wildcard as the fifth 1m (111m + 1m(*)1m)
+    assert [w.kind for w in waits(hand("111m*"), 3, DEFAULT)] == list(range(34))
+    assert [w.kind for w in waits(hand("111m*"), 3, NO_FIFTH)] == list(range(1, 34))
+
+
+def test_seven_pairs_distance_and_discards() -> None:
+    counts = hand("113355779m1133p1z")  # 14 tiles, six pairs and two singles
+    assert distance(counts, 0, BAIDA) == 1
+    assert distance(counts, 0, DEFAULT) > 1
+    best = discards(counts, 0, BAIDA)[0]
+    assert best.distance == 1 and best.kind in (8, 27)
+    assert distance(hand("1111222233334z"), 0, BAIDA) >= 1
+
+
+def test_waits_and_visible() -> None:
+    counts = hand("1112345678999m")
+    found = waits(counts, 0, DEFAULT)
+    assert [w.kind for w in found] == list(range(9)) and all(w.unseen is None for w in found)
+    visible = [0] * 38
+    visible[4] = 3
+    found = waits(counts, 0, DEFAULT, visible)
+    assert found[4].unseen == 0 and found[0].unseen == 1
+    visible[4] = 4
+    with pytest.raises(ValueError, match="more than 4"):
+        waits(counts, 0, DEFAULT, visible)
+
+
+def test_analyse_bundles_everything() -> None:
+    result = analyse(hand("123m456p789s22m1z*"), 0, BAIDA)
+    assert (result.can_win, result.distance, result.wilds, result.tiles) == (False, 1, 1, 13)
+    assert [w.kind for w in result.waits] == [27] and result.discards == [] and result.arrangements == []
+    result = analyse(hand("123m456p789s22m11z*"), 0, BAIDA)
+    assert result.can_win and result.distance == 0 and result.arrangements and result.discards
+
+
+def test_no_wildcards_matches_the_standard_distance() -> None:
+    rng = random.Random(7)
+    wall = [k for k in range(34) for _ in range(4)]
+    for index in range(300):
+        counts = counts_of(rng.sample(wall, 13 + index % 2))
+        counts += [0] * (38 - len(counts))
+        assert distance(counts, 0, RULES["thupc2021"]) == standard_distance(counts)
+        assert distance(counts, 0, DEFAULT) == standard_distance(counts)
+
+
+def test_fast_entry_point_agrees() -> None:
+    rng = random.Random(3)
+    wall = [k for k in range(34) for _ in range(4)] + [WILD] * 8
+    for rules in (DEFAULT, BAIDA, NO_FIFTH):
+        fast = distance_function(rules)
+        for _ in range(200):
+            counts = counts_of(rng.sample(wall, 14))
+            expected = distance(counts, 0, HandRules(rules.wild_kind, rules.pair_258, False, rules.wild_fifth_copy))
+            assert fast(*group_keys(counts, rules), 0) == expected
+
+
+# ---------------------------------------------------------------------------------------------- properties
+
+KINDS = list(range(34))
+
+
+@st.composite
+def small_hands(draw: st.DrawFn) -> tuple[list[int], int, HandRules]:
+    """2-4 melds, 0-3 wildcards, often near a win; sometimes a dead tile."""
+    rules = draw(st.sampled_from(ALL_RULES))
+    melds = draw(st.integers(2, 4))
+    size = draw(st.sampled_from((13, 14))) - 3 * melds
+    wilds = draw(st.integers(0, min(3 if melds >= 3 else 2, size)))
+    kinds: list[int] = [WILD] * wilds
+    if draw(st.booleans()):  # near a win: sets and a pair, then trimmed
+        for _ in range(4 - melds):
+            start = draw(st.sampled_from(KINDS))
+            if start < 27 and start % 9 <= 6 and draw(st.booleans()):
+                kinds += [start, start + 1, start + 2]
+            else:
+                kinds += [start] * 3
+        kinds += [draw(st.sampled_from(KINDS))] * 2
+    while len(kinds) < size:
+        kinds.append(draw(st.sampled_from([*KINDS, 34, 33, 4, 13, 22])))
+    real = kinds[wilds:]
+    real = draw(st.permutations(real))
+    kinds = [WILD] * wilds + list(real)[: size - wilds]
+    counts = counts_of(kinds)
+    if max(counts[:37]) > 4:
+        counts = counts_of([WILD] * wilds + list(range(size - wilds)))
+    return counts, melds, rules
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_hands())
+def test_small_hands_agree_with_the_reference(case: tuple[list[int], int, HandRules]) -> None:
+    counts, melds, rules = case
+    label = shown(counts, melds, rules)
+    assert distance(counts, melds, rules) == ref.distance_reference(counts, melds, rules), label
+    if sum(counts) == 14 - 3 * melds:
+        assert can_win(counts, melds, rules) == ref.can_win_bruteforce(counts, melds, rules), label
+        assert arrangements(counts, melds, rules) == ref.arrangements_bruteforce(counts, melds, rules), label
+    else:
+        expected = []
+        for kind in sorted(k for k in rules.kinds if k != rules.wild_kind):
+            if counts[kind] < 4:
+                counts[kind] += 1
+                if ref.can_win_bruteforce(counts, melds, rules):
+                    expected.append(kind)
+                counts[kind] -= 1
+        assert [w.kind for w in waits(counts, melds, rules)] == expected, label
+
+
+@st.composite
+def full_hands(draw: st.DrawFn) -> tuple[list[int], HandRules]:
+    """0 melds, 14 tiles, 0-2 wildcards, built from four sets and a pair (or seven pairs) with swaps."""
+    rules = draw(st.sampled_from([DEFAULT, BAIDA, NO_FIFTH, BAIDA_NO_FIFTH]))
+    kinds: list[int] = []
+    if draw(st.integers(0, 3)) == 0:
+        for _ in range(7):
+            kinds += [draw(st.sampled_from(KINDS))] * 2
+    else:
+        for _ in range(4):
+            start = draw(st.sampled_from(KINDS))
+            kinds += [start, start + 1, start + 2] if start < 27 and start % 9 <= 6 and draw(st.booleans()) \
+                else [start] * 3
+        kinds += [draw(st.sampled_from([1, 4, 7, 10, 13, 16, 19, 22, 25, *KINDS]))] * 2
+    for _ in range(draw(st.integers(0, 2))):
+        kinds[draw(st.integers(0, 13))] = draw(st.sampled_from(KINDS))
+    for _ in range(draw(st.integers(0, 2))):
+        kinds[draw(st.integers(0, 13))] = WILD
+    counts = counts_of(kinds)
+    if max(counts[:37]) > 4:
+        counts = counts_of([k % 34 for k in range(14)])
+    return counts, rules
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(full_hands())
+def test_full_hands_agree_with_the_reference(case: tuple[list[int], HandRules]) -> None:
+    counts, rules = case
+    label = shown(counts, 0, rules)
+    wins = ref.can_win_bruteforce(counts, 0, rules)
+    assert can_win(counts, 0, rules) == wins, label
+    assert (distance(counts, 0, rules) == 0) == wins, label
+    assert arrangements(counts, 0, rules) == ref.arrangements_bruteforce(counts, 0, rules), label
+
+
+@pytest.mark.parametrize("text", ["123m456p789s1z***", "12m456p789s11z***", "1m456p789s11z****", "14m456p789s11z***"])
+def test_three_and_four_wildcards(text: str) -> None:
+    """13-tile hands with 3 or 4 wildcards: every wait agrees with the brute force (wins with 14 tiles)."""
+    counts = hand(text)
+    found = [w.kind for w in waits(counts, 0, DEFAULT)]
+    assert found  # with 3+ wildcards these hands are ready
+    sample = sorted({*found[:3], 33, 8})
+    for kind in sample:
+        counts[kind] += 1
+        assert ref.can_win_bruteforce(counts, 0, DEFAULT) == (kind in found), (text, kind)
+        counts[kind] -= 1
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_batch_agrees_with_the_scalar_api(rules: HandRules) -> None:
+    np = pytest.importorskip("numpy")
+    from mjarena.hand.batch import batch_can_win, batch_distance
+
+    rng = random.Random(11)
+    wall = [k for k in range(34) for _ in range(4)] + [WILD] * 8 + [34, 35]
+    hands, melds = [], []
+    for index in range(400):
+        n = rng.choice((0, 0, 1, 2, 3, 4))
+        hands.append(counts_of(rng.sample(wall, 14 - 3 * n - index % 2)))
+        melds.append(n)
+    hands.append(hand("1122334455667z*"))
+    melds.append(0)
+    array = np.array(hands, dtype=np.int8)
+    expected = [distance(h, n, rules) for h, n in zip(hands, melds, strict=True)]
+    assert batch_distance(array, np.array(melds), rules).tolist() == expected
+    wins = [sum(h) == 14 - 3 * n and can_win(h, n, rules) for h, n in zip(hands, melds, strict=True)]
+    assert batch_can_win(array, np.array(melds), rules).tolist() == wins
+    with pytest.raises(ValueError, match="hand 0"):
+        batch_distance(array[:1], 3, rules)
