@@ -20,24 +20,27 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from mjarena.hand.standard import distance_of_keys, suit_keys
+from mjarena.hand.wild import RULES, distance_function, group_keys
 from mjarena.tiles import WILD
 from mjarena.variants.base import Action
 
 __all__ = ["BAIDA_AGENTS", "GreedyAgent", "RandomAgent", "estimate"]
 
 
+_BAIDA_DISTANCE = distance_function(RULES["baida"])
+
+
 def estimate(counts: Sequence[int], melds: int) -> int:
-    """The estimated distance to a win: the ordinary tiles' exchange distance minus the wildcards held.
+    """The exchange distance to a 小胡 or 清一色 under the 百搭 rules (2-5-8 pair, wildcards), from the tables;
+    seven pairs is left out.
 
     >>> from mjarena.tiles import counts_of, parse_mpsz
-    >>> estimate(counts_of(parse_mpsz("123m456p789s111z2z*")), 0)
+    >>> estimate(counts_of(parse_mpsz("123m456p789s111z5p*")), 0)
     0
-    >>> estimate(counts_of(parse_mpsz("123m456p789s11z2z*")), 0)
+    >>> estimate(counts_of(parse_mpsz("123m456p789s111z2z*")), 0)  # a 2z pair is not 2-5-8
     1
     """
-    m, p, s, h = suit_keys(counts)
-    return max(0, distance_of_keys(m, p, s, h, melds) - counts[WILD])
+    return _BAIDA_DISTANCE(*group_keys(counts, RULES["baida"]), melds)
 
 
 def _keep_value(counts: Sequence[int], kind: int) -> int:
