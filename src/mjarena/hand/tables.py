@@ -14,21 +14,22 @@ import zlib
 MAX_MELDS = 4
 
 
-def _load() -> dict[str, bytes]:
-    with open(os.path.join(os.path.dirname(__file__), "data", "tables.bin"), "rb") as file:
+def read_sections(name: str) -> dict[str, bytes]:
+    """The named sections of a table file in ``data/`` (a JSON header of section sizes, then zlib data)."""
+    with open(os.path.join(os.path.dirname(__file__), "data", name), "rb") as file:
         raw = file.read()
     head_length = int.from_bytes(raw[:4], "little")
     head = json.loads(raw[4 : 4 + head_length])
     payload = zlib.decompress(raw[4 + head_length :])
     sections: dict[str, bytes] = {}
     offset = 0
-    for name, size in head["sections"].items():
-        sections[name] = payload[offset : offset + size]
+    for section, size in head["sections"].items():
+        sections[section] = payload[offset : offset + size]
         offset += size
     return sections
 
 
-_SECTIONS = _load()
+_SECTIONS = read_sections("tables.bin")
 SUIT_CLASS: bytes = _SECTIONS["suit_class"]
 HONOUR_CLASS: bytes = _SECTIONS["honour_class"]
 PAIR: memoryview = memoryview(_SECTIONS["pair"]).cast("H")

@@ -37,10 +37,7 @@ built by ``tools/build_tables.py``); :func:`arrangements` searches, but only wit
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -177,16 +174,7 @@ _TABLES: dict[str, _Table] = {
 
 def _load_wild() -> None:
     """Read ``data/wild.bin`` (the 2-5-8 and fifth-copy variants) on first use; ~10 ms, not at import."""
-    with open(os.path.join(os.path.dirname(__file__), "data", "wild.bin"), "rb") as file:
-        raw = file.read()
-    head_length = int.from_bytes(raw[:4], "little")
-    head = json.loads(raw[4 : 4 + head_length])
-    payload = zlib.decompress(raw[4 + head_length :])
-    sections: dict[str, bytes] = {}
-    offset = 0
-    for name, size in head["sections"].items():
-        sections[name] = payload[offset : offset + size]
-        offset += size
+    sections = _std.read_sections("wild.bin")
     for variant in ("cap4_258", "cap5", "cap5_258"):
         suit = memoryview(sections[f"{variant}.suit_class"]).cast("H")
         honour = memoryview(sections[f"{variant}.honour_class"]).cast("H")

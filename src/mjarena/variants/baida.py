@@ -50,7 +50,7 @@ from typing import NamedTuple
 from mjarena.hand import RULES, arrangements, can_win
 from mjarena.tiles import WILD, TileError, format_tile
 from mjarena.variants.baida_scoring import Score, best_score
-from mjarena.variants.base import Action, Decision, Event, IllegalAction, VariantInfo, register
+from mjarena.variants.base import Action, Decision, Event, StateMachine, VariantInfo, register
 from mjarena.variants.noi2014_ranking import SeatResult
 
 __all__ = [
@@ -235,7 +235,7 @@ class Walls:
 # -- the game -------------------------------------------------------------------------------------------------
 
 
-class BaidaGame:
+class BaidaGame(StateMachine):
     """One hand of 百搭 mahjong from a 144-tile wall and two dice (by default rolled from the wall itself).
 
     Attributes: ``hands`` (per seat, counts by kind, length 38), ``melds`` (per seat, :class:`Meld` list),
@@ -287,23 +287,6 @@ class BaidaGame:
         return can_win(counts, len(self.melds[seat]), RULES_BAIDA)
 
     # -- decisions -----------------------------------------------------------------------------------------
-
-    def apply(self, choices: Choices) -> None:
-        """Carry out the choices of the seats named by the current decision.
-
-        Raises :class:`IllegalAction` (and changes nothing) for an action not among a seat's legal actions.
-        """
-        decision = self.decision
-        if decision is None:
-            raise RuntimeError("the game is over")
-        for seat, legal in decision.legal.items():
-            action = choices.get(seat)
-            if action not in legal:
-                raise IllegalAction(seat, action, legal)  # type: ignore[arg-type]
-        try:
-            self.decision = self._flow.send(choices)
-        except StopIteration:
-            self.decision = None
 
     def draw_options(self, seat: int) -> list[Action]:
         """The legal actions of the seat to discard: ``hu``, ``gang`` k (concealed or added), ``play`` k."""

@@ -7,7 +7,7 @@ A variant is a state machine.  ``game.decision`` says which seats must choose no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -18,6 +18,7 @@ __all__ = [
     "Decision",
     "Event",
     "IllegalAction",
+    "StateMachine",
     "VariantInfo",
     "get_variant",
     "play",
@@ -61,6 +62,36 @@ class IllegalAction(ValueError):
         super().__init__(f"seat {seat}: {action} is not legal here; legal: {list(legal)}")
         self.seat = seat
         self.action = action
+
+
+class StateMachine:
+    """The driver every variant shares: a generator (``self._flow``) yields each :class:`Decision` and receives
+    the choices; :meth:`apply` checks them and moves the game on.  Subclasses set ``_flow`` and ``decision``
+    and may widen :meth:`accepts`."""
+
+    decision: Decision | None
+    _flow: Generator[Decision, Mapping[int, Action], None]
+
+    def accepts(self, decision: Decision, action: Action | None, legal: Sequence[Action]) -> bool:
+        """Whether the rules take ``action`` from a seat whose legal actions are ``legal``."""
+        return action in legal
+
+    def apply(self, choices: Mapping[int, Action]) -> None:
+        """Carry out the choices of the seats named by the current decision.
+
+        Raises :class:`IllegalAction` (and changes nothing) for an action the rules do not accept.
+        """
+        decision = self.decision
+        if decision is None:
+            raise RuntimeError("the game is over")
+        for seat, legal in decision.legal.items():
+            action = choices.get(seat)
+            if not self.accepts(decision, action, legal):
+                raise IllegalAction(seat, action, legal)  # type: ignore[arg-type]
+        try:
+            self.decision = self._flow.send(choices)
+        except StopIteration:
+            self.decision = None
 
 
 class Agent(Protocol):

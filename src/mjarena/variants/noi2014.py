@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import TileError, check_counts
-from mjarena.variants.base import Action, Decision, Event, IllegalAction, VariantInfo, register
+from mjarena.variants.base import Action, Decision, Event, StateMachine, VariantInfo, register
 from mjarena.variants.noi2014_ranking import (
     WORST_DISTANCE,
     SeatResult,
@@ -141,7 +141,7 @@ def shuffled_wall(seed: int | None = None) -> list[int]:
     return wall
 
 
-class NoiGame:
+class NoiGame(StateMachine):
     """One game from a given wall (front first; draws after a GANG come from the end).
 
     Attributes: ``hands`` (:class:`TrackedHand` of concealed tiles per seat; ``melds`` counts laid sets, a
@@ -214,25 +214,10 @@ class NoiGame:
 
     # -- decisions ---------------------------------------------------------------------------------------
 
-    def apply(self, choices: Choices) -> None:
-        """Carry out the choices of the seats named by the current decision.
-
-        Raises :class:`IllegalAction` (and changes nothing) for an action not in a seat's legal list, except
-        ``hu``, which is always accepted and is a false HU if the hand does not win.  A ``target`` decision
-        accepts any answer: the ranking judges it.
-        """
-        decision = self.decision
-        if decision is None:
-            raise RuntimeError("the game is over")
-        if decision.stage != "target":
-            for seat, legal in decision.legal.items():
-                action = choices.get(seat)
-                if action not in legal and getattr(action, "type", None) != "hu":
-                    raise IllegalAction(seat, action, legal)  # type: ignore[arg-type]
-        try:
-            self.decision = self._flow.send(choices)
-        except StopIteration:
-            self.decision = None
+    def accepts(self, decision: Decision, action: Action | None, legal: Sequence[Action]) -> bool:
+        """Any answer to a ``target`` decision (the ranking judges it), and ``hu`` always: a false HU if the hand
+        does not win; otherwise only the legal actions."""
+        return decision.stage == "target" or action in legal or getattr(action, "type", None) == "hu"
 
     def draw_options(self, seat: int) -> list[Action]:
         """The legal actions of a seat that has just drawn: ``hu``, ``gang`` k, ``play`` k."""

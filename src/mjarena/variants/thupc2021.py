@@ -30,7 +30,7 @@ from collections.abc import Generator, Mapping, Sequence
 
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, TileError, check_counts, format_tile
-from mjarena.variants.base import Action, Decision, Event, IllegalAction, VariantInfo, register
+from mjarena.variants.base import Action, Decision, Event, StateMachine, VariantInfo, register
 
 __all__ = ["KINDS", "SEAT_NAMES", "WALL_SIZE", "ThupcGame", "parse_deck", "shuffled_wall", "validate_wall"]
 
@@ -104,7 +104,7 @@ def shuffled_wall(seed: int | None = None) -> list[int]:
     return wall
 
 
-class ThupcGame:
+class ThupcGame(StateMachine):
     """One game from a given wall (front of the wall first).
 
     Attributes: ``hands`` (:class:`TrackedHand` per seat), ``melds`` (per seat, tuples of 3 kinds),
@@ -134,20 +134,6 @@ class ThupcGame:
     def next_seat(self, seat: int) -> int:
         """The next player after ``seat`` in the current order."""
         return (seat + self.direction) % 4
-
-    def apply(self, choices: Choices) -> None:
-        """Carry out the choices of the seats named by the current decision."""
-        decision = self.decision
-        if decision is None:
-            raise RuntimeError("the game is over")
-        for seat, legal in decision.legal.items():
-            action = choices.get(seat)
-            if action not in legal:
-                raise IllegalAction(seat, action, legal)  # type: ignore[arg-type]
-        try:
-            self.decision = self._flow.send(choices)
-        except StopIteration:
-            self.decision = None
 
     # -- the flow of play -------------------------------------------------------------------------------
 
