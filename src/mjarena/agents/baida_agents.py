@@ -16,10 +16,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
+from mjarena.agents.builtin import RandomAgent  # a random legal action serves any rule set
 from mjarena.hand.wild import RULES, distance_function, group_keys
 from mjarena.tiles import WILD
 from mjarena.variants.base import Action
@@ -70,20 +70,6 @@ def _best_discard(counts: list[int], melds: int, kinds: Sequence[int]) -> tuple[
         if key < best:
             best = key
     return best[0], best[2]
-
-
-class RandomAgent:
-    """A random legal action: an action type uniformly, then one action of that type."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
-        types = list(dict.fromkeys(action.type for action in legal))
-        kind = self.rng.choice(types)
-        return self.rng.choice([action for action in legal if action.type == kind])
 
 
 class GreedyAgent:

@@ -46,7 +46,7 @@ from typing import Literal
 
 from mjarena.hand import tables as _std
 from mjarena.hand.options import RULES, HandRules
-from mjarena.hand.standard import key_weight
+from mjarena.hand.standard import key_weight, suit_keys
 from mjarena.tiles import NUM_KINDS, STANDARD_KINDS, WILD, TileError, format_tile
 
 __all__ = [
@@ -261,14 +261,9 @@ def group_keys(counts: Sequence[int], rules: HandRules = DEFAULT_RULES) -> tuple
     (6, 0, 0, 0, 0)
     """
     c = counts
-    m = c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] \
-        + 390625 * c[8]
-    p = c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13] + 3125 * c[14] + 15625 * c[15] \
-        + 78125 * c[16] + 390625 * c[17]
-    s = c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22] + 3125 * c[23] + 15625 * c[24] \
-        + 78125 * c[25] + 390625 * c[26]
-    h = c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33] \
-        if rules.honours else 0
+    m, p, s, h = suit_keys(c)
+    if not rules.honours:
+        h = 0
     wild_kind = rules.wild_kind
     if wild_kind is None:
         return m, p, s, h, 0

@@ -51,10 +51,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mjarena.agents.errors import BotBadOutput, IllegalAnswer
-from mjarena.protocol.botzone import (
+from mjarena.protocol.botzone import (  # the framing and the answer checks are NOI 2014's
     KEEP_RUNNING,
     Request,
+    _bad,
+    check_pass,
     decode_output,
     encode_input,
     encode_output,
@@ -87,7 +88,6 @@ TILE_NAMES.update({27: "F1", 28: "F2", 29: "F3", 30: "F4", 33: "J1", 32: "J2", 3
 ``BAIDA`` (37)."""
 _KINDS = {name: kind for kind, name in TILE_NAMES.items()}
 _STAGE_KINDS = {"draw": "draw", "claim": "discard"}
-_EXCERPT = 120
 
 
 def stage_kind(stage: str) -> str:
@@ -192,15 +192,6 @@ def request_kind(text: str) -> str:
     raise ValueError(f"not a baida request: {text!r}")
 
 
-def _excerpt(text: str) -> str:
-    return repr(text if len(text) <= _EXCERPT else text[:_EXCERPT] + "…")
-
-
-def _bad(problem: str, text: str, request: str | None) -> BotBadOutput:
-    to = f" to {request!r}" if request is not None else ""
-    return BotBadOutput(f"response {_excerpt(text)}{to}: {problem}", request=request)
-
-
 _ARITY = {"PASS": (0,), "HU": (0,), "PLAY": (1,), "PENG": (1,), "GANG": (0, 1), "CHI": (2,)}
 
 
@@ -260,15 +251,3 @@ def format_response(action: Action) -> str:
     if verb == "chi" and action.tile is not None and len(action.tiles) == 1:
         return f"CHI {format_tile(action.tile)} {format_tile(action.tiles[0])}"
     raise ValueError(f"{action} has no baida response")
-
-
-def check_pass(action: Action, text: str, request: str) -> None:
-    """Raise :class:`IllegalAnswer` unless ``action`` is ``pass``: requests that only inform take only PASS.
-
-    >>> check_pass(Action("chi", 0, tiles=(5,)), "CHI W1 W6", "3 2 CHI W1")
-    Traceback (most recent call last):
-    ...
-    mjarena.agents.errors.IllegalAnswer: illegal_action: 'CHI W1 W6' to '3 2 CHI W1': only PASS answers this request
-    """
-    if action.type != "pass":
-        raise IllegalAnswer(f"{_excerpt(text)} to {request!r}: only PASS answers this request", request=request)
