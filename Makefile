@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint bench tables clean
+.PHONY: demo test browser lint bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +13,16 @@ demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/mjarena demo
 
-test: $(BIN)/python
+test: $(BIN)/python browser
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The web app's end-to-end tests drive Debian's Chromium (no browser download); as root, install it if missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 || echo "note: no chromium; the browser tests will be skipped"
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

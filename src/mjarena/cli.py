@@ -103,7 +103,7 @@ def _read_wall(source: str, judge: JudgeRules) -> list[int]:
 
 def _print_match(result: MatchResult) -> None:
     from mjarena.arena.rulesets import judge_rules
-    from mjarena.formats import SEATS_NOI, noi_log
+    from mjarena.formats import SEATS_NOI, noi_log, thupc_log
     from mjarena.variants import get_variant
 
     seed = f"seed {result.seed}" if result.seed is not None else "a given wall"
@@ -111,7 +111,9 @@ def _print_match(result: MatchResult) -> None:
     for seat in result.seats:
         print(f"  {SEATS_NOI[seat.seat]:<6} {seat.bot}")
     print()
-    for line in noi_log(result.events, judge_rules(result.rules).notation):
+    notation = judge_rules(result.rules).notation
+    log = thupc_log(result.events) if result.rules == "thupc2021" else noi_log(result.events, notation)
+    for line in log:  # THUPC games in the statement's own log format
         print(line)
     print()
     print(_result_table(result))
@@ -389,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play one game. SPEC is builtin:NAME (random, greedy) or a command line such as "
         "\"python3 bots/mine.py\"; seats are given in order 0..3 (East, South, West, North).",
     )
-    match.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default) or baida")
+    match.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default), baida or thupc2021")
     match.add_argument("--bot", action="append", metavar="SPEC", help="a bot, four times (seats 0..3)")
     match.add_argument("--seed", type=int, help="seed of the shuffled wall (default: random, printed)")
     match.add_argument("--wall", metavar="FILE", help="play this wall: 108 tile names, front first")
@@ -414,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a tournament of NOI 2014 games into DIR, in parallel. Every finished game is kept "
         "(DIR/games.jsonl, DIR/replays/); running the same command again resumes where it stopped.",
     )
-    tournament.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default) or baida")
+    tournament.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default), baida or thupc2021")
     tournament.add_argument("--bot", action="append", metavar="NAME=SPEC", help="an entrant (at least 2)")
     tournament.add_argument("--format", choices=("swiss", "round-robin"), default="swiss", help="(swiss)")
     tournament.add_argument("--rounds", type=int, metavar="R",

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mjarena.agents.builtin import RandomAgent
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS
 from mjarena.variants.base import Action
 
-__all__ = ["FixedStrategy"]
+__all__ = ["THUPC_AGENTS", "FixedStrategy"]
 
 _SPECIAL_ORDER = (PASS, REVERSE, DOUBLE)
 
@@ -23,6 +24,9 @@ class FixedStrategy:
     """The statement's strategy for the :class:`~mjarena.variants.thupc2021.ThupcGame` rules."""
 
     name = "thupc-fixed"
+
+    def __init__(self, seed: int | None = None) -> None:
+        """``seed`` is accepted like every built-in agent's; the strategy is deterministic."""
 
     def act(self, game, seat: int, legal: Sequence[Action]) -> Action:
         hand = game.hands[seat]
@@ -70,3 +74,8 @@ class FixedStrategy:
                 if hand.distance_without_pair(others[0], others[1]) < now:
                     return action
         return legal[-1]  # the "pass" action closes every list of claim options
+
+
+THUPC_AGENTS: dict[str, type] = {"fixed": FixedStrategy, "greedy": FixedStrategy, "random": RandomAgent}
+"""The built-in THUPC agents: ``fixed`` (the statement's strategy; also named ``greedy``, as it is the greedy
+player of the other rule sets) and ``random``."""

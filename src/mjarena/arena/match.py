@@ -79,6 +79,9 @@ class MatchResult:
         }
 
 
+_DISCARDS = ("play", "discard")  # the discard verb of NOI 2014 and 百搭, and of THUPC 2021
+
+
 class JudgeFallback:
     """How the judge plays for a seat that erred: discard the tile just drawn, never claim."""
 
@@ -89,10 +92,10 @@ class JudgeFallback:
             return Action("target")
         drawn = getattr(game, "last_drawn", [None] * 4)[seat]
         for action in legal:
-            if action.type == "play" and action.tile == drawn:
+            if action.type in _DISCARDS and action.tile == drawn:
                 return action
         for action in legal:
-            if action.type in ("play", "pass"):
+            if action.type in _DISCARDS or action.type == "pass":
                 return action
         return legal[0]
 
@@ -107,8 +110,8 @@ def run_match(
     make_agent: Callable[..., Agent] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> MatchResult:
-    """Play one game of ``rules`` (``noi2014`` or ``baida``); ``bots`` are four specs (``builtin:NAME`` or a
-    command line) for seats 0..3.
+    """Play one game of ``rules`` (``noi2014``, ``baida`` or ``thupc2021``); ``bots`` are four specs
+    (``builtin:NAME`` or a command line) for seats 0..3.
 
     The wall is ``wall`` or, failing that, shuffled from ``seed`` (a random seed when None, recorded in the
     result); built-in agents are seeded from the seed too, so one seed is one game.

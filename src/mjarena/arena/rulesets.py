@@ -54,27 +54,41 @@ def _noi2014() -> JudgeRules:
     )
 
 
+def _errors_last(results: Sequence[Any], errors: Mapping[int, str]) -> list[Any]:
+    """A one-winner ranking with erring seats last (tied) and no points, as in NOI 2014."""
+    fine = [r for r in results if r.seat not in errors]
+    last = 1 + len(fine)
+    erred = [r._replace(status="error", rank=last, points=0.0, reason=errors[r.seat]) for r in results
+             if r.seat in errors]
+    return sorted(fine + erred, key=lambda r: r.seat)
+
+
 def _baida() -> JudgeRules:
     from mjarena.agents.baida_agents import BAIDA_AGENTS
     from mjarena.protocol import baida as protocol
     from mjarena.variants import baida
 
-    def rank(game: Any, targets: Mapping[int, Sequence[int] | None], errors: Mapping[int, str]) -> list[Any]:
-        """The variant's ranking, with erring seats last (tied) and no points, as in NOI 2014."""
-        fine = [r for r in baida.rank(game) if r.seat not in errors]
-        last = 1 + len(fine)
-        erred = [r._replace(status="error", rank=last, points=0.0, reason=errors[r.seat])
-                 for r in baida.rank(game) if r.seat in errors]
-        return sorted(fine + erred, key=lambda r: r.seat)
-
     return JudgeRules(
         name="baida", new_game=baida.BaidaGame, shuffled_wall=baida.shuffled_wall,
-        validate_wall=baida.validate_wall, rank=rank, protocol=protocol, agents=BAIDA_AGENTS,
-        notation="thupc", hu_always_accepted=False,
+        validate_wall=baida.validate_wall, rank=lambda game, _targets, errors: _errors_last(baida.rank(game), errors),
+        protocol=protocol, agents=BAIDA_AGENTS, notation="thupc", hu_always_accepted=False,
     )
 
 
-RULE_SETS: dict[str, Callable[[], JudgeRules]] = {"noi2014": _noi2014, "baida": _baida}
+def _thupc2021() -> JudgeRules:
+    from mjarena.agents.thupc_fixed import THUPC_AGENTS
+    from mjarena.protocol import thupc as protocol
+    from mjarena.variants import thupc2021
+
+    return JudgeRules(
+        name="thupc2021", new_game=thupc2021.ThupcGame, shuffled_wall=thupc2021.shuffled_wall,
+        validate_wall=thupc2021.validate_wall,
+        rank=lambda game, _targets, errors: _errors_last(thupc2021.rank(game), errors),
+        protocol=protocol, agents=THUPC_AGENTS, notation="thupc", hu_always_accepted=False,
+    )
+
+
+RULE_SETS: dict[str, Callable[[], JudgeRules]] = {"noi2014": _noi2014, "baida": _baida, "thupc2021": _thupc2021}
 
 
 def judge_rules(name: str) -> JudgeRules:

@@ -51,7 +51,7 @@ from mjarena.hand import RULES, arrangements, can_win
 from mjarena.tiles import WILD, TileError, format_tile
 from mjarena.variants.baida_scoring import Score, best_score
 from mjarena.variants.base import Action, Decision, Event, StateMachine, VariantInfo, register
-from mjarena.variants.noi2014_ranking import SeatResult
+from mjarena.variants.noi2014_ranking import SeatResult, winner_results
 
 __all__ = [
     "HAND_SIZE",
@@ -452,13 +452,7 @@ def rank(game: BaidaGame) -> list[SeatResult]:
     """
     if game.decision is not None:
         raise ValueError("the hand is not over")
-    results = []
-    for seat in range(4):
-        if game.winner == seat:
-            results.append(SeatResult(seat, "won", 1, WIN_POINTS))
-        else:
-            results.append(SeatResult(seat, "in", 1 if game.winner is None else 2, 0.0))
-    return results
+    return winner_results(game.winner, WIN_POINTS)
 
 
 register(

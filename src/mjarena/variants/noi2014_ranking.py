@@ -43,6 +43,7 @@ __all__ = [
     "rank",
     "target_distance",
     "whole_hand_counts",
+    "winner_results",
 ]
 
 NOI_KINDS = 27
@@ -67,6 +68,20 @@ class SeatResult(NamedTuple):
     chance: int | None = None
     target: tuple[int, ...] | None = None
     reason: str | None = None
+
+
+def winner_results(winner: int | None, points: float, seats: int = 4) -> list[SeatResult]:
+    """The results of a one-winner hand (THUPC 2021, 百搭): the winner ranks 1st with ``points``, the others
+    2nd with 0; a drawn hand (``winner`` None) ranks everyone 1st with 0.
+
+    >>> [(r.status, r.rank, r.points) for r in winner_results(2, 4.0)][1:3]
+    [('in', 2, 0.0), ('won', 1, 4.0)]
+    """
+    loser_rank = 1 if winner is None else 2
+    return [
+        SeatResult(seat, "won", 1, points) if seat == winner else SeatResult(seat, "in", loser_rank, 0.0)
+        for seat in range(seats)
+    ]
 
 
 def points_for_ranks(ranks: Sequence[int]) -> list[float]:

@@ -31,8 +31,12 @@ from collections.abc import Generator, Mapping, Sequence
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, TileError, check_counts, format_tile
 from mjarena.variants.base import Action, Decision, Event, StateMachine, VariantInfo, register
+from mjarena.variants.noi2014_ranking import SeatResult, winner_results
 
-__all__ = ["KINDS", "SEAT_NAMES", "WALL_SIZE", "ThupcGame", "parse_deck", "shuffled_wall", "validate_wall"]
+__all__ = [
+    "KINDS", "SEAT_NAMES", "WALL_SIZE", "WIN_POINTS", "ThupcGame", "parse_deck", "rank", "shuffled_wall",
+    "validate_wall",
+]
 
 SEAT_NAMES = "ABCD"
 KINDS = 37  # 34 ordinary kinds and PASS, REVERSE, DOUBLE
@@ -263,6 +267,25 @@ class ThupcGame(StateMachine):
         self.winner = seat
         self.events.append(Event(how, seat))
         self.events.append(Event("win", seat))
+
+
+WIN_POINTS = 1.0
+"""The statement scores nothing but who wins; mjarena's matches give the winner 1 point."""
+
+
+def rank(game: ThupcGame) -> list[SeatResult]:
+    """Per-seat results of a finished game: the winner 1st with :data:`WIN_POINTS`, the others 2nd with 0; an
+    exhausted wall ranks everyone 1st with 0.
+
+    >>> from mjarena.agents.thupc_fixed import FixedStrategy
+    >>> from mjarena.variants.base import play
+    >>> game = play(ThupcGame(shuffled_wall(1)), [FixedStrategy()] * 4)
+    >>> sum(r.points for r in rank(game)) == (WIN_POINTS if game.winner is not None else 0.0)
+    True
+    """
+    if game.decision is not None:
+        raise ValueError("the game is not over")
+    return winner_results(game.winner, WIN_POINTS)
 
 
 register(
