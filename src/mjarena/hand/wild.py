@@ -200,26 +200,10 @@ def _table(rules: HandRules, wilds: int) -> tuple[_Table, int]:
 
 # ---------------------------------------------------------------------------------------------- checks
 
-_VALID_COUNTS = bytes(range(5))
-
-
 def _check(counts: Sequence[int], melds: int) -> int:
     """The number of tiles; raises unless the hand is a count vector of 38 that fits ``melds``."""
-    return _check_packed(counts, melds)[0]
-
-
-def _check_packed(counts: Sequence[int], melds: int) -> tuple[int, bytes]:
-    """(the number of tiles, the counts as bytes); raises unless the hand is a count vector that fits ``melds``."""
-    try:
-        packed = bytes(counts)
-    except (ValueError, TypeError):
-        packed = b"\xff"
-    if len(packed) == NUM_KINDS and not packed[:WILD].translate(None, _VALID_COUNTS) and packed[WILD] <= 8:
-        total = sum(packed)
-        if melds.__class__ is int and 0 <= melds <= MAX_MELDS and 13 - 3 * melds <= total <= 14 - 3 * melds:
-            return total, packed
-    _explain(counts, melds)
-    raise AssertionError("unreachable")  # pragma: no cover
+    distance(counts, melds)
+    return sum(counts)
 
 
 def _explain(counts: Sequence[int], melds: int) -> None:
@@ -277,16 +261,20 @@ def group_keys(counts: Sequence[int], rules: HandRules = DEFAULT_RULES) -> tuple
     return m, p, s, h, wilds
 
 
-_HALF = bytes(c >> 1 for c in range(256))
-_ODD = bytes(c & 1 for c in range(256))
+_OVER = 255
+_PAIR_STATS = bytes(64 * (c >> 1) + (c & 1) if c <= 4 else _OVER for c in range(256))
+"""Per count 0..4: 64 x its pairs + its odd tile; :data:`_OVER` for larger counts (a ``find`` spots them).
+Summed over at most 37 kinds, the low six bits count the odd counts exactly, so one ``translate`` and a ``sum``
+give the pairs, the singles and the number of tiles."""
 
 
 class _Plan:
     """What the hot path needs to know about one :class:`HandRules`, worked out once."""
 
-    __slots__ = ("fifth", "honours", "live_end", "plain", "seven", "wild_kind", "wild_std", "with_wild")
+    __slots__ = ("fifth", "honours", "live_end", "plain", "rules", "seven", "wild_kind", "wild_std", "with_wild")
 
     def __init__(self, rules: HandRules) -> None:
+        self.rules = rules  # held, so that its id is not reused while the plan is cached
         self.wild_kind = rules.wild_kind
         self.wild_std = rules.wild_kind is not None and rules.wild_kind < STANDARD_KINDS
         self.honours = rules.honours
@@ -297,27 +285,52 @@ class _Plan:
         self.with_wild = _table(rules, 1)[0] if rules.wild_fifth_copy else self.plain
 
 
-_PLANS: dict[HandRules, _Plan] = {}
+_PLANS: dict[int, _Plan] = {}  # by id(rules): hashing a HandRules costs more than the rest of a look-up
 
 
-def _seven_pairs_distance(packed: bytes, wilds: int, plan: _Plan) -> int:
-    """14 - W - the most real tiles seven pairs can keep (four of a kind is two pairs)."""
-    live = packed[: plan.live_end]
-    doubles = sum(live.translate(_HALF))
-    singles = sum(live.translate(_ODD))
-    if plan.wild_std:
-        count = packed[plan.wild_kind]
-        doubles -= count >> 1
-        singles -= count & 1
-    doubles = min(doubles, 7)
-    return 14 - wilds - 2 * doubles - min(singles, 7 - doubles)
+def _plan(rules: HandRules) -> _Plan:
+    if len(_PLANS) > 256:  # callers that make a new HandRules per call: do not grow without bound
+        _PLANS.clear()
+    plan = _PLANS[id(rules)] = _Plan(rules)
+    return plan
 
 
-def _distance(counts: Sequence[int], melds: int, rules: HandRules, packed: bytes | None = None) -> int:
-    plan = _PLANS.get(rules)
-    if plan is None:
-        plan = _PLANS[rules] = _Plan(rules)
+# ---------------------------------------------------------------------------------------------- the API
+
+
+def distance(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES) -> int:
+    """The exchange distance (see the module docstring); 0 exactly when the hand wins.
+
+    The one validated hot path behind every function here.  Validation, the tile count, the seven-pairs count
+    and the group keys share one pass: ``bytes`` checks the counts are small ints, one ``translate`` maps each
+    count to its pair statistics or marks it too large, the keys are four base-5 numbers, and the distance is
+    four table look-ups.
+
+    >>> from mjarena.tiles import counts_of, parse_mpsz
+    >>> distance(counts_of(parse_mpsz("123m456p789s1122z")))
+    1
+    >>> distance(counts_of(parse_mpsz("123m456p789s111z2z*")))  # the wildcard is the second 2z
+    0
+    >>> distance(counts_of(parse_mpsz("1111m*")), melds=3)  # 111m + 1m(*): a fifth 1m, allowed by default
+    0
+    >>> distance(counts_of(parse_mpsz("1111m*")), melds=3, rules=HandRules(wild_fifth_copy=False))
+    1
+    """
+    plan = _PLANS.get(id(rules)) or _plan(rules)
     c = counts
+    try:
+        packed = bytes(c)
+    except (ValueError, TypeError):
+        packed = b""
+    stats = packed.translate(_PAIR_STATS)
+    if len(stats) != NUM_KINDS or stats.find(_OVER, 0, WILD) >= 0 or packed[WILD] > MAX_WILD_COPIES:
+        _explain(counts, melds)
+    live_end = plan.live_end
+    pairs = sum(stats[:live_end])
+    other = sum(stats[live_end:WILD]) + pairs
+    total = 2 * (other >> 6) + (other & 63) + packed[WILD]
+    if not (melds.__class__ is int and 0 <= melds <= MAX_MELDS and 13 - 3 * melds <= total <= 14 - 3 * melds):
+        _explain(counts, melds)
     m = c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] \
         + 390625 * c[8]
     p = c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13] + 3125 * c[14] + 15625 * c[15] \
@@ -327,9 +340,10 @@ def _distance(counts: Sequence[int], melds: int, rules: HandRules, packed: bytes
     h = c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33] \
         if plan.honours else 0
     wild_kind = plan.wild_kind
-    wilds = 0 if wild_kind is None else c[wild_kind]
+    wilds = 0 if wild_kind is None else packed[wild_kind]
     if wilds and plan.wild_std:
         m, p, s, h, _ = group_keys(c, rules)
+        pairs -= stats[wild_kind]
     if wilds and plan.fifth:
         table = plan.with_wild
         excess = 2 if wilds > 2 else wilds
@@ -342,30 +356,15 @@ def _distance(counts: Sequence[int], melds: int, rules: HandRules, packed: bytes
     result = table.final[((triple * table.honour_classes + table.honour_class[h]) * 5 + melds) * table.excess
                          + excess] - wilds
     if plan.seven and melds == 0 and result:
-        seven = _seven_pairs_distance(bytes(c) if packed is None else packed, wilds, plan)
+        # 14 - W - the most real tiles seven pairs keep: its pairs (four of a kind is two), then singles
+        doubles = pairs >> 6
+        if doubles > 7:
+            doubles = 7
+        singles = pairs & 63
+        seven = 14 - wilds - 2 * doubles - (singles if singles < 7 - doubles else 7 - doubles)
         if seven < result:
             return seven
     return result
-
-
-# ---------------------------------------------------------------------------------------------- the API
-
-
-def distance(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES) -> int:
-    """The exchange distance (see the module docstring); 0 exactly when the hand wins.
-
-    >>> from mjarena.tiles import counts_of, parse_mpsz
-    >>> distance(counts_of(parse_mpsz("123m456p789s1122z")))
-    1
-    >>> distance(counts_of(parse_mpsz("123m456p789s111z2z*")))  # the wildcard is the second 2z
-    0
-    >>> distance(counts_of(parse_mpsz("1111m*")), melds=3)  # 111m + 1m(*): a fifth 1m, allowed by default
-    0
-    >>> distance(counts_of(parse_mpsz("1111m*")), melds=3, rules=HandRules(wild_fifth_copy=False))
-    1
-    """
-    packed = _check_packed(counts, melds)[1]
-    return _distance(counts, melds, rules, packed)
 
 
 def distance_function(rules: HandRules = DEFAULT_RULES) -> Callable[[int, int, int, int, int, int], int]:
@@ -402,8 +401,7 @@ def can_win(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RU
     >>> can_win(counts_of(parse_mpsz("**")), melds=4, rules=RULES["baida"])  # two wildcards: any 2-5-8 pair
     True
     """
-    total, packed = _check_packed(counts, melds)
-    return total == 14 - 3 * melds and _distance(counts, melds, rules, packed) == 0
+    return distance(counts, melds, rules) == 0 and sum(counts) == 14 - 3 * melds
 
 
 def _unseen(kind: int, held: Sequence[int], visible: Sequence[int] | None) -> int | None:
@@ -442,7 +440,7 @@ def waits(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULE
     for kind in _drawable(rules):
         if hand[kind] < 4:
             hand[kind] += 1
-            if _distance(hand, melds, rules) == 0:
+            if distance(hand, melds, rules) == 0:
                 found.append(Wait(kind, _unseen(kind, counts, visible)))
             hand[kind] -= 1
     return found
@@ -472,13 +470,13 @@ def discards(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_R
         if not hand[kind]:
             continue
         hand[kind] -= 1
-        after = _distance(hand, melds, rules)
+        after = distance(hand, melds, rules)
         useful = []
         score = 0
         for other in drawable:
             if hand[other] < 4:
                 hand[other] += 1
-                if _distance(hand, melds, rules) < after:
+                if distance(hand, melds, rules) < after:
                     unseen = _unseen(other, counts, visible)
                     useful.append(Wait(other, unseen))
                     score += 4 - counts[other] if unseen is None else unseen
@@ -680,7 +678,7 @@ def analyse(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RU
     total = _check(counts, melds)
     _check_visible(visible)
     wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
-    dist = _distance(counts, melds, rules)
+    dist = distance(counts, melds, rules)
     full = total == 14 - 3 * melds
     return Analysis(
         tiles=total,
