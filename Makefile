@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test browser lint bench tables clean
+.PHONY: demo test browser screenshots lint bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || echo "note: no chromium; the browser tests will be skipped"
+
+# Refresh the README's screenshots: the browser tests save them into docs/screenshots.
+screenshots: $(BIN)/python browser
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	MJARENA_SCREENSHOTS=docs/screenshots MJARENA_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q tests/test_web_e2e.py
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

@@ -364,6 +364,34 @@ def _cmd_hand(args: argparse.Namespace) -> int:
     return EXIT_USAGE if failures else 0
 
 
+# -- serve ---------------------------------------------------------------------------------------------
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from mjarena.web import create_app  # loads Starlette and python-multipart
+    except ImportError as error:
+        raise UsageError(f"the web app needs its extra: pip install 'mjarena[web]' ({error})") from None
+    root = Path(args.dir)
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: not a port number")
+    from mjarena.agents.factory import BotSpecError, check_spec
+
+    for spec in args.bot or []:
+        try:
+            check_spec(spec)
+        except BotSpecError as error:
+            raise UsageError(str(error)) from None
+    app = create_app(root, bots=args.bot or [], max_upload=args.max_upload * 1024)
+    print(f"mjarena serve: {root.resolve()} on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 # -- the parser ----------------------------------------------------------------------------------------
 
 
@@ -451,6 +479,20 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--wild", type=int, default=0, metavar="N", help="add N wildcards to the hand")
     hand.add_argument("--json", action="store_true", help="one JSON object per hand")
     hand.set_defaults(handler=_cmd_hand)
+
+    serve = sub.add_parser(
+        "serve",
+        help="a web app: the replays and tournaments in DIR, and games against bots",
+        description="Serve DIR in a browser: its replays (and uploads), its tournaments' standings while they run, "
+        "and games of a person against bots (saved to DIR/played/). Needs pip install 'mjarena[web]'.",
+    )
+    serve.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder to serve (default: .)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="(8000)")
+    serve.add_argument("--bot", action="append", metavar="COMMAND",
+                       help="a bot command line players may choose as an opponent (repeatable)")
+    serve.add_argument("--max-upload", type=int, default=5120, metavar="KIB", help="largest upload (5120 KiB)")
+    serve.set_defaults(handler=_cmd_serve)
     return parser
 
 

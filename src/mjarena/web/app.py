@@ -1,0 +1,286 @@
+"""The Starlette application: replays, tournaments and play, under one folder.
+
+Routes: ``/`` (the replays and tournaments under the folder, and an upload form), ``/replays/<name>``,
+``/tournaments/<name>``, ``/play`` and ``/play/<id>``; the pages read JSON from ``/api/...``.  Bad requests
+get a 4xx with a message (JSON under ``/api/``, a page elsewhere), never a traceback.
+
+>>> from starlette.testclient import TestClient
+>>> import tempfile
+>>> client = TestClient(create_app(tempfile.mkdtemp()))
+>>> client.get("/").status_code, client.get("/replays/..%2F..%2Fetc%2Fpasswd").status_code
+(200, 404)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import python_multipart  # noqa: F401  (uploads need it: fail at start, not at the first upload)
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from mjarena.web import pages
+from mjarena.web.library import Library, NotFound, UploadError
+from mjarena.web.play import WAIT_SECONDS, PlayError, PlayRoom
+from mjarena.web.tiles import BACK, KINDS, tile_svg
+
+__all__ = ["MAX_JSON", "MAX_UPLOAD", "create_app"]
+
+MAX_UPLOAD = 5 << 20
+"""Uploads larger than this (bytes) are refused with 413."""
+MAX_JSON = 64 << 10
+"""JSON request bodies larger than this are refused with 413."""
+STATIC = Path(__file__).parent / "static"
+_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"),
+]
+
+
+class _SecurityHeaders:
+    """Adds :data:`_HEADERS` to every response: own files only, no framing, no type sniffing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+    return HTMLResponse(pages.error_page(status, message), status_code=status)
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    """The request body, or 413 as soon as it is longer than ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    too_large = f"the request is larger than the limit of {limit // 1024} KiB"
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, too_large)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """A JSON object from the request; 415, 413 or 400 saying what is wrong."""
+    if "application/json" not in request.headers.get("content-type", ""):
+        raise HTTPException(415, "send JSON (Content-Type: application/json)")
+    raw = await _read_body(request, MAX_JSON)
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise HTTPException(400, f"malformed JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "send a JSON object")
+    return data
+
+
+def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | None:
+    value = data.get(key)
+    if value is None and not required:
+        return None
+    if type(value) is not int:
+        raise HTTPException(400, f'"{key}" must be a whole number, not {value!r}')
+    return value
+
+
+def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = MAX_UPLOAD,
+               max_sessions: int | None = None) -> Starlette:
+    """The web app serving the replays and tournaments under ``root``; ``bots``: command lines a player may
+    choose as opponents (besides the built-in bots); ``max_upload`` bytes per upload."""
+    library = Library(root)
+    room = PlayRoom(library.root, bots, **({} if max_sessions is None else {"limit": max_sessions}))
+
+    async def index(request: Request) -> Response:
+        replays, tournaments = await run_in_threadpool(lambda: (library.replays(), library.tournaments()))
+        return HTMLResponse(pages.index_page(replays, tournaments, max_upload))
+
+    async def replay_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            library.resolve(name)
+        except NotFound as error:
+            raise HTTPException(404, str(error)) from None
+        return HTMLResponse(pages.replay_page(name))
+
+    async def replay_data(request: Request) -> Response:
+        try:
+            view = await run_in_threadpool(library.view, request.path_params["name"])
+        except NotFound as error:
+            raise HTTPException(404, str(error)) from None
+        except UploadError as error:
+            raise HTTPException(422, str(error)) from None
+        return JSONResponse(view)
+
+    async def upload(request: Request) -> Response:
+        from starlette.datastructures import UploadFile
+        from starlette.formparsers import MultiPartException
+
+        raw = await _read_body(request, max_upload + (64 << 10))
+        body = iter([raw])
+
+        async def replay_receive() -> Message:
+            return {"type": "http.request", "body": next(body, b""), "more_body": False}
+
+        try:
+            form = await Request(request.scope, replay_receive).form(max_files=1, max_fields=4)
+        except (MultiPartException, AssertionError) as error:
+            raise HTTPException(400, f"send the replay as multipart/form-data with a 'file' field ({error})") from None
+        file = form.get("file")
+        if not isinstance(file, UploadFile):
+            raise HTTPException(400, "no file: send the replay in the form field 'file'")
+        content = await file.read(max_upload + 1)
+        if len(content) > max_upload:
+            raise HTTPException(413, f"the file is larger than the limit of {max_upload // 1024} KiB")
+        try:
+            name = await run_in_threadpool(library.save_upload, file.filename or "upload.json", content)
+        except UploadError as error:
+            raise HTTPException(400, f"{file.filename}: {error}") from None
+        except OSError as error:
+            raise HTTPException(403, f"the server cannot keep uploads here: {error.strerror or error}") from None
+        url = "/replays/" + name
+        if _wants_json(request):
+            return JSONResponse({"name": name, "url": url}, status_code=201)
+        return RedirectResponse(url, status_code=303)
+
+    async def tournament_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            await run_in_threadpool(library.tournament, name)
+        except NotFound as error:
+            raise HTTPException(404, str(error)) from None
+        except UploadError:
+            pass  # the page shows the reason from the API
+        return HTMLResponse(pages.tournament_page(name))
+
+    async def tournament_data(request: Request) -> Response:
+        try:
+            state = await run_in_threadpool(library.tournament, request.path_params["name"])
+        except NotFound as error:
+            raise HTTPException(404, str(error)) from None
+        except UploadError as error:
+            raise HTTPException(422, str(error)) from None
+        return JSONResponse(state, headers={"cache-control": "no-store"})
+
+    async def play_page(request: Request) -> Response:
+        return HTMLResponse(pages.play_page())
+
+    async def play_options(request: Request) -> Response:
+        from mjarena.arena.rulesets import RULE_SETS
+        from mjarena.variants import get_variant
+
+        rules = [{"name": name, "title": get_variant(name).title, "opponents": room.opponents(name)}
+                 for name in RULE_SETS]
+        return JSONResponse({"rules": rules})
+
+    async def play_start(request: Request) -> Response:
+        data = await _json_body(request)
+        rules, opponents = data.get("rules"), data.get("opponents")
+        if not isinstance(rules, str):
+            raise HTTPException(400, '"rules" must name a rule set, such as "noi2014"')
+        if not (isinstance(opponents, list) and all(isinstance(spec, str) for spec in opponents)):
+            raise HTTPException(400, '"opponents" must be a list of three bot names')
+        seat, seed = _whole(data, "seat"), _whole(data, "seed", required=False)
+        session = await run_in_threadpool(room.create, rules, seat, opponents, seed)
+        return JSONResponse({"id": session.id, "url": f"/play/{session.id}"}, status_code=201)
+
+    async def game_page(request: Request) -> Response:
+        room.get(request.path_params["id"])
+        return HTMLResponse(pages.game_page(request.path_params["id"]))
+
+    async def game_state(request: Request) -> Response:
+        session = room.get(request.path_params["id"])
+        try:
+            wait = float(request.query_params.get("wait", "0"))
+        except ValueError:
+            raise HTTPException(400, '"wait" must be a number of seconds') from None
+        if not 0 <= wait <= WAIT_SECONDS:
+            raise HTTPException(400, f'"wait" must be between 0 and {WAIT_SECONDS:g} seconds')
+        return JSONResponse(await run_in_threadpool(session.wait, wait), headers={"cache-control": "no-store"})
+
+    async def game_move(request: Request) -> Response:
+        session = room.get(request.path_params["id"])
+        data = await _json_body(request)
+        version = _whole(data, "version")
+        choice = _whole(data, "choice", required=False)
+        action = data.get("action")
+        if choice is None and not isinstance(action, dict):
+            raise HTTPException(400, 'send "choice" (the number of a legal choice) or "action" (an object)')
+        view = await run_in_threadpool(session.submit, version, choice, None if choice is not None else action)
+        return JSONResponse(view)
+
+    async def tile(request: Request) -> Response:
+        name = request.path_params["kind"]
+        kind = BACK if name == "back" else int(name) if name.isdigit() else None
+        if kind is None or (kind != BACK and kind not in KINDS):
+            raise HTTPException(404, f"no tile picture {name!r}")
+        return Response(tile_svg(kind), media_type="image/svg+xml",
+                        headers={"cache-control": "public, max-age=86400"})
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(request, exc.status_code, str(exc.detail))
+
+    async def play_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, PlayError)
+        return _error(request, exc.status, exc.message)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return _error(request, 500, "the server failed to answer this request (its log has the details)")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        room.close()
+
+    routes = [
+        Route("/", index),
+        Route("/replays/{name:path}", replay_page),
+        Route("/api/replays/{name:path}", replay_data),
+        Route("/upload", upload, methods=["POST"]),
+        Route("/tournaments/{name:path}", tournament_page),
+        Route("/api/tournaments/{name:path}", tournament_data),
+        Route("/play", play_page),
+        Route("/play/{id}", game_page),
+        Route("/api/play", play_options),
+        Route("/api/play", play_start, methods=["POST"]),
+        Route("/api/play/{id}", game_state),
+        Route("/api/play/{id}", game_move, methods=["POST"]),
+        Route("/tiles/{kind}.svg", tile),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes, middleware=[Middleware(_SecurityHeaders)], lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, PlayError: play_error, Exception: server_error},
+    )
+    app.state.library, app.state.room = library, room
+    return app

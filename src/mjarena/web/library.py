@@ -1,0 +1,241 @@
+"""The files a server shows: replays and tournaments under one folder, and nothing outside it.
+
+Every name that comes from a request goes through :meth:`Library.resolve`, which refuses absolute paths, ``..``
+and anything (a symbolic link included) that ends up outside the folder.  The folder is only read, except for
+``uploads/`` (uploaded replays) and ``played/`` (games played on the page); a running tournament's files are
+never touched (its ``games.jsonl`` is read up to its last complete line).
+
+>>> import tempfile
+>>> library = Library(tempfile.mkdtemp())
+>>> library.resolve("../etc/passwd")
+Traceback (most recent call last):
+...
+mjarena.web.library.NotFound: no such file here: '../etc/passwd'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MAX_LISTED", "Library", "NotFound", "UploadError", "check_replay"]
+
+MAX_LISTED = 1000
+"""Replays listed on the index page at most (the newest first)."""
+MAX_REPLAY_BYTES = 64 << 20
+"""Larger files are not read as replays."""
+ROOT_TOURNAMENT = "-"
+"""The name of the tournament held in the folder itself (``mjarena serve results/``)."""
+_SKIPPED = {"tournament.json", "standings.json"}
+_SAFE_STEM = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class NotFound(LookupError):
+    """A name that is not a file (or folder) of the library; answered with 404 whatever the reason."""
+
+
+class UploadError(ValueError):
+    """An uploaded file that is not a replay this server can show (the message says why)."""
+
+
+def check_replay(raw: bytes) -> dict[str, Any]:
+    """What the viewer shows of the replay in ``raw`` (JSON bytes): the replay checked as
+    :func:`mjarena.replay.load` checks a file, then its :func:`~mjarena.web.timeline.timeline`;
+    :class:`UploadError` saying what is wrong.
+
+    >>> check_replay(b'{"format": "something else"}')
+    Traceback (most recent call last):
+    ...
+    mjarena.web.library.UploadError: not an mjarena replay (no "format": "mjarena-replay")
+    """
+    from mjarena.web.timeline import TimelineError, timeline
+
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UploadError("not a replay: the file is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise UploadError(f"not a replay: invalid JSON ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
+        raise UploadError('not an mjarena replay (no "format": "mjarena-replay")')
+    for key in ("rules", "wall", "seats", "events", "decisions"):
+        if key not in data:
+            raise UploadError(f"the replay has no {key!r}")
+    try:
+        return timeline(data)
+    except TimelineError as error:
+        raise UploadError(str(error)) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise UploadError(f"a damaged replay ({type(error).__name__}: {error})") from None
+
+
+class Library:
+    """The replays and tournaments under ``root``."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve()
+        self._meta: dict[Path, tuple[tuple[int, int], dict[str, Any] | None]] = {}
+        self._views: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+    # -- names -----------------------------------------------------------------------------------------
+
+    def resolve(self, name: str, *, folder: bool = False) -> Path:
+        """The file (or folder) ``name`` (a relative path with ``/``) under the root; :class:`NotFound` for
+        anything else: a missing file, an absolute path, a ``..`` step, a link that leads out."""
+        parts = name.split("/")
+        if not name or "\x00" in name or "\\" in name or name.startswith("/") or ".." in parts:
+            raise NotFound(f"no such file here: {name!r}")
+        path = (self.root / name).resolve()
+        if not path.is_relative_to(self.root) or not (path.is_dir() if folder else path.is_file()):
+            raise NotFound(f"no such file here: {name!r}")
+        return path
+
+    def name_of(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # -- replays ---------------------------------------------------------------------------------------
+
+    def _files(self) -> Iterator[Path]:
+        """Every ``*.json`` under the root (hidden folders skipped; links only to files under the root)."""
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for file in files:
+                path = Path(folder) / file
+                if (file.endswith(".json") and file not in _SKIPPED and not file.startswith(".")
+                        and path.resolve().is_relative_to(self.root)):
+                    yield path
+
+    def summary(self, path: Path) -> dict[str, Any] | None:
+        """Rule set, seed and seats of the replay at ``path`` (None if it is not one); cached by size and time."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        key = (stat.st_mtime_ns, stat.st_size)
+        cached = self._meta.get(path)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        summary = None
+        if stat.st_size <= MAX_REPLAY_BYTES:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and data.get("format") == "mjarena-replay":
+                    seats = data.get("seats") or []
+                    summary = {
+                        "name": self.name_of(path), "rules": str(data.get("rules")), "seed": data.get("seed"),
+                        "bots": [str(seat.get("bot")) for seat in seats],
+                        "points": [seat.get("points") for seat in seats],
+                        "errors": sum(1 for seat in seats if seat.get("reason")),
+                        "modified": stat.st_mtime,
+                    }
+            except (OSError, UnicodeDecodeError, ValueError, AttributeError, TypeError):
+                summary = None
+        self._meta[path] = (key, summary)
+        return summary
+
+    def replays(self) -> list[dict[str, Any]]:
+        """Summaries of the replays under the root, newest first, at most :data:`MAX_LISTED`."""
+        found = [s for s in map(self.summary, self._files()) if s is not None]
+        found.sort(key=lambda s: (-s["modified"], s["name"]))
+        return found[:MAX_LISTED]
+
+    def view(self, name: str) -> dict[str, Any]:
+        """The viewer's data of replay ``name`` (see :func:`check_replay`): :class:`NotFound`, or
+        :class:`UploadError` if the file is not a replay."""
+        path = self.resolve(name)
+        if not name.endswith(".json"):
+            raise NotFound(f"no such file here: {name!r}")
+        stat = path.stat()
+        if stat.st_size > MAX_REPLAY_BYTES:
+            raise UploadError(f"{name}: too large to show ({stat.st_size} bytes)")
+        key = (stat.st_mtime_ns, stat.st_size)
+        cached = self._views.get(path)
+        if cached is None or cached[0] != key:
+            cached = (key, check_replay(path.read_bytes()))
+            self._views[path] = cached
+            while len(self._views) > 16:
+                self._views.pop(next(iter(self._views)))
+        return {"name": name, **cached[1]}
+
+    def save_upload(self, filename: str, raw: bytes) -> str:
+        """Check and keep an uploaded replay as ``uploads/<name>.json``; its name."""
+        check_replay(raw)
+        stem = _SAFE_STEM.sub("-", Path(filename or "upload").stem).strip("-.")[:60] or "upload"
+        folder = self.root / "uploads"
+        folder.mkdir(exist_ok=True)
+        for number in range(1, 10_000):
+            path = folder / (f"{stem}.json" if number == 1 else f"{stem}-{number}.json")
+            try:
+                with open(path, "xb") as out:
+                    out.write(raw)
+                return self.name_of(path)
+            except FileExistsError:
+                continue
+        raise UploadError("too many uploads of that name")
+
+    # -- tournaments -----------------------------------------------------------------------------------
+
+    def tournaments(self) -> list[str]:
+        """The names of the tournament folders (holding ``tournament.json``): ``-`` for the root itself."""
+        names = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "replays")
+            if "tournament.json" in files:
+                names.append(self.name_of(Path(folder)) if Path(folder) != self.root else ROOT_TOURNAMENT)
+        return names
+
+    def tournament(self, name: str) -> dict[str, Any]:
+        """The state of tournament ``name`` now: settings, standings and every finished game."""
+        from mjarena.arena.tournament import Settings, TournamentError, compute_standings
+
+        folder = self.root if name == ROOT_TOURNAMENT else self.resolve(name, folder=True)
+        try:
+            meta = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+            settings = Settings.from_json(meta["parameters"])
+        except FileNotFoundError:
+            raise NotFound(f"no tournament here: {name!r}") from None
+        except (OSError, ValueError, KeyError, TypeError, TournamentError) as error:
+            raise UploadError(f"{name}/tournament.json cannot be read: {error}") from None
+        records = _records(folder / "games.jsonl")
+        prefix = "" if folder == self.root else self.name_of(folder) + "/"
+        games = []
+        for gid in sorted(records, key=_game_order):
+            record = records[gid]
+            replay = folder / "replays" / f"{gid}.json"
+            games.append({
+                "game": gid, "round": record.get("round"), "table": record.get("table"),
+                "results": [{key: seat.get(key) for key in ("seat", "bot", "status", "reason", "rank", "points")}
+                            for seat in record.get("results", [])],
+                "replay": f"{prefix}replays/{gid}.json" if replay.is_file() else None,
+            })
+        return {
+            "name": name, "rules": settings.rules, "format": settings.format, "rounds": settings.rounds,
+            "seed": settings.seed, "played": len(records), "total": settings.total_games,
+            "complete": len(records) >= settings.total_games,
+            "standings": compute_standings(settings, records), "games": games,
+        }
+
+
+def _game_order(gid: str) -> tuple[int, ...]:
+    """``r2-t1-g10`` sorts after ``r2-t1-g9``."""
+    return tuple(int(number) for number in re.findall(r"\d+", gid))
+
+
+def _records(path: Path) -> dict[str, dict[str, Any]]:
+    """The complete lines of a ``games.jsonl`` by game id, read only (a line being written is left out)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    records: dict[str, dict[str, Any]] = {}
+    for line in raw[: raw.rfind(b"\n") + 1].decode("utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+            records.setdefault(record["game"], record)
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return records

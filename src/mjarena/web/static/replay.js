@@ -1,0 +1,131 @@
+// The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed.
+"use strict";
+
+(async () => {
+  const {el} = MJ;
+  const app = document.getElementById("app");
+  const status = document.getElementById("status");
+  const name = app.dataset.replay;
+  let view;
+  try {
+    view = await MJ.json(`/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
+  } catch (error) {
+    status.textContent = `This replay cannot be shown: ${error.message}`;
+    status.className = "error";
+    return;
+  }
+  status.remove();
+  const steps = view.steps;
+  const last = steps.length - 1;
+  const speeds = [0.25, 0.5, 1, 2, 4, 8];
+  let step = 0;
+  let speed = 2;
+  let timer = null;
+
+  const counter = el("span", {class: "counter", id: "counter", "aria-live": "polite"});
+  const slider = el("input", {type: "range", min: 0, max: last, value: 0, id: "slider", "aria-label": "move"});
+  const playButton = el("button", {id: "play", title: "play / pause (space)"});
+  const speedSelect = el("select", {id: "speed", "aria-label": "speed", title: "speed (+ / -)"},
+    speeds.map((s, i) => el("option", {value: i, selected: i === speed}, `${s}×`)));
+  const controls = el("div", {class: "controls"},
+    el("button", {id: "first", title: "first (Home)", onclick: () => go(0)}, "|◀"),
+    el("button", {id: "prev", title: "back (←)", onclick: () => go(step - 1)}, "◀"),
+    playButton,
+    el("button", {id: "next", title: "forward (→)", onclick: () => go(step + 1)}, "▶"),
+    el("button", {id: "last", title: "last (End)", onclick: () => go(last)}, "▶|"),
+    speedSelect, counter);
+  const action = el("div", {class: "action", id: "action"});
+  const banner = el("div", {class: "banner", id: "banner", hidden: true});
+  const board = el("div", {id: "board"});
+  const log = el("ol", {class: "log", id: "log", start: 0},
+    steps.map((item, i) => el("li", {"data-step": i, class: item.errors ? "erred" : "", onclick: () => go(i)},
+                              item.text)));
+  const title = app.querySelector("h1");
+  const facts = el("p", {class: "muted"}, `${view.rules} · seed ${view.seed ?? "—"}` +
+    (view.tournament ? ` · tournament game ${view.tournament.game}` : ""));
+  const errors = view.errors.length ? el("ul", {class: "errors"}, view.errors.map((mark) => el("li", {},
+    el("b", {}, view.seat_names[mark.seat]), ` ${mark.reason}: ${mark.detail || ""} `,
+    mark.step === null ? null : el("a", {href: "#", onclick: (event) => { event.preventDefault(); go(mark.step); }},
+                                   `(move ${mark.step})`)))) : null;
+  const results = el("details", {class: "resultbox"}, el("summary", {}, "Result"),
+    MJ.results(view.seats, view.seat_names));
+  title.after(facts);
+  app.append(errors || "", controls, slider, action, banner, board,
+             el("div", {class: "below"}, results, el("h2", {}, "Moves"), log));
+
+  const speedMs = () => 700 / speeds[speed];
+
+  function marksAt(index) {
+    // A seat is played by the judge from the step its error happened on.
+    const marks = {};
+    for (const mark of view.errors) {
+      if (mark.step !== null && mark.step <= index) marks[mark.seat] = `${mark.reason}: ${mark.detail || ""}`;
+    }
+    return marks;
+  }
+
+  function render() {
+    const snap = steps[step];
+    counter.textContent = `${step} / ${last}`;
+    slider.value = step;
+    action.textContent = snap.text;
+    playButton.textContent = timer ? "Pause" : "Play";
+    const here = snap.errors || [];
+    banner.hidden = here.length === 0;
+    banner.replaceChildren(...here.map((mark) => el("div", {},
+      el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason}`), ` — ${mark.detail || ""}. `,
+      mark.reason === "false_hu" ? "The seat leaves the game." : "From here the judge plays for this seat.")));
+    board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
+      bots: view.seats.map((s) => s.bot), marks: marksAt(step), result: step === last ? view.seats : null}));
+    for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");
+    const current = log.children[step];
+    current.classList.add("current");
+    const box = log.getBoundingClientRect();
+    const line = current.getBoundingClientRect();
+    if (line.top < box.top || line.bottom > box.bottom) log.scrollTop += line.top - box.top - box.height / 2;
+  }
+
+  function go(index) {
+    step = Math.max(0, Math.min(last, index));
+    if (step === last) stop();
+    render();
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+  }
+
+  function toggle() {
+    if (timer) {
+      stop();
+    } else {
+      if (step === last) step = 0;
+      timer = setInterval(() => go(step + 1), speedMs());
+    }
+    render();
+  }
+
+  function setSpeed(index) {
+    speed = Math.max(0, Math.min(speeds.length - 1, index));
+    speedSelect.value = speed;
+    if (timer) { stop(); timer = setInterval(() => go(step + 1), speedMs()); }
+  }
+
+  playButton.addEventListener("click", toggle);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  speedSelect.addEventListener("change", () => setSpeed(Number(speedSelect.value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const keys = {ArrowRight: () => go(step + 1), ArrowLeft: () => go(step - 1), " ": toggle,
+                  Home: () => go(0), End: () => go(last), "+": () => setSpeed(speed + 1),
+                  "=": () => setSpeed(speed + 1), "-": () => setSpeed(speed - 1)};
+    const handler = keys[event.key];
+    if (!handler || event.target === speedSelect) return;
+    event.preventDefault();
+    handler();
+  });
+  const fromHash = Number(location.hash.slice(1));
+  go(Number.isInteger(fromHash) ? fromHash : 0);
+  document.body.dataset.ready = "replay";
+})();

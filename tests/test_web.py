@@ -1,0 +1,478 @@
+"""The web app without a browser: the timeline, the tile pictures, the routes, play sessions and the security
+points (paths confined to the folder, upload limits, bad requests answered 4xx with a message)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shlex
+import sys
+import warnings
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'mjarena[web]')")
+
+from starlette.routing import Route
+
+with warnings.catch_warnings():  # Starlette 1.x would rather its test client ran on httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from mjarena.arena.match import run_match
+from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.replay import load, load_events, replay_game, save
+from mjarena.variants.base import Action, Event
+from mjarena.web import create_app
+from mjarena.web.library import Library
+from mjarena.web.play import PlayRoom, choice_views
+from mjarena.web.tiles import BACK, KINDS, tile_svg, tile_title
+from mjarena.web.timeline import Table, TimelineError, timeline
+
+BOTS = {"noi2014": ["builtin:greedy", "builtin:random"] * 2, "baida": ["builtin:greedy", "builtin:random"] * 2,
+        "thupc2021": ["builtin:fixed", "builtin:random"] * 2}
+CRASHING_BOT = f"{shlex.quote(sys.executable)} -c 'raise SystemExit(3)'"
+
+
+def _hand(game: Any, seat: int) -> list[int]:
+    hand = game.hands[seat]
+    counts = hand.counts if hasattr(hand, "counts") else hand
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "served"
+    folder.mkdir()
+    save(run_match(BOTS["noi2014"], seed=3).to_json(), folder / "game.json")
+    (tmp_path / "secret.json").write_text('{"format": "mjarena-replay"}')
+    return folder
+
+
+@pytest.fixture
+def client(root: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(root, max_upload=200_000), raise_server_exceptions=False) as client:
+        yield client
+
+
+# -- the timeline ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", sorted(BOTS))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_timeline_rebuilds_every_hand_meld_and_the_wall(rules: str, seed: int) -> None:
+    data = run_match(BOTS[rules], rules=rules, seed=seed).to_json()
+    view = timeline(data)
+    game = replay_game(data)
+    assert len(view["steps"]) == len(data["events"]) + 1
+    assert view["steps"][0]["wall"] == len(data["wall"])
+    final = view["steps"][-1]
+    assert final["wall"] == game.wall_left
+    for seat in range(4):
+        shown = final["seats"][seat]
+        held = shown["hand"] + ([shown["drawn"]] if shown["drawn"] is not None else [])
+        assert sorted(held) == _hand(game, seat)
+        assert len(shown["melds"]) == len(game.melds[seat])
+    discards = sum(len(seat["discards"]) for seat in final["seats"])
+    assert discards == sum(1 for e in data["events"] if e["type"] in ("play", "discard"))
+
+
+def test_timeline_steps_tell_turn_text_and_last_discard() -> None:
+    view = timeline(run_match(BOTS["noi2014"], seed=7).to_json())
+    plays = [step for step in view["steps"] if step["event"] and step["event"]["type"] == "play"]
+    first = plays[0]
+    assert first["turn"] == first["event"]["seat"]
+    assert first["text"].split()[1] == "plays"
+    assert first["last_discard"] == {"seat": first["event"]["seat"], "index": 0}
+
+
+def test_timeline_marks_the_step_where_a_bot_crashed() -> None:
+    data = run_match([CRASHING_BOT, *BOTS["noi2014"][1:]], seed=4).to_json()
+    view = timeline(data)
+    [mark] = view["errors"]
+    assert (mark["seat"], mark["reason"]) == (0, "crash")
+    first_draw = next(i for i, e in enumerate(data["events"]) if e["type"] == "draw")
+    assert mark["step"] == first_draw + 1  # asked to play after its first draw, crashed, the judge answered
+    assert view["steps"][mark["step"]]["errors"] == [mark]
+
+
+class _FalseHu:
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        return Action("hu") if game.decision.stage == "draw" else legal[-1]
+
+
+def test_timeline_marks_a_false_hu_at_its_event() -> None:
+    from mjarena.agents.factory import make_agent
+
+    def factory(spec: str, seat: int, *args: Any, **kwargs: Any) -> Any:
+        return _FalseHu() if seat == 2 else make_agent(spec, seat, *args, **kwargs)
+
+    data = run_match(BOTS["noi2014"], seed=9, make_agent=factory).to_json()
+    view = timeline(data)
+    [mark] = view["errors"]
+    index = next(i for i, e in enumerate(data["events"]) if e["type"] == "false_hu")
+    assert (mark["seat"], mark["reason"], mark["step"]) == (2, "false_hu", index + 1)
+    assert view["steps"][index + 1]["seats"][2]["status"] == "out"
+
+
+def test_table_refuses_events_that_cannot_happen() -> None:
+    table = Table("noi2014")
+    table.apply(Event("deal", 0, (1, 2, 3)))
+    with pytest.raises(TimelineError, match="does not hold tile kind 9"):
+        table.apply(Event("play", 0, (9,)))
+    with pytest.raises(TimelineError, match="no discard"):
+        Table("noi2014").apply(Event("peng", 1, (4,), 0))
+
+
+def test_hidden_hands_are_only_counted() -> None:
+    table = Table("noi2014")
+    table.apply(Event("deal", 1, (1, 2, 3)))
+    seat = table.snapshot(hidden=[1])["seats"][1]
+    assert (seat["hand"], seat["drawn"], seat["hidden"]) == (None, None, 3)
+
+
+# -- tiles ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [*KINDS, BACK])
+def test_every_tile_picture_is_an_svg_document(kind: int) -> None:
+    svg = ET.fromstring(tile_svg(kind))
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert svg.get("viewBox") == "0 0 60 80"
+    assert svg.find("{http://www.w3.org/2000/svg}title").text == tile_title(kind)
+
+
+def test_tile_pictures_are_served_and_unknown_ones_are_404(client: TestClient) -> None:
+    assert client.get("/tiles/33.svg").headers["content-type"] == "image/svg+xml"
+    assert client.get("/tiles/back.svg").status_code == 200
+    assert client.get("/tiles/38.svg").status_code == 404
+    assert client.get("/tiles/x.svg").status_code == 404
+
+
+# -- pages ----------------------------------------------------------------------------------------------
+
+
+def test_index_lists_replays_and_tournaments_with_security_headers(client: TestClient, root: Path) -> None:
+    Tournament(Settings.create([Entrant(n, "builtin:greedy") for n in "abcd"]), root / "cup")
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'href="/replays/game.json"' in response.text
+    assert 'href="/tournaments/cup"' in response.text
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_pages_and_static_files(client: TestClient) -> None:
+    for path in ("/replays/game.json", "/play", "/static/mj.js", "/static/style.css", "/static/replay.js"):
+        assert client.get(path).status_code == 200, path
+    assert "data-replay=\"game.json\"" in client.get("/replays/game.json").text
+
+
+def test_replay_data(client: TestClient) -> None:
+    view = client.get("/api/replays/game.json").json()
+    assert view["rules"] == "noi2014" and view["name"] == "game.json"
+    assert view["seat_names"] == ["East", "South", "West", "North"]
+    assert view["steps"][-1]["text"] == "game over"
+
+
+# -- security: paths ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [
+    "/replays/..%2F..%2Fetc%2Fpasswd", "/api/replays/..%2Fsecret.json", "/api/replays/%2Fetc%2Fpasswd",
+    "/api/replays/..%5Csecret.json", "/api/replays/game.json%00", "/api/replays/sub/..%2F..%2Fsecret.json",
+    "/replays/nothing.json", "/api/tournaments/..%2F..", "/tournaments/..%2Fserved", "/api/tournaments/nope",
+])
+def test_paths_outside_the_folder_are_404(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "passwd" not in response.text or "no such file" in response.text
+
+
+def test_a_link_that_leads_out_is_404(client: TestClient, root: Path) -> None:
+    (root / "escape.json").symlink_to(root.parent / "secret.json")
+    assert client.get("/api/replays/escape.json").status_code == 404
+    assert "escape.json" not in client.get("/").text
+
+
+def test_a_file_that_is_not_a_replay_is_422_with_the_reason(client: TestClient, root: Path) -> None:
+    (root / "notes.json").write_text("[1, 2]")
+    response = client.get("/api/replays/notes.json")
+    assert response.status_code == 422
+    assert "not an mjarena replay" in response.json()["error"]
+    (root / "notes.txt").write_text("hello")
+    assert client.get("/api/replays/notes.txt").status_code == 404
+
+
+# -- security: uploads ----------------------------------------------------------------------------------
+
+
+def test_upload_keeps_a_replay_under_uploads(client: TestClient, root: Path) -> None:
+    raw = (root / "game.json").read_bytes()
+    response = client.post("/upload", files={"file": ("../../My Game!.json", raw)}, follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/replays/uploads/My-Game.json"
+    assert (root / "uploads" / "My-Game.json").read_bytes() == raw
+    again = client.post("/upload", files={"file": ("My Game.json", raw)}, headers={"accept": "application/json"})
+    assert again.status_code == 201 and again.json()["name"] == "uploads/My-Game-2.json"
+    assert client.get("/api/replays/uploads/My-Game-2.json").status_code == 200
+
+
+def test_an_oversized_upload_is_413(client: TestClient) -> None:
+    response = client.post("/upload", files={"file": ("big.json", b" " * 300_000)})
+    assert response.status_code == 413
+    assert "larger than the limit" in response.text
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'{"format": "other"}', "not an mjarena replay"),
+    (b"not json at all", "invalid JSON"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b'{"format": "mjarena-replay", "rules": "chess", "wall": [], "seats": [], "events": [], "decisions": []}',
+     "cannot show replays of rule set 'chess'"),
+    (b'{"format": "mjarena-replay", "rules": "noi2014", "wall": [], "seats": [], "events": [{"type": "play", '
+     b'"seat": 0, "tiles": ["W1"]}], "decisions": []}', "does not hold"),
+])
+def test_an_upload_that_is_not_a_replay_is_400_with_the_reason(client: TestClient, root: Path, content: bytes,
+                                                               message: str) -> None:
+    response = client.post("/upload", files={"file": ("x.json", content)}, headers={"accept": "application/json"})
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+    assert not (root / "uploads").exists() or not list((root / "uploads").iterdir())
+
+
+def test_an_upload_without_a_file_is_400(client: TestClient) -> None:
+    assert client.post("/upload", data={"other": "x"}).status_code == 400
+    assert client.post("/upload", content=b"plain", headers={"content-type": "text/plain"}).status_code == 400
+
+
+# -- play ------------------------------------------------------------------------------------------------
+
+
+def _start(client: TestClient, rules: str = "noi2014", seed: int = 5, seat: int = 0) -> str:
+    opponents = ["builtin:greedy"] * 3
+    response = client.post("/api/play", json={"rules": rules, "seat": seat, "opponents": opponents, "seed": seed})
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def _finish(client: TestClient, sid: str) -> dict[str, Any]:
+    view = client.get(f"/api/play/{sid}?wait=10").json()
+    for _ in range(500):
+        if view["state"] == "finished":
+            return view
+        assert view["state"] == "waiting", view
+        choices = view["choices"]
+        pick = next((c for c in choices if c["group"] is None), None) or choices[-1]
+        response = client.post(f"/api/play/{sid}", json={"version": view["version"], "choice": pick["index"]})
+        assert response.status_code == 200, response.text
+        view = response.json()
+    raise AssertionError("the game does not end")
+
+
+@pytest.mark.parametrize(("rules", "seat"), [("noi2014", 0), ("baida", 2), ("thupc2021", 3)])
+def test_a_whole_game_through_the_api_is_saved_as_a_replay(client: TestClient, root: Path, rules: str,
+                                                           seat: int) -> None:
+    sid = _start(client, rules, seed=2, seat=seat)
+    first = client.get(f"/api/play/{sid}?wait=10").json()
+    assert all(first["table"]["seats"][s]["hand"] is None for s in range(4) if s != seat)
+    assert first["table"]["seats"][seat]["hand"]
+    view = _finish(client, sid)
+    assert view["replay"].startswith("played/")
+    data = load(root / view["replay"])
+    assert data["seats"][seat]["bot"] == "human"
+    assert client.get(f"/api/replays/{view['replay']}").status_code == 200
+    over = client.post(f"/api/play/{sid}", json={"version": view["version"], "choice": 0})
+    assert over.status_code == 409 and "over" in over.json()["error"]
+
+
+def test_the_saved_replay_plays_again_exactly(client: TestClient, root: Path) -> None:
+    view = _finish(client, _start(client, seed=8))
+    data = load(root / view["replay"])
+    assert replay_game(data).events == load_events(data)
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    ("{not json", 400, "malformed JSON"),
+    ("[1, 2]", 400, "a JSON object"),
+    ('{"choice": 0}', 400, '"version" must be a whole number'),
+    ('{"version": 1}', 400, 'send "choice"'),
+    ('{"version": 1, "choice": "0"}', 400, '"choice" must be a whole number'),
+    ('{"version": 1, "choice": 999}', 422, "not one of the"),
+    ('{"version": 999, "choice": 0}', 409, "game is at decision"),
+    ('{"version": 1, "action": {"type": "gang", "tile": 26}}', 422, "not legal now"),
+    ('{"version": 1, "action": {"tile": 3}}', 400, '"type"'),
+    ('{"version": 1, "action": {"type": "play", "tile": "W1"}}', 400, '"tile" must be a whole number'),
+    ('{"version": 1, "action": {"type": "play", "tiles": 5}}', 400, '"tiles" must be a list'),
+])
+def test_malformed_or_illegal_moves_are_4xx_with_a_message(client: TestClient, body: str, status: int,
+                                                          message: str) -> None:
+    sid = _start(client, seed=5)
+    view = client.get(f"/api/play/{sid}?wait=10").json()
+    assert view["state"] == "waiting" and view["version"] == 1
+    response = client.post(f"/api/play/{sid}", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    assert client.get(f"/api/play/{sid}").json()["version"] == 1, "a refused move changes nothing"
+
+
+def test_a_legal_action_given_as_an_object_is_played(client: TestClient) -> None:
+    sid = _start(client, seed=5)
+    view = client.get(f"/api/play/{sid}?wait=10").json()
+    tile = next(c["tile"] for c in view["choices"] if c["type"] == "play")
+    response = client.post(f"/api/play/{sid}", json={"version": 1, "action": {"type": "play", "tile": tile}})
+    assert response.status_code == 200 and response.json()["version"] > 1
+
+
+@pytest.mark.parametrize(("request_args", "status"), [
+    ({"url": "/api/play/no-such-game"}, 404),
+    ({"url": "/play/no-such-game"}, 404),
+    ({"url": "/api/play/no-such-game", "method": "POST", "json": {"version": 1, "choice": 0}}, 404),
+    ({"url": "/api/play", "method": "POST", "json": {"rules": "chess", "seat": 0, "opponents": []}}, 422),
+    ({"url": "/api/play", "method": "POST", "json": {"rules": "noi2014", "seat": 4,
+                                                      "opponents": ["builtin:greedy"] * 3}}, 422),
+    ({"url": "/api/play", "method": "POST", "json": {"rules": "noi2014", "seat": 0,
+                                                      "opponents": ["rm -rf /"] * 3}}, 422),
+    ({"url": "/api/play", "method": "POST", "json": {"rules": "noi2014", "seat": "0",
+                                                      "opponents": ["builtin:greedy"] * 3}}, 400),
+    ({"url": "/api/play", "method": "POST", "json": {"rules": 5}}, 400),
+    ({"url": "/api/play", "method": "POST", "content": "rules=noi2014"}, 415),
+    ({"url": "/api/play", "method": "POST", "content": "x" * 70_000,
+      "headers": {"content-type": "application/json"}}, 413),
+    ({"url": "/api/play", "method": "DELETE"}, 405),
+    ({"url": "/nowhere"}, 404),
+])
+def test_bad_requests_are_4xx_never_500(client: TestClient, request_args: dict[str, Any], status: int) -> None:
+    args = dict(request_args)
+    response = client.request(args.pop("method", "GET"), args.pop("url"), **args)
+    assert response.status_code == status
+    assert response.text and "Traceback" not in response.text
+
+
+def test_wait_must_be_a_small_number(client: TestClient) -> None:
+    sid = _start(client)
+    assert client.get(f"/api/play/{sid}?wait=soon").status_code == 400
+    assert client.get(f"/api/play/{sid}?wait=3600").status_code == 400
+
+
+def test_only_offered_opponents_and_server_bots(root: Path) -> None:
+    room = PlayRoom(root, bots=["python3 mybot.py"])
+    assert room.opponents("noi2014") == ["builtin:random", "builtin:greedy", "python3 mybot.py"]
+    room.close()
+
+
+def test_sessions_are_capped_and_the_oldest_ends(root: Path) -> None:
+    with TestClient(create_app(root, max_sessions=2)) as client:
+        first, second, third = (_start(client, seed=s) for s in (1, 2, 3))
+        assert client.get(f"/api/play/{first}").status_code == 404
+        assert client.get(f"/api/play/{second}").status_code == 200
+        assert client.get(f"/api/play/{third}").status_code == 200
+
+
+def test_sessions_are_separate(client: TestClient) -> None:
+    one, two = _start(client, seed=1), _start(client, seed=2)
+    assert one != two and len(one) >= 20
+    view = client.get(f"/api/play/{one}?wait=10").json()
+    client.post(f"/api/play/{one}", json={"version": view["version"], "choice": view["choices"][-1]["index"]})
+    assert client.get(f"/api/play/{two}?wait=10").json()["version"] == 1
+
+
+def test_choice_views_group_actions_under_buttons() -> None:
+    names = {0: "W1", 1: "W2", 2: "W3", 5: "W6", 34: "PASS"}
+    views = choice_views("discard", [Action("discard", 34, 1), Action("discard", 34, 2), Action("chow", 0)],
+                         names, "ABCD")
+    assert [(v["group"], v["tile"], v["label"]) for v in views] == [
+        (None, 34, "discard PASS → B"), (None, 34, "discard PASS → C"), ("CHOW W1-W2-W3", None, "CHOW W1-W2-W3")]
+    [chi] = choice_views("claim", [Action("chi", 0, tiles=(5,))], names, "ESWN")
+    assert (chi["group"], chi["tile"]) == ("CHI W1-W2-W3", 5)
+
+
+# -- errors never show a traceback -----------------------------------------------------------------------
+
+
+def test_an_unexpected_error_is_a_clean_message(root: Path) -> None:
+    app = create_app(root)
+
+    async def boom(request: Any) -> Any:
+        raise RuntimeError("secret internals")
+
+    app.router.routes.append(Route("/api/boom", boom))
+    app.router.routes.append(Route("/boom", boom))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/api/boom")
+        assert response.status_code == 500
+        assert response.json()["error"].startswith("the server failed")
+        page = client.get("/boom")
+        assert "secret internals" not in page.text and "Traceback" not in page.text
+
+
+# -- tournaments ------------------------------------------------------------------------------------------
+
+
+class _InProcess:
+    remote = False
+
+    def run(self, fn: Any, tasks: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        return ((task, fn(task)) for task in tasks)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def test_tournament_data_reads_a_running_tournament_without_touching_it(client: TestClient, root: Path) -> None:
+    settings = Settings.create([Entrant(n, "builtin:greedy") for n in ("a", "b", "c", "d", "e")], rounds=2, seed=1)
+    Tournament(settings, root / "cup").run(_InProcess(), log=io.StringIO())
+    games = root / "cup" / "games.jsonl"
+    with open(games, "a") as out:
+        out.write('{"game": "r9-t1-g1", "half a line')  # a line being written
+    before = games.read_bytes()
+    state = client.get("/api/tournaments/cup").json()
+    assert games.read_bytes() == before
+    assert (state["played"], state["total"], state["complete"]) == (4, 4, True)
+    assert [row["bot"] for row in state["standings"]] and all(row["games"] for row in state["standings"])
+    assert "house-1" not in json.dumps(state["standings"])
+    replay = state["games"][0]["replay"]
+    assert replay == "cup/replays/r001-t001-g001.json"
+    assert client.get(f"/api/replays/{replay}").status_code == 200
+    assert client.get("/tournaments/cup").status_code == 200
+
+
+def test_the_folder_itself_can_be_the_tournament(tmp_path: Path) -> None:
+    settings = Settings.create([Entrant(n, "builtin:random") for n in "abcd"], seed=3)
+    Tournament(settings, tmp_path).run(_InProcess(), log=io.StringIO())
+    assert Library(tmp_path).tournaments() == ["-"]
+    with TestClient(create_app(tmp_path)) as client:
+        assert client.get("/api/tournaments/-").json()["games"][0]["replay"] == "replays/r001-t001-g001.json"
+
+
+def test_a_damaged_tournament_file_is_422(client: TestClient, root: Path) -> None:
+    (root / "broken").mkdir()
+    (root / "broken" / "tournament.json").write_text("{}")
+    response = client.get("/api/tournaments/broken")
+    assert response.status_code == 422 and "cannot be read" in response.json()["error"]
+
+
+# -- the command ------------------------------------------------------------------------------------------
+
+
+def test_serve_refuses_a_missing_folder_and_says_which_extra_is_missing(capsys: Any, monkeypatch: Any) -> None:
+    from mjarena.cli import main
+
+    assert main(["serve", "/no/such/folder"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["serve", "."]) == 2
+    assert "pip install 'mjarena[web]'" in capsys.readouterr().err
+
+
+def test_serve_binds_to_this_machine_by_default() -> None:
+    from mjarena.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.dir) == ("127.0.0.1", 8000, ".")
+    assert os.path.isdir(args.dir)

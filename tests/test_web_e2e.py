@@ -1,0 +1,277 @@
+"""End-to-end tests of the web app in headless Chromium (Playwright for Python, the system's Chromium).
+
+The server runs in a thread (uvicorn on 127.0.0.1, a free port); each test drives one page the way a person
+would and saves its screenshots (desktop and phone widths) into ``$MJARENA_SCREENSHOTS`` when set (``make
+screenshots`` sets it to ``docs/screenshots``), else into a temporary folder, so a test run leaves the tree
+alone.  Without Chromium or Playwright the tests are skipped with the reason, unless ``MJARENA_REQUIRE_BROWSER=1``
+makes that a failure.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjarena.arena.match import run_match
+from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.replay import save
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("MJARENA_SCREENSHOTS") or tempfile.mkdtemp(prefix="mjarena-screenshots-"))
+DESKTOP = {"width": 1180, "height": 900}
+PHONE = {"width": 390, "height": 844}
+CRASHING_BOT = f"{shlex.quote(sys.executable)} -c 'raise SystemExit(3)'"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("MJARENA_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason} (MJARENA_REQUIRE_BROWSER=1 requires the browser tests)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with a NOI 2014 replay in which a bot crashes, and one replay of each other rule set."""
+    folder = tmp_path_factory.mktemp("served")
+    save(run_match(["builtin:greedy", CRASHING_BOT, "builtin:random", "builtin:greedy"], seed=11).to_json(),
+         folder / "noi-crash.json")
+    save(run_match(["builtin:greedy", "builtin:random"] * 2, rules="baida", seed=5).to_json(), folder / "baida.json")
+    save(run_match(["builtin:fixed"] * 4, rules="thupc2021", seed=5).to_json(), folder / "thupc.json")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(root: Path) -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, in a thread; its base URL."""
+    import uvicorn
+
+    from mjarena.web import create_app
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(root), log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("requestfailed", lambda request: problems.append(f"request failed: {request.url}"))
+    yield page
+    context.close()
+    assert problems == [], f"the page reported errors: {problems}"
+
+
+def _shot(page: Any, name: str, phone: bool = False) -> None:
+    """Save ``SHOTS/<name>.png`` (the whole page), at the phone width too with ``phone``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if phone:
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(SHOTS / f"{name}-phone.png"), full_page=True)
+        page.set_viewport_size(DESKTOP)
+
+
+def _counter(page: Any) -> tuple[int, int]:
+    step, last = page.locator("#counter").inner_text().split(" / ")
+    return int(step), int(last)
+
+
+def test_replay_step_through_to_the_end(page: Any, server: str, root: Path) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    assert page.locator("table.list a").count() == 3
+    _shot(page, "index", phone=True)
+    page.click("text=noi-crash.json")
+    page.wait_for_selector("body[data-ready=replay]")
+    assert _counter(page)[0] == 0
+    last = _counter(page)[1]
+    crash_step = None
+    for expected in range(1, last + 1):
+        page.keyboard.press("ArrowRight")
+        assert _counter(page) == (expected, last)
+        if crash_step is None and page.locator("#banner").is_visible():
+            crash_step = expected
+            assert "crash" in page.locator("#banner").inner_text()
+            assert "judge plays" in page.locator(".seat[data-seat='1']").inner_text()
+            _shot(page, "replay-error")
+        if expected == 40:
+            _shot(page, "replay", phone=True)
+    assert crash_step is not None, "the crash of seat 1 is shown where it happened"
+    assert page.locator("#action").inner_text() == "game over"
+    assert page.locator(".badge", has_text="rank 1").count() == 1
+    page.keyboard.press("Home")
+    assert _counter(page)[0] == 0
+    page.keyboard.press("End")
+    assert _counter(page)[0] == last
+    page.keyboard.press("ArrowLeft")
+    assert _counter(page)[0] == last - 1
+    page.locator(f"#log li[data-step='{crash_step}']").click()
+    assert _counter(page)[0] == crash_step
+    page.keyboard.press("Home")
+    page.select_option("#speed", "5")  # 8x
+    page.keyboard.press(" ")
+    expect(page.locator("#counter")).to_have_text(re.compile(r"^([5-9]|\d\d+) /"))
+    page.keyboard.press(" ")
+    paused = _counter(page)[0]
+    time.sleep(0.3)
+    assert _counter(page)[0] == paused, "space pauses"
+
+
+@pytest.mark.parametrize("name", ["baida.json", "thupc.json"])
+def test_replay_of_every_rule_set(page: Any, server: str, name: str) -> None:
+    page.goto(f"{server}/replays/{name}")
+    page.wait_for_selector("body[data-ready=replay]")
+    page.keyboard.press("End")
+    step, last = _counter(page)
+    assert step == last > 50
+    page.keyboard.press("Home")
+    for _ in range(60):
+        page.keyboard.press("ArrowRight")
+    assert page.locator(".seat .discards .tile").count() > 0
+    _shot(page, f"replay-{name.removesuffix('.json')}")
+
+
+def _play_one_move(page: Any) -> None:
+    """Win when offered, pass on claims, otherwise discard the tile just drawn (or the first one)."""
+    for label in ("HU", "SELF-DRAWN win", "RON", "Pass", "No target hand"):
+        button = page.locator(f"#choices button[data-group='{label}']")
+        if button.count():
+            button.click()
+            return
+    drawn = page.locator(".seat.you .tile.clickable.drawn")
+    (drawn if drawn.count() else page.locator(".seat.you .tile.clickable").first).click()
+
+
+def _play_whole_game(page: Any, server: str, rules: str, seed: int, shots: str | None) -> int:
+    page.goto(f"{server}/play?seed={seed}")
+    page.wait_for_selector("body[data-ready=start]")
+    page.select_option("#rules", rules)
+    if shots:
+        _shot(page, f"{shots}-start", phone=True)
+    page.click("#go")
+    page.wait_for_url(re.compile(r"/play/[\w-]+$"))
+    moves = 0
+    while True:
+        page.wait_for_selector("body[data-state=waiting], body[data-state=finished]")
+        if page.get_attribute("body", "data-state") == "finished":
+            break
+        assert page.locator(".seat:not(.you) .hand .tile[data-kind='-1']").count() > 0, "others' hands hidden"
+        assert page.locator(".seat:not(.you) .hand .tile:not([data-kind='-1'])").count() == 0
+        if shots and moves == 12:
+            _shot(page, shots, phone=True)
+        version = page.get_attribute("body", "data-version")
+        _play_one_move(page)
+        page.wait_for_selector(f"body:not([data-version='{version}'])")
+        moves += 1
+        assert moves < 400, "the game does not end"
+    return moves
+
+
+def test_play_a_whole_game_against_three_bots(page: Any, server: str, root: Path) -> None:
+    moves = _play_whole_game(page, server, "noi2014", 5, "play")
+    assert moves > 5
+    assert "rank" in page.locator("table.results").inner_text()
+    _shot(page, "play-finished")
+    page.click("#replay-link")
+    page.wait_for_selector("body[data-ready=replay]")
+    assert "you" not in page.locator(".seat").first.inner_text()
+    assert page.locator(".seathead", has_text="human").count() == 1
+    played = list((root / "played").glob("*.json"))
+    assert len(played) == 1
+
+
+@pytest.mark.parametrize("rules", ["baida", "thupc2021"])
+def test_play_other_rule_sets(page: Any, server: str, rules: str) -> None:
+    assert _play_whole_game(page, server, rules, 3, None) > 3
+    assert page.locator("#replay-link").count() == 1
+
+
+class _SlowExecutor:
+    """Plays the games one at a time in this process, with a pause before each: a tournament to watch."""
+
+    remote = False
+
+    def run(self, fn: Any, tasks: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        for task in tasks:
+            time.sleep(0.5)
+            yield task, fn(task)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def test_tournament_standings_change_while_it_runs(page: Any, server: str, root: Path) -> None:
+    bots = [Entrant(name, f"builtin:{kind}") for name, kind in
+            (("greedy-1", "greedy"), ("greedy-2", "greedy"), ("random-1", "random"), ("random-2", "random"))]
+    settings = Settings.create(bots, format="round-robin", rounds=2, games_per_table=3, seed=2014)
+    tournament = Tournament(settings, root / "cup")
+    page.goto(server + "/")
+    page.click("text=cup")
+    page.wait_for_selector("#standings-table")
+    assert "0 of 6 games played" in page.locator("#summary").inner_text()
+    before = page.locator("#standings-table tbody").inner_text()
+    runner = threading.Thread(target=tournament.run, args=(_SlowExecutor(),), kwargs={"log": io.StringIO()})
+    runner.start()
+    seen: dict[str, str] = {"0": before}  # games played, as the page showed it -> its standings
+    try:
+        deadline = time.monotonic() + 20
+        while seen.get("6") is None and time.monotonic() < deadline:
+            played = page.get_attribute("body", "data-played") or "0"
+            if played not in seen:
+                seen[played] = page.locator("#standings-table tbody").inner_text()
+                if len(seen) == 2:
+                    _shot(page, "tournament-running")
+            time.sleep(0.05)
+    finally:
+        runner.join(30)
+    assert "6" in seen and len(seen) >= 3, f"the page showed {sorted(seen)} games played, expected 0, some, then 6"
+    assert len(set(seen.values())) == len(seen), "the standings changed each time games were added"
+    assert "finished" in page.locator("#summary").inner_text()
+    assert page.locator("#games-table tbody tr").count() == 6
+    _shot(page, "tournament", phone=True)
+    page.locator("#games-table a").first.click()
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.locator(".seathead", has_text="builtin:").count() == 4
