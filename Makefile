@@ -38,4 +38,4 @@ tables: $(BIN)/python
 	$(BIN)/python tools/build_tables.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache src/mjarena/hand/*.so

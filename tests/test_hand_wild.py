@@ -339,3 +339,74 @@ def test_batch_agrees_with_the_scalar_api(rules: HandRules) -> None:
     assert batch_can_win(array, np.array(melds), rules).tolist() == wins
     with pytest.raises(ValueError, match="hand 0"):
         batch_distance(array[:1], 3, rules)
+
+
+# ---------------------------------------------------------------------------------------------- the C accelerator
+
+counts_vectors = st.one_of(
+    st.lists(st.integers(0, 4), min_size=38, max_size=38).map(lambda c: [*c[:37], c[37] * 2]),
+    st.lists(st.integers(-2, 9), min_size=36, max_size=39),
+    st.lists(st.sampled_from([0, 1, 2, True, 1.0, "1", None, 2**70]), min_size=38, max_size=38),
+)
+
+
+def test_the_accelerator_is_built_where_required() -> None:
+    import os
+
+    from mjarena.hand import wild
+
+    if os.environ.get("MJARENA_REQUIRE_ACCELERATOR") == "1":
+        assert wild.ACCELERATED, "the C accelerator (setup.py: mjarena.hand._speedups) did not build"
+    else:
+        assert wild.ACCELERATED in (True, False)
+        pytest.skip("set MJARENA_REQUIRE_ACCELERATOR=1 (as .ci/run does) to require the C accelerator")
+
+
+@settings(max_examples=400, deadline=None)
+@given(counts_vectors, st.sampled_from([27, 34]), st.booleans())
+def test_the_accelerator_scans_as_the_python_reference(counts: list, live_end: int, as_tuple: bool) -> None:
+    speedups = pytest.importorskip("mjarena.hand._speedups")
+    from mjarena.hand.wild import _scan_python
+
+    value = tuple(counts) if as_tuple else counts
+    assert speedups.scan(value, live_end) == _scan_python(value, live_end) or (
+        speedups.scan(value, live_end) is None and not all(type(c) is int for c in counts)  # bool, exotic ints
+    )
+
+
+@pytest.fixture(params=["accelerated", "python"])
+def scan_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test through the C scan (when built) and through the pure-Python fallback."""
+    from mjarena.hand import wild
+
+    if request.param == "python":
+        monkeypatch.setattr(wild, "_scan", wild._scan_python)
+    elif not wild.ACCELERATED:
+        pytest.skip("the C accelerator is not built here")
+    return request.param
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_both_paths_agree_with_the_reference(scan_path: str, seed: int) -> None:
+    rng = random.Random(seed)
+    wall = [k for k in range(34) for _ in range(4)] + [WILD] * 8
+    for rules in ALL_RULES:
+        for _ in range(30):
+            melds = rng.choice((2, 3, 4))
+            counts = counts_of(rng.sample(wall, rng.choice((13, 14)) - 3 * melds))
+            assert distance(counts, melds, rules) == ref.distance_reference(counts, melds, rules), shown(
+                counts, melds, rules
+            )
+
+
+@pytest.mark.parametrize(
+    ("counts", "problem"),
+    [([0] * 37, "not 37"), ([5] + [0] * 37, "5 tiles of 1M"), ([True] * 14 + [0] * 24, None),
+     ((1,) * 13 + (0,) * 25, None), ([0] * 37 + [9], "9 tiles of BAIDA"), ([1.0] * 14 + [0] * 24, "1.0 tiles")],
+)
+def test_both_paths_validate_alike(scan_path: str, counts: list, problem: str | None) -> None:
+    if problem is None:
+        assert distance(counts) == distance([int(c) for c in counts])
+    else:
+        with pytest.raises((TileError, ValueError), match=problem):
+            distance(counts)

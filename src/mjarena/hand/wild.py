@@ -50,6 +50,7 @@ from mjarena.hand.standard import key_weight, suit_keys
 from mjarena.tiles import NUM_KINDS, STANDARD_KINDS, WILD, TileError, format_tile
 
 __all__ = [
+    "ACCELERATED",
     "RULES",
     "Analysis",
     "Arrangement",
@@ -295,16 +296,52 @@ def _plan(rules: HandRules) -> _Plan:
     return plan
 
 
+def _scan_python(counts: Sequence[int], live_end: int) -> tuple[int, int, int, int, int, int] | None:
+    """(m, p, s, h, tiles, pairs) of a hand, or None if ``counts`` is not a hand's count vector.
+
+    ``m, p, s, h``: the base-5 keys of the four groups; ``pairs``: 64 x the pairs + the odd counts of kinds
+    ``< live_end`` (four of a kind is two pairs).  ``bytes`` checks the counts are small ints, one ``translate``
+    maps each to its pair statistics or marks it too large, and a ``sum`` gives pairs, singles and tiles.  The
+    reference and fallback of the C accelerator ``_speedups.scan``, which computes the same for lists and tuples.
+    """
+    c = counts
+    try:
+        packed = bytes(c)
+    except (ValueError, TypeError):
+        return None
+    stats = packed.translate(_PAIR_STATS)
+    if len(stats) != NUM_KINDS or stats.find(_OVER, 0, WILD) >= 0 or packed[WILD] > MAX_WILD_COPIES:
+        return None
+    pairs = sum(stats[:live_end])
+    other = sum(stats[live_end:WILD]) + pairs
+    m = c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] \
+        + 390625 * c[8]
+    p = c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13] + 3125 * c[14] + 15625 * c[15] \
+        + 78125 * c[16] + 390625 * c[17]
+    s = c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22] + 3125 * c[23] + 15625 * c[24] \
+        + 78125 * c[25] + 390625 * c[26]
+    h = c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+    return m, p, s, h, 2 * (other >> 6) + (other & 63) + packed[WILD], pairs
+
+
+try:  # the optional C accelerator (setup.py builds it when a compiler is at hand)
+    from mjarena.hand._speedups import scan as _scan
+
+    ACCELERATED = True
+except ImportError:  # pragma: no cover - depends on the install
+    _scan = _scan_python
+    ACCELERATED = False
+
+
 # ---------------------------------------------------------------------------------------------- the API
 
 
 def distance(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES) -> int:
     """The exchange distance (see the module docstring); 0 exactly when the hand wins.
 
-    The one validated hot path behind every function here.  Validation, the tile count, the seven-pairs count
-    and the group keys share one pass: ``bytes`` checks the counts are small ints, one ``translate`` maps each
-    count to its pair statistics or marks it too large, the keys are four base-5 numbers, and the distance is
-    four table look-ups.
+    The one validated hot path behind every function here: one pass over the counts validates them and gives
+    the tile count, the seven-pairs statistics and the four group keys (in C when the optional accelerator is
+    built, see :data:`ACCELERATED`); then the distance is four table look-ups.
 
     >>> from mjarena.tiles import counts_of, parse_mpsz
     >>> distance(counts_of(parse_mpsz("123m456p789s1122z")))
@@ -317,33 +354,19 @@ def distance(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_R
     1
     """
     plan = _PLANS.get(id(rules)) or _plan(rules)
-    c = counts
-    try:
-        packed = bytes(c)
-    except (ValueError, TypeError):
-        packed = b""
-    stats = packed.translate(_PAIR_STATS)
-    if len(stats) != NUM_KINDS or stats.find(_OVER, 0, WILD) >= 0 or packed[WILD] > MAX_WILD_COPIES:
+    scanned = _scan(counts, plan.live_end) or _scan_python(counts, plan.live_end)
+    if scanned is None:
         _explain(counts, melds)
-    live_end = plan.live_end
-    pairs = sum(stats[:live_end])
-    other = sum(stats[live_end:WILD]) + pairs
-    total = 2 * (other >> 6) + (other & 63) + packed[WILD]
+    m, p, s, h, total, pairs = scanned
     if not (melds.__class__ is int and 0 <= melds <= MAX_MELDS and 13 - 3 * melds <= total <= 14 - 3 * melds):
         _explain(counts, melds)
-    m = c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] \
-        + 390625 * c[8]
-    p = c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13] + 3125 * c[14] + 15625 * c[15] \
-        + 78125 * c[16] + 390625 * c[17]
-    s = c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22] + 3125 * c[23] + 15625 * c[24] \
-        + 78125 * c[25] + 390625 * c[26]
-    h = c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33] \
-        if plan.honours else 0
+    if not plan.honours:
+        h = 0
     wild_kind = plan.wild_kind
-    wilds = 0 if wild_kind is None else packed[wild_kind]
+    wilds = 0 if wild_kind is None else counts[wild_kind]
     if wilds and plan.wild_std:
-        m, p, s, h, _ = group_keys(c, rules)
-        pairs -= stats[wild_kind]
+        m, p, s, h, _ = group_keys(counts, rules)
+        pairs -= _PAIR_STATS[wilds]
     if wilds and plan.fifth:
         table = plan.with_wild
         excess = 2 if wilds > 2 else wilds
