@@ -1,16 +1,33 @@
-"""Turn a bot SPEC into an agent: ``builtin:NAME`` (in-process) or a command line (a program).
+"""Turn a bot SPEC into an agent: ``builtin:NAME`` (in-process), ``python:MODULE:NAME`` (in-process, your
+code) or a command line (a program).
+
+``python:MODULE:NAME`` names an importable object (the module must be on the path of the process that plays,
+tournament workers included; installed, or on ``PYTHONPATH``):
+
+- a class with an ``act(game, seat, legal)`` method: one agent per game and seat, made with ``seed=`` when its
+  ``__init__`` takes a ``seed``, else with no argument;
+- an object with an ``act`` method: that agent itself, for every seat that names it;
+- any other callable: a policy ``policy(observation, action_mask) -> action index`` over the observations of
+  :mod:`mjarena.env` (``pip install 'mjarena[rl]'``), played by :class:`mjarena.env.policy_agent.PolicyAgent`.
 
 >>> check_spec("builtin:greedy")
+>>> check_spec("python:mjarena.agents.builtin:GreedyAgent")
 >>> check_spec("builtin:nope")
 Traceback (most recent call last):
 ...
 mjarena.agents.factory.BotSpecError: unknown built-in bot 'nope'; known: greedy, random
+>>> check_spec("python:mjarena.no_such_module:policy")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+mjarena.agents.factory.BotSpecError: python:mjarena.no_such_module:policy: cannot import mjarena.no_such_module: ...
 """
 
 from __future__ import annotations
 
+import inspect
 import shlex
-from typing import TYPE_CHECKING
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mjarena.arena.match import Limits
@@ -20,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["BotSpecError", "check_spec", "make_agent"]
 
 BUILTIN = "builtin:"
+PYTHON = "python:"
 
 
 class BotSpecError(ValueError):
@@ -36,6 +54,9 @@ def check_spec(spec: str, rules: JudgeRules | None = None) -> None:
         if name not in agents:
             known = ", ".join(sorted(agents))
             raise BotSpecError(f"unknown built-in bot {name!r}; known: {known}")
+        return
+    if spec.startswith(PYTHON):
+        _load(spec)
         return
     try:
         words = shlex.split(spec)
@@ -56,6 +77,8 @@ def make_agent(
     check_spec(spec, rules)
     if spec.startswith(BUILTIN):
         return rules.agents[spec[len(BUILTIN):]](seed=seed)
+    if spec.startswith(PYTHON):
+        return _python_agent(_load(spec), seed, rules)
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.protocol.process import BotProcess
     from mjarena.protocol.transport import ProcessTransport
@@ -65,3 +88,36 @@ def make_agent(
         output_limit=limits.output_bytes,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
+
+
+def _load(spec: str) -> Any:
+    """The object a ``python:MODULE:NAME`` spec names; :class:`BotSpecError` saying what is wrong."""
+    module_name, sep, name = spec[len(PYTHON):].partition(":")
+    if not sep or not module_name or not name:
+        raise BotSpecError(f"{spec}: expected python:MODULE:NAME (an agent class, an agent, or a policy)")
+    try:
+        module = import_module(module_name)
+    except Exception as error:  # any failure of the import is the spec's problem, said as such
+        raise BotSpecError(f"{spec}: cannot import {module_name}: {error}") from None
+    try:
+        target = getattr(module, name)
+    except AttributeError:
+        raise BotSpecError(f"{spec}: module {module_name} has no {name!r}") from None
+    if not callable(target) and not callable(getattr(target, "act", None)):
+        raise BotSpecError(f"{spec}: {name} is neither an agent (a class or an object with act()) nor a policy")
+    return target
+
+
+def _python_agent(target: Any, seed: int | None, rules: JudgeRules) -> Agent:
+    """An agent from what a ``python:`` spec names (see the module's docstring)."""
+    if isinstance(target, type):
+        try:
+            takes_seed = "seed" in inspect.signature(target).parameters
+        except (TypeError, ValueError):
+            takes_seed = False
+        return target(seed=seed) if takes_seed else target()
+    if callable(getattr(target, "act", None)):
+        return target
+    from mjarena.env.policy_agent import PolicyAgent  # the one edge import: policies play env observations
+
+    return PolicyAgent(target, rules=rules.name, name=getattr(target, "__name__", "policy"))

@@ -1,0 +1,166 @@
+"""What an environment needs to know of one rule set (:class:`RuleSpec`), and the observation builder every rule set
+shares (:class:`Observer`).
+
+The observation is a ``(CHANNELS, spec.kinds)`` array of ``uint8``; column ``k`` is tile kind ``k`` (see
+:mod:`mjarena.tiles`) and seats are relative: 0 is the observer, 1 the next seat (seat + 1), 2 the one across,
+3 the previous one.
+
+=======  ===========================================================================================
+row      content
+=======  ===========================================================================================
+0        own concealed hand: count of each kind
+1-4      melds of relative seats 0..3: tiles of each kind laid down (a kong counts 4, a chow 1 of each)
+5-8      discards of relative seats 0..3 still on the table (claimed ones leave): count of each kind
+9        the tile the decision is about, one-hot: the discard at a claim, the tile just drawn after a draw
+10       state, by column: 0 wall tiles left; 1-3 the stage (``spec.stages`` order); 4-7 relative seats still
+         playing; 8-11 the discarder at a claim; 12-15 the dealer (seat 0); 16-20 per rule set (``spec.extra``)
+=======  ===========================================================================================
+
+Everything but row 0 is public: it is kept current from the event stream, never rebuilt.
+
+>>> from mjarena.env.noi2014_v0 import SPEC
+>>> from mjarena.variants.noi2014 import NoiGame, shuffled_wall
+>>> game = NoiGame(shuffled_wall(1))
+>>> observer = Observer(SPEC)
+>>> observer.update(game.events)
+>>> table = observer.observe(game, 0, "draw")
+>>> table.shape, int(table[0].sum()), int(table[STATE, WALL])
+((11, 27), 14, 55)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mjarena.tiles import Notation
+from mjarena.variants.base import Action, Event
+
+__all__ = ["CHANNELS", "EXTRA", "REQUEST", "STATE", "WALL", "IllegalActionError", "Observer", "RuleSpec"]
+
+HAND, MELDS, DISCARDS, REQUEST, STATE = 0, 1, 5, 9, 10
+CHANNELS = 11
+WALL, STAGE, SEATS_IN, DISCARDER, DEALER, EXTRA = 0, 1, 4, 8, 12, 16
+"""Columns of the state row."""
+
+Options = dict[int, Action]
+
+
+class IllegalActionError(ValueError):
+    """An action index that the action mask does not allow."""
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule set as the environments see it: the action encoding, the observation's extras and the points.
+
+    ``options(game, stage, seat, legal)`` maps every index the seat may choose now to the engine's
+    :class:`~mjarena.variants.base.Action`; ``encode(game, seat, action)`` is the index of any legal action.
+    ``points(game)`` are the final points of a finished game, by seat, and ``left_points(game, seat)`` the
+    points of a seat that has left a game still going on (None while its points can still change).
+    ``hand(game, seat)`` is the seat's concealed counts by kind; ``extra(game, seat, row)`` fills the rule set's
+    columns of the state row.
+    """
+
+    name: str
+    kinds: int
+    notation: Notation
+    stages: tuple[str, ...]
+    action_names: tuple[str, ...]
+    new_game: Callable[[Sequence[int]], Any]
+    shuffled_wall: Callable[[int], list[int]]
+    encode: Callable[[Any, int, Action], int]
+    points: Callable[[Any], list[float]]
+    options: Callable[[Any, str, int, Sequence[Action]], Options] | None = None
+    hand: Callable[[Any, int], Sequence[int]] = lambda game, seat: game.hands[seat].counts
+    seats_in: Callable[[Any], Sequence[bool]] = lambda game: (True, True, True, True)
+    left_points: Callable[[Any, int], float | None] = lambda game, seat: None
+    extra: Callable[[Any, int, Any], None] = lambda game, seat, row: None
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_names)
+
+    def legal_options(self, game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Options:
+        """Index -> action for every choice the seat has at this decision."""
+        if self.options is not None:
+            return self.options(game, stage, seat, legal)
+        encode = self.encode
+        return {encode(game, seat, action): action for action in legal}
+
+    def mask(self, options: Options) -> np.ndarray:
+        """The action mask (``int8``, 1 for each legal index) of some options."""
+        mask = np.zeros(self.num_actions, np.int8)
+        mask[list(options)] = 1
+        return mask
+
+
+_MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1}
+_CLAIMS = frozenset({"peng", "pong", "gang", "chi", "chow", "hu", "ron"})
+_ROTATIONS = [[(seat + step) % 4 for step in range(4)] for seat in range(4)]
+_PUBLIC_ROWS = [np.array([*rotation, *(4 + s for s in rotation)]) for rotation in _ROTATIONS]
+
+
+class Observer:
+    """The public part of the table (melds and discards of every seat), kept current from the events, and the
+    observations built on it."""
+
+    def __init__(self, spec: RuleSpec) -> None:
+        self.spec = spec
+        self.public = np.zeros((8, spec.kinds), np.uint8)  # rows 0-3 melds of seat 0-3, rows 4-7 their discards
+        self.seen = 0
+        self.last_play: tuple[int, int] | None = None
+        self.drawn: tuple[int, int] | None = None  # (seat, kind) when the last event is a draw
+
+    def update(self, events: Sequence[Event]) -> None:
+        """Take in the events not seen yet."""
+        public = self.public
+        for event in events[self.seen :]:
+            kind = event.type
+            self.drawn = None
+            if kind in ("draw", "draw_back"):
+                self.drawn = (event.seat, event.tiles[0])  # type: ignore[assignment]
+            elif kind in ("play", "discard"):
+                self.last_play = (event.seat, event.tiles[0])  # type: ignore[assignment]
+                public[4 + event.seat, event.tiles[0]] += 1  # type: ignore[operator]
+            else:
+                if kind in _CLAIMS and self.last_play is not None:
+                    discarder, tile = self.last_play
+                    public[4 + discarder, tile] -= 1
+                    self.last_play = None
+                if kind in _MELD_TILES:
+                    public[event.seat, event.tiles[0]] += _MELD_TILES[kind]
+                elif kind in ("chi", "chow"):
+                    for tile in event.tiles:
+                        public[event.seat, tile] += 1
+        self.seen = len(events)
+
+    def observe(self, game: Any, seat: int, stage: str | None) -> np.ndarray:
+        """The observation of ``seat`` (the table, without the mask); ``stage`` None when it is not asked."""
+        spec = self.spec
+        out = np.zeros((CHANNELS, spec.kinds), np.uint8)
+        out[HAND] = spec.hand(game, seat)[: spec.kinds]
+        out[MELDS:REQUEST] = self.public[_PUBLIC_ROWS[seat]]
+        state = out[STATE]
+        state[WALL] = game.wall_left
+        discarder = getattr(game, "discarder", None)
+        if stage is not None:
+            state[STAGE + spec.stages.index(stage)] = 1
+            if discarder is not None:
+                out[REQUEST, game.claimable] = 1
+            elif self.drawn is not None and self.drawn[0] == seat:
+                out[REQUEST, self.drawn[1]] = 1
+        rotation = _ROTATIONS[seat]
+        seats_in = spec.seats_in(game)
+        for relative, other in enumerate(rotation):
+            if seats_in[other]:
+                state[SEATS_IN + relative] = 1
+        if discarder is not None:
+            state[DISCARDER + (discarder - seat) % 4] = 1
+        state[DEALER + (-seat) % 4] = 1
+        spec.extra(game, seat, state)
+        return out

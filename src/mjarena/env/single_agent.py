@@ -1,0 +1,151 @@
+"""One seat as a Gymnasium environment; the other three are mjarena agents (built-in, programs, policies).
+
+The opponents are bot specs, made as a match makes them (:func:`mjarena.agents.factory.make_agent`), one set
+per episode: ``builtin:greedy``, ``builtin:random``, a command line speaking the rule set's protocol, or
+``python:MODULE:NAME``.  An opponent that fails (timeout, crash, an answer the rules refuse) is played by the
+judge's fallback for the rest of the episode, as in a match; ``info["opponent_errors"]`` names it.
+
+Observations, the action space and the rewards are the AEC environment's (``docs/env/``); the reward of a step
+is what the seat earned since its previous action, so an episode's rewards add up to the seat's points.  The
+episode ends when the seat's game does (a NOI 2014 winner leaves the game at once: its episode ends there).
+
+>>> import numpy as np
+>>> table = SingleAgentEnv("noi2014", opponents=["builtin:greedy"] * 3, seat=1)
+>>> observation, info = table.reset(seed=5)
+>>> total, done = 0.0, False
+>>> while not done:
+...     action = int(np.flatnonzero(observation["action_mask"])[0])
+...     observation, reward, done, truncated, info = table.step(action)
+...     total += reward
+>>> total == info["points"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+
+from mjarena.agents.errors import AgentError
+from mjarena.env import spec_for
+from mjarena.env._aec import AGENTS, MahjongEnv
+from mjarena.variants.base import Action
+
+__all__ = ["SingleAgentEnv"]
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """Seat ``seat`` of a game of ``rules``; ``opponents`` are the bot specs of the other seats, in seat order."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        rules: str = "noi2014",
+        opponents: Sequence[str] = ("builtin:greedy", "builtin:greedy", "builtin:greedy"),
+        seat: int = 0,
+        limits: Any = None,
+        render_mode: str | None = None,
+    ) -> None:
+        from mjarena.agents.factory import check_spec
+        from mjarena.arena.match import Limits
+        from mjarena.arena.rulesets import judge_rules
+
+        if len(opponents) != 3 or seat not in range(4):
+            raise ValueError(f"three opponents and a seat 0..3, not {len(opponents)} and seat {seat}")
+        self.judge = judge_rules(rules)
+        for spec in opponents:
+            check_spec(spec, self.judge)
+        self.table = MahjongEnv(spec_for(rules), render_mode="ansi")
+        self.seat, self.agent = seat, AGENTS[seat]
+        self.opponents = dict(zip([s for s in range(4) if s != seat], opponents, strict=True))
+        self.limits = limits or Limits()
+        self.render_mode = render_mode
+        self.observation_space = self.table.observation_space(self.agent)
+        self.action_space = self.table.action_space(self.agent)
+        self._agents: dict[int, Any] = {}
+        self._errors: dict[int, str] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        """A new game (its wall from ``seed`` as in the AEC environment) and new opponents, seeded from it."""
+        from mjarena.agents.factory import make_agent
+
+        super().reset(seed=seed)
+        self._close_opponents()
+        self.table.reset(seed=seed)
+        game_seed = self.table.seed
+        assert game_seed is not None
+        self._agents = {
+            seat: make_agent(spec, seat, self.limits, seed=game_seed * 4 + seat, rules=self.judge)
+            for seat, spec in self.opponents.items()
+        }
+        self._errors = {}
+        self._play_others()
+        observation, _, _, info = self._outcome()
+        return observation, info
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+        self.table.step(action)
+        self._play_others()
+        observation, reward, terminated, info = self._outcome()
+        if terminated:
+            self._close_opponents()
+        return observation, reward, terminated, False, info
+
+    def _play_others(self) -> None:
+        """Let the opponents answer (and the seats that left be stepped) until this seat is asked or done."""
+        table = self.table
+        while table.agents:
+            agent = table.agent_selection
+            if agent == self.agent:
+                return
+            if table.terminations[agent]:
+                table.step(None)
+            else:
+                table.step_action(self._answer(AGENTS.index(agent)))
+
+    def _answer(self, seat: int) -> Action:
+        from mjarena.arena.match import JudgeFallback
+
+        game = self.table.game
+        decision = game.decision
+        legal = decision.legal[seat]
+        if seat not in self._errors:
+            try:
+                action = self._agents[seat].act(game, seat, legal)
+            except AgentError as error:
+                self._errors[seat] = error.reason
+            else:
+                if game.accepts(decision, action, legal):
+                    return action
+                self._errors[seat] = "illegal_action"
+        return JudgeFallback().act(game, seat, legal)
+
+    def _outcome(self) -> tuple[dict[str, np.ndarray], float, bool, dict]:
+        table, agent = self.table, self.agent
+        info = dict(table.infos[agent])
+        if self._errors:
+            info["opponent_errors"] = dict(self._errors)
+        return table.observe(agent), float(table._cumulative_rewards[agent]), table.terminations[agent], info
+
+    def render(self) -> str | None:
+        """The table as text (``ansi``: returned; ``human``: printed)."""
+        text = self.table.table_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text if self.render_mode == "ansi" else None
+
+    def _close_opponents(self) -> None:
+        for agent in self._agents.values():
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+        self._agents = {}
+
+    def close(self) -> None:
+        """Stop the opponents' programs, if any."""
+        self._close_opponents()
