@@ -83,7 +83,7 @@ def test_stdin_lines_with_a_bad_one() -> None:
         (["123m"], "wrong number of tiles (相公)"),
         (["123m", "--rules", "mcr"], "unknown rule set 'mcr'"),
         (["12x"], "unknown tile name"),
-        (["11m", "--melds", "7"], "melds must be 0..4"),
+        (["11m", "--melds", "7"], "at most 4 sets laid down"),
     ],
 )
 def test_errors_are_one_line_and_status_2(args: list[str], message: str) -> None:
@@ -91,3 +91,20 @@ def test_errors_are_one_line_and_status_2(args: list[str], message: str) -> None
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_melds_given_as_sets_count_as_seen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "23m456p55m", "--melds", "111m,555z", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["melds"], report["meld_tiles"]) == (2, ["111m", "555z"])
+    assert {w["tile"]: w["unseen"] for w in report["waits"]} == {"1m": 1, "4m": 4}  # three 1m are in the meld
+
+
+@pytest.mark.parametrize(
+    ("melds", "problem"),
+    [("124m", "124m is not a run, a triplet or a kong"), ("5", "at most 4"),
+     ("1111m,123m", "fifth copy of 1M"), ("11x", "11x")],
+)
+def test_bad_melds_are_usage_errors(melds: str, problem: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hand", "23m456p55m", "--melds", melds]) == 2
+    assert problem in capsys.readouterr().err

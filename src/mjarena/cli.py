@@ -252,8 +252,41 @@ def _cmd_standings(args: argparse.Namespace) -> int:
 # -- hand ----------------------------------------------------------------------------------------------
 
 
-def _hand_report(text: str, rules_name: str, melds: int, wild: int) -> dict[str, object]:
-    """The analysis of one typed hand as a JSON-ready dict; raises ValueError (TileError) on bad input."""
+def _parse_melds(text: str) -> list[list[int]]:
+    """``--melds``: a number of sets laid down (their tiles unknown), or the sets themselves, comma-separated, in
+    mpsz (``123m,555z,1111p``): each a run, a triplet or a kong.
+
+    >>> _parse_melds("2"), _parse_melds("123m, 7777p")
+    ([[], []], [[0, 1, 2], [15, 15, 15, 15]])
+    >>> _parse_melds("124m")
+    Traceback (most recent call last):
+    ...
+    ValueError: --melds: 124m is not a run, a triplet or a kong
+    """
+    from mjarena.tiles import parse_mpsz
+
+    text = text.strip()
+    if text.isdigit():
+        if int(text) > 4:
+            raise ValueError(f"--melds {text}: a hand has at most 4 sets laid down")
+        return [[] for _ in range(int(text))]
+    melds = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        kinds = sorted(parse_mpsz(part))
+        run = len(kinds) == 3 and kinds[0] < 27 and kinds[0] % 9 <= 6 and kinds == list(range(kinds[0], kinds[0] + 3))
+        if not (run or (len(kinds) in (3, 4) and len(set(kinds)) == 1)):
+            raise ValueError(f"--melds: {part} is not a run, a triplet or a kong")
+        melds.append(kinds)
+    if len(melds) > 4:
+        raise ValueError(f"--melds: {len(melds)} sets; a hand has at most 4 laid down")
+    return melds
+
+
+def _hand_report(text: str, rules_name: str, meld_sets: list[list[int]], wild: int) -> dict[str, object]:
+    """The analysis of one typed hand as a JSON-ready dict; raises ValueError (TileError) on bad input.
+
+    Melds given by their tiles count as seen (the ``unseen`` of waits and useful tiles) and toward four of a kind.
+    """
     from mjarena.hand.options import get_rules
     from mjarena.hand.wild import analyse, format_arrangement, format_group
     from mjarena.tiles import NUM_KINDS, WILD, check_counts, counts_of, format_tile, format_tiles, parse_tiles
@@ -267,9 +300,11 @@ def _hand_report(text: str, rules_name: str, melds: int, wild: int) -> dict[str,
         raise ValueError("no tiles given")
     wild_kind = WILD if rules.wild_kind is None else rules.wild_kind
     kinds += [wild_kind] * wild
-    check_counts([k for k in kinds if k != WILD])
+    melded = [kind for meld in meld_sets for kind in meld]
+    check_counts([k for k in kinds + melded if k != WILD])
     counts = counts_of(kinds)
-    result = analyse(counts, melds, rules, visible=[0] * NUM_KINDS)
+    melds = len(meld_sets)
+    result = analyse(counts, melds, rules, visible=counts_of(melded) + [0] * (NUM_KINDS - 34))
 
     def tile(kind: int) -> str:
         return format_tile(kind, "mpsz") if kind < 34 or kind == WILD else format_tile(kind)
@@ -283,6 +318,7 @@ def _hand_report(text: str, rules_name: str, melds: int, wild: int) -> dict[str,
         "rules": rules_name,
         "tiles": result.tiles,
         "melds": melds,
+        "meld_tiles": [format_tiles(meld, "mpsz") for meld in meld_sets if meld],
         "wilds": result.wilds,
         "can_win": result.can_win,
         "distance": result.distance,
@@ -310,7 +346,8 @@ def _hand_text(report: dict[str, object]) -> str:
     wilds = report["wilds"]
     lines = [
         f"hand: {report['hand']}  ({report['tiles']} tiles, {wilds} wildcard{'s' if wilds != 1 else ''}, "
-        f"{report['melds']} meld(s); rules {report['rules']})",
+        f"{report['melds']} meld(s){': ' + ' '.join(report['meld_tiles']) if report['meld_tiles'] else ''}; "
+        f"rules {report['rules']})",
         f"can win: {'yes' if report['can_win'] else 'no'}",
         f"distance: {report['distance']}",
     ]
@@ -339,9 +376,13 @@ def _cmd_hand(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.wild < 0:
         raise UsageError("--wild must be 0 or more")
+    try:
+        meld_sets = _parse_melds(args.melds)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if args.tiles != "-":
         try:
-            report = _hand_report(args.tiles, args.rules, args.melds, args.wild)
+            report = _hand_report(args.tiles, args.rules, meld_sets, args.wild)
         except ValueError as error:
             raise UsageError(str(error)) from None
         print(json.dumps(report, ensure_ascii=False) if args.json else _hand_text(report))
@@ -352,7 +393,7 @@ def _cmd_hand(args: argparse.Namespace) -> int:
         if not text or text.startswith("#"):
             continue
         try:
-            report = _hand_report(text, args.rules, args.melds, args.wild)
+            report = _hand_report(text, args.rules, meld_sets, args.wild)
         except ValueError as error:
             failures += 1
             if args.json:
@@ -475,7 +516,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hand.add_argument("tiles", metavar="TILES", help="the concealed hand, or '-' for one hand per line on stdin")
     hand.add_argument("--rules", default="baida", help="thupc2021, noi2014 or baida (default baida)")
-    hand.add_argument("--melds", type=int, default=0, metavar="N", help="sets already laid down (0)")
+    hand.add_argument("--melds", default="0", metavar="N|SETS",
+                      help="sets laid down: a number, or the sets in mpsz, comma-separated: 123m,555z (0)")
     hand.add_argument("--wild", type=int, default=0, metavar="N", help="add N wildcards to the hand")
     hand.add_argument("--json", action="store_true", help="one JSON object per hand")
     hand.set_defaults(handler=_cmd_hand)
