@@ -103,37 +103,36 @@ def _read_wall(source: str, judge: JudgeRules) -> list[int]:
 
 def _print_match(result: MatchResult) -> None:
     from mjarena.arena.rulesets import judge_rules
-    from mjarena.formats import SEATS_NOI, noi_log, thupc_log
     from mjarena.variants import get_variant
 
+    judge = judge_rules(result.rules)
     seed = f"seed {result.seed}" if result.seed is not None else "a given wall"
     print(f"{get_variant(result.rules).title}, {seed}")
     for seat in result.seats:
-        print(f"  {SEATS_NOI[seat.seat]:<6} {seat.bot}")
+        print(f"  {judge.seats[seat.seat]:<6} {seat.bot}")
     print()
-    notation = judge_rules(result.rules).notation
-    log = thupc_log(result.events) if result.rules == "thupc2021" else noi_log(result.events, notation)
-    for line in log:  # THUPC games in the statement's own log format
+    for line in judge.log(result.events):
         print(line)
     print()
     print(_result_table(result))
 
 
 def _result_table(result: MatchResult) -> str:
-    from mjarena.formats import SEATS_NOI
+    from mjarena.arena.rulesets import judge_rules
 
+    names = judge_rules(result.rules).seats
     header = ("seat", "bot", "status", "rank", "points", "target", "distance")
     rows = [header]
     for seat in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
         status = seat.status if seat.reason is None else f"error: {seat.reason}"
         rows.append((
-            f"{seat.seat} {SEATS_NOI[seat.seat]}", seat.bot, status, str(seat.rank), f"{seat.points:g}",
+            f"{seat.seat} {names[seat.seat]}", seat.bot, status, str(seat.rank), f"{seat.points:g}",
             " ".join(seat.target) if seat.target else "", "" if seat.distance is None else str(seat.distance),
         ))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
-    details = [f"  {SEATS_NOI[s.seat]}: {s.reason}: {s.detail}" for s in result.seats if s.reason]
+    details = [f"  {names[s.seat]}: {s.reason}: {s.detail}" for s in result.seats if s.reason]
     return "\n".join(lines + (["", "errors:", *details] if details else []))
 
 

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from mjarena.formats import SEATS_NOI, SEATS_THUPC, noi_log, thupc_log
 from mjarena.tiles import Notation
 from mjarena.variants import get_variant
+from mjarena.variants.base import Event
 
 __all__ = ["RULE_SETS", "JudgeRules", "judge_rules"]
 
@@ -28,7 +30,8 @@ class JudgeRules:
     """One rule set as the judge sees it.
 
     ``hu_always_accepted``: the rules accept a HU that does not win (NOI 2014's 诈胡, a ``false_hu`` error)
-    rather than refusing it as an illegal action.
+    rather than refusing it as an illegal action.  ``seats`` names seats 0..3 and ``log`` writes a game's events
+    as readable lines, each as the rule set's own texts do (THUPC's ``A OUT 1M``).
     """
 
     name: str
@@ -40,6 +43,8 @@ class JudgeRules:
     agents: Mapping[str, Callable[..., Any]]
     notation: Notation
     hu_always_accepted: bool
+    seats: tuple[str, ...] = SEATS_NOI
+    log: Callable[[Sequence[Event]], list[str]] = noi_log
 
 
 def _noi2014() -> JudgeRules:
@@ -72,6 +77,7 @@ def _baida() -> JudgeRules:
         name="baida", new_game=baida.BaidaGame, shuffled_wall=baida.shuffled_wall,
         validate_wall=baida.validate_wall, rank=lambda game, _targets, errors: _errors_last(baida.rank(game), errors),
         protocol=protocol, agents=BAIDA_AGENTS, notation="thupc", hu_always_accepted=False,
+        log=lambda events: noi_log(events, "thupc"),
     )
 
 
@@ -85,6 +91,7 @@ def _thupc2021() -> JudgeRules:
         validate_wall=thupc2021.validate_wall,
         rank=lambda game, _targets, errors: _errors_last(thupc2021.rank(game), errors),
         protocol=protocol, agents=THUPC_AGENTS, notation="thupc", hu_always_accepted=False,
+        seats=SEATS_THUPC, log=thupc_log,
     )
 
 

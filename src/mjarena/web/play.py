@@ -278,7 +278,7 @@ class PlaySession:
         from mjarena.web.timeline import describe
 
         hidden = {"deal", "draw", "draw_back"}
-        mine = [text for event, text in zip(events, describe(events, self.judge.name, self.judge.notation),
+        mine = [text for event, text in zip(events, describe(events, self.judge.name),
                                             strict=True)
                 if event.type not in hidden or event.seat == self.seat]
         return mine[-12:]

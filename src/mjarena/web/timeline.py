@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mjarena.arena.rulesets import judge_rules
 from mjarena.variants.base import Event
 
 __all__ = ["Table", "TimelineError", "decision_steps", "describe", "seat_names", "tile_names", "timeline"]
@@ -41,18 +42,12 @@ def seat_names(rules: str) -> tuple[str, ...]:
     >>> seat_names("thupc2021"), seat_names("noi2014")[0]
     (('A', 'B', 'C', 'D'), 'East')
     """
-    from mjarena.formats import SEATS_NOI, SEATS_THUPC
-
-    return SEATS_THUPC if rules == "thupc2021" else SEATS_NOI
+    return judge_rules(rules).seats
 
 
-def describe(events: Sequence[Event], rules: str, notation: str) -> list[str]:
+def describe(events: Sequence[Event], rules: str) -> list[str]:
     """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines)."""
-    from mjarena.formats import noi_log, thupc_log
-
-    if rules == "thupc2021":
-        return thupc_log(events)
-    return noi_log(events, notation)  # type: ignore[arg-type]
+    return judge_rules(rules).log(events)
 
 
 @dataclass
@@ -182,7 +177,6 @@ class Table:
 def decision_steps(data: dict[str, Any]) -> list[int] | None:
     """For each recorded decision, the number of events before it (the step at which it was asked); None when
     the replay cannot be played again (a rule set this version cannot run, or answers that do not fit)."""
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.tiles import parse_tiles
     from mjarena.variants.base import Action
 
@@ -231,7 +225,6 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
 
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.formats import event_dict
     from mjarena.replay import load_events
     from mjarena.tiles import TileError
@@ -245,7 +238,7 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
     except (TileError, TypeError, AttributeError) as error:
         raise TimelineError(f"the replay's events are damaged: {error}") from None
     table = Table(judge.name, len(data["wall"]))
-    texts = describe(events, judge.name, judge.notation)
+    texts = describe(events, judge.name)
     steps = [{"step": 0, "text": "the table before the deal", "event": None, **table.snapshot()}]
     for number, (event, text) in enumerate(zip(events, texts, strict=True), start=1):
         table.apply(event)
