@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
-from typing import Literal
+from typing import Literal, NoReturn
 
 from mjarena.hand import tables as _std
 from mjarena.hand.options import RULES, HandRules
@@ -203,11 +203,10 @@ def _table(rules: HandRules, wilds: int) -> tuple[_Table, int]:
 
 def _check(counts: Sequence[int], melds: int) -> int:
     """The number of tiles; raises unless the hand is a count vector of 38 that fits ``melds``."""
-    distance(counts, melds)
-    return sum(counts)
+    return _scanned(counts, melds, STANDARD_KINDS)[4]
 
 
-def _explain(counts: Sequence[int], melds: int) -> None:
+def _explain(counts: Sequence[int], melds: int) -> NoReturn:
     if isinstance(counts, (str, bytes)) or not isinstance(counts, Sequence):
         raise TileError(f"a hand is a count vector of {NUM_KINDS} counts, not {type(counts).__name__}")
     if len(counts) != NUM_KINDS:
@@ -333,6 +332,17 @@ except ImportError:  # pragma: no cover - depends on the install
     ACCELERATED = False
 
 
+def _scanned(counts: Sequence[int], melds: int, live_end: int) -> tuple[int, int, int, int, int, int]:
+    """The scan of a hand (see :func:`_scan_python`), which must fit ``melds``; raises saying what is wrong."""
+    scanned = _scan(counts, live_end) or _scan_python(counts, live_end)
+    if scanned is None:
+        _explain(counts, melds)
+    total = scanned[4]
+    if not (melds.__class__ is int and 0 <= melds <= MAX_MELDS and 13 - 3 * melds <= total <= 14 - 3 * melds):
+        _explain(counts, melds)
+    return scanned
+
+
 # ---------------------------------------------------------------------------------------------- the API
 
 
@@ -354,12 +364,7 @@ def distance(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_R
     1
     """
     plan = _PLANS.get(id(rules)) or _plan(rules)
-    scanned = _scan(counts, plan.live_end) or _scan_python(counts, plan.live_end)
-    if scanned is None:
-        _explain(counts, melds)
-    m, p, s, h, total, pairs = scanned
-    if not (melds.__class__ is int and 0 <= melds <= MAX_MELDS and 13 - 3 * melds <= total <= 14 - 3 * melds):
-        _explain(counts, melds)
+    m, p, s, h, _, pairs = _scanned(counts, melds, plan.live_end)
     if not plan.honours:
         h = 0
     wild_kind = plan.wild_kind

@@ -71,7 +71,6 @@ __all__ = [
     "encode_request",
     "format_response",
     "parse_response",
-    "request_kind",
     "requests_for",
     "stage_kind",
 ]
@@ -124,25 +123,6 @@ def requests_for(events: Sequence[Event], seat: int, start: int = 0) -> list[Req
             text = f"3 {player} {verb} {_name(event.tiles[0])}"
             requests.append(Request(text, "draw" if player == seat else "pass", index))
     return requests
-
-
-def request_kind(text: str) -> str:
-    """The kind of a request string, as :func:`requests_for` gives it to a seat other than the claimer.
-
-    >>> [request_kind(t) for t in ("0 2", "2 E", "3 1 PLAY 1M", "3 1 PLAY REVERSE", "3 1 PLAY PASS 2")]
-    ['pass', 'draw', 'discard', 'pass', 'pass']
-    """
-    tokens = text.split()
-    head = tokens[0] if tokens else ""
-    if head in ("0", "1"):
-        return "pass"
-    if head == "2" and len(tokens) == 2:
-        return "draw"
-    if head == "3" and len(tokens) >= 4:
-        if tokens[2] == "PLAY" and len(tokens) == 4:
-            return "discard" if parse_tile(tokens[3], "thupc") < STANDARD_KINDS else "pass"
-        return "pass"
-    raise ValueError(f"not a thupc request: {text!r}")
 
 
 def _tile(token: str, position: int, text: str, request: str | None) -> int:
