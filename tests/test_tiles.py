@@ -230,6 +230,8 @@ def test_negative_kinds_have_no_name(notation: str) -> None:
         ("8z", "mpsz: honour 8z at position 1 in '8z'"),
         ("123m79z", "mpsz: honour 9z at position 6 in '123m79z'"),
         ("1m 9z", "mpsz: honour 9z at position 4 in '1m 9z'"),
+        ("0z", "mpsz: honour 0z at position 1 in '0z' (0 is a red five, which honours do not have)"),
+        ("11z05z", "mpsz: honour 0z at position 4 in '11z05z' (0 is a red five, which honours do not have)"),
     ],
 )
 def test_mpsz_errors(text: str, message: str) -> None:

@@ -177,10 +177,15 @@ def _looks_like_mpsz(tokens: list[str]) -> bool:
 def parse_mpsz(text: str) -> list[int]:
     """Parse mpsz notation: digits followed by their suit letter, ``*`` for a wildcard.
 
-    ``0`` is accepted as a red five and read as an ordinary 5.
+    ``0`` is accepted as a red five of a suit and read as an ordinary 5; honours have no red five, so ``0z``
+    is refused.
 
-    >>> parse_mpsz("123m11z*")
-    [0, 1, 2, 27, 27, 37]
+    >>> parse_mpsz("123m11z*"), parse_mpsz("0p")
+    ([0, 1, 2, 27, 27, 37], [13])
+    >>> parse_mpsz("0z")
+    Traceback (most recent call last):
+    ...
+    mjarena.tiles.TileError: mpsz: honour 0z at position 1 in '0z' (0 is a red five, which honours do not have)
     """
     kinds: list[int] = []
     pending: list[tuple[int, int]] = []  # (digit, position)
@@ -195,9 +200,10 @@ def parse_mpsz(text: str) -> list[int]:
             if not pending:
                 raise TileError(f"mpsz: suit letter {char!r} at position {position} has no digits in {text!r}")
             for digit, digit_position in pending:
+                if char == "z" and not 1 <= digit <= 7:
+                    hint = " (0 is a red five, which honours do not have)" if digit == 0 else ""
+                    raise TileError(f"mpsz: honour {digit}z at position {digit_position} in {text!r}{hint}")
                 digit = 5 if digit == 0 else digit
-                if char == "z" and digit > 7:
-                    raise TileError(f"mpsz: honour {digit}z at position {digit_position} in {text!r}")
                 kinds.append(27 + digit - 1 if char == "z" else "mps".index(char) * 9 + digit - 1)
             pending.clear()
         else:
