@@ -21,9 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjarena.agents.builtin import GreedyAgent, RandomAgent
-from mjarena.tiles import TileError
+from mjarena.env import noi2014_v0
+from mjarena.env._spec import Observer
+from mjarena.formats import noi_log
+from mjarena.protocol.botzone import requests_for
+from mjarena.tiles import TileError, format_tiles
 from mjarena.variants.base import Action, Event, IllegalAction, get_variant
 from mjarena.variants.noi2014 import Meld, NoiGame, NoiOptions, rank, shuffled_wall, validate_wall
+from mjarena.web.timeline import Table
 
 from noi_scenarios import (
     DEALT,
@@ -212,6 +217,64 @@ def test_added_kong_on_an_own_peng() -> None:
     ]
     assert game.melds[1] == [Meld("gang", tile("B1"), "added")] and game.hands[1].melds == 1
     assert game.decision.stage == "draw" and list(game.decision.legal) == [1]
+
+
+def gang_on_peng_game(options: NoiOptions | None = None) -> NoiGame:
+    """South pongs East's B1; three turns later West discards the fourth B1 (South is asked about it)."""
+    pair_b1 = "B1 B1 W9 W1 W2 W3 B2 B3 B4 T1 T2 T3 T8"
+    east = "B1 W4 W4 W5 W6 W7 B7 B8 B9 T4 T5 T6 T7"
+    game = NoiGame(build_wall({0: east, 1: pair_b1}, draws="T5 T6 T7 T8 T9 B1", back="W8"), options or NoiOptions())
+    run(game, Script({0: [play("B1")], 1: [peng("W9"), PASS, PASS, PASS, play("T9")]}))
+    while game.events[-1].type != "play" or game.events[-1].seat != 2:
+        step(game, Script())  # everyone passes; West draws B1 and plays it
+    assert transcript(game)[-2:] == ["2 draw B1", "2 play B1"] and game.decision.stage == "claim"
+    return game
+
+
+def test_gang_on_a_discard_with_a_peng_of_it_joins_the_meld_and_draws_from_the_back() -> None:
+    game = gang_on_peng_game()
+    assert game.decision.legal[1] == [OPEN_GANG, PASS] and game.hands[1].counts[tile("B1")] == 0
+    run(game, Script({1: [OPEN_GANG], 3: [PASS], 0: [PASS]}))
+    assert transcript(game)[-4:] == ["2 draw B1", "2 play B1", "1 gang_on_peng B1 from 2", "1 draw_back W8"]
+    assert game.melds[1] == [Meld("gang", tile("B1"), "added")] and game.hands[1].melds == 1
+    assert game.hands[1].size == 13 - 3 + 1 and game.whole_hand(1)[tile("B1")] == 4
+    assert game.decision.stage == "draw" and list(game.decision.legal) == [1]
+    assert game.pool()[-1] != tile("B1") and game.claimed[-1] == len(game.discards) - 1
+    assert tile_census(game) == FULL_SET
+    west = [request.text for request in requests_for(game.events, 2)]
+    assert west[-1] == "3 1 GANG B1"  # announced to the others as any kong
+    assert [request.text for request in requests_for(game.events, 1)][-1] == "2 W8"  # never told of its own
+
+
+def test_gang_on_peng_is_no_claim_when_the_option_forbids_it() -> None:
+    game = gang_on_peng_game(NoiOptions(gang_on_peng=False))
+    assert game.decision.legal[1] == [PASS]
+    with pytest.raises(IllegalAction, match="seat 1"):
+        game.apply({1: OPEN_GANG, 3: PASS, 0: PASS})
+    run(game, Script({1: [PASS], 3: [PASS], 0: [PASS]}))
+    assert transcript(game)[-1] == "3 draw " + format_tiles([game.wall[DEALT + 6]], "noi")
+    assert game.melds[1] == [Meld("peng", tile("B1"), "open")]
+
+
+def test_gang_on_peng_reads_the_same_in_the_log_the_web_table_and_the_env_observation() -> None:
+    game = gang_on_peng_game()
+    run(game, Script({1: [OPEN_GANG], 3: [PASS], 0: [PASS]}))
+    assert noi_log(game.events)[-2] == "South  GANG   B1 (the discard from West, added to the PENG)"
+    table = Table("noi2014")
+    for event in game.events:
+        table.apply(event)
+    south, west = table.snapshot()["seats"][1:3]
+    assert [meld["tiles"] for meld in south["melds"]] == [[tile("B1")] * 4]
+    assert west["discards"][-1] == {"tile": tile("B1"), "claimed": True}
+    assert sorted([*south["hand"], south["drawn"]]) == game.hands[1].kinds()
+    observer = Observer(noi2014_v0.SPEC)
+    observer.update(game.events)
+    assert observer.public[1, tile("B1")] == 4 and observer.public[4 + 2, tile("B1")] == 0  # meld; West's pool
+
+
+def test_greedy_takes_the_gang_on_its_peng() -> None:
+    game = gang_on_peng_game()
+    assert GreedyAgent().act(game, 1, game.decision.legal[1]) == OPEN_GANG
 
 
 # -- claim conflicts ----------------------------------------------------------------------------------------

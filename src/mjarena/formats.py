@@ -106,6 +106,7 @@ _NOI_LINES = {
     "gang": "{seat:<6} GANG   {tiles} (open, from {target})",
     "angang": "{seat:<6} GANG   {tiles} (concealed)",
     "bugang": "{seat:<6} GANG   {tiles} (added to the PENG)",
+    "gang_on_peng": "{seat:<6} GANG   {tiles} (the discard from {target}, added to the PENG)",
     "hu": "{seat:<6} HU     on {tiles} from {target}",
     "hu_self": "{seat:<6} HU     self-drawn {tiles}",
     "false_hu": "{seat:<6} declares HU without a winning hand (诈胡) and leaves the game",

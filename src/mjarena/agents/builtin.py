@@ -316,7 +316,8 @@ class GreedyAgent:
             distance, discard = self._best_discard(counts, keys, hand.melds + 1, pengs)  # type: ignore[arg-type]
             if distance < best:
                 choice, best = Action("peng", discard), distance
-        if legal[-2].type == "gang" and hand.distance_without(kind, 3, 1) <= best:
+        concealed = hand.counts[kind] >= 3  # else the kong adds the discard to a PENG: the hand stays as it is
+        if legal[-2].type == "gang" and (not concealed or hand.distance_without(kind, 3, 1) <= best):
             choice = legal[-2]  # an open kong keeps the distance at best, and brings a free draw
         return choice
 

@@ -99,8 +99,8 @@ class RuleSpec:
         return mask
 
 
-_MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1}
-_CLAIMS = frozenset({"peng", "pong", "gang", "chi", "chow", "hu", "ron"})
+_MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
+_CLAIMS = frozenset({"peng", "pong", "gang", "gang_on_peng", "chi", "chow", "hu", "ron"})
 _ROTATIONS = [[(seat + step) % 4 for step in range(4)] for seat in range(4)]
 _PUBLIC_ROWS = [np.array([*rotation, *(4 + s for s in rotation)]) for rotation in _ROTATIONS]
 

@@ -11,7 +11,8 @@ event                     request                      to whom                  
 ``play``                  ``3 p PLAY X``               every other seat still in a claim (``discard``)
 ``peng``                  ``3 p PENG X``               every other seat still in nothing (``PASS``)
 ``gang`` / ``angang`` /   ``3 p GANG X``               every other seat still in nothing (``PASS``)
-``bugang``
+``bugang`` /
+``gang_on_peng``
 ``hu``                    ``3 p HU X``                 every other seat still in nothing (``PASS``)
 ``hu_self``               ``3 p HU SELF``              every other seat still in nothing (``PASS``)
 ``exhausted``             ``4``                        every seat still in       its target (``target``)
@@ -158,7 +159,7 @@ def requests_for(events: Sequence[Event], seat: int, start: int = 0) -> list[Req
             requests.append(Request(f"3 {player} PLAY {_tile(event.tiles[0])}", "discard", index))
         elif kind == "peng":
             requests.append(Request(f"3 {player} PENG {_tile(event.tiles[0])}", "pass", index))
-        elif kind in ("gang", "angang", "bugang"):
+        elif kind in ("gang", "angang", "bugang", "gang_on_peng"):
             requests.append(Request(f"3 {player} GANG {_tile(event.tiles[0])}", "pass", index))
         elif kind == "hu":
             requests.append(Request(f"3 {player} HU {_tile(event.tiles[0])}", "pass", index))

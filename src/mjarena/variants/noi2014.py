@@ -13,9 +13,12 @@ Rules, in the spec's words where they decide something (RULINGS.md settles the r
   front of the wall; "杠牌以后需要从牌堆末尾摸一张牌": a draw after any GANG takes the back.
 - Decision ``draw`` (the seat that just drew): ``play`` a tile, ``gang`` (four in hand, or adding to its
   own PENG), or ``hu``.  Decision ``claim`` (every other seat still in, after each discard): ``pass``,
-  ``peng`` (then "碰牌的选手需打出一张牌": the action names the discard), ``gang`` (open kong, then a draw
-  from the back) or ``hu``.  "胡牌的优先度高于碰牌。若同时有多个人能够胡牌，则按照逆时针顺序，离出牌者近的
-  选手优先": the others' HU is not carried out, and is no error.
+  ``peng`` (then "碰牌的选手需打出一张牌": the action names the discard), ``gang`` (then a draw from the back)
+  or ``hu``.  ``gang`` on a discard of X is legal with three concealed X (an open kong, event ``gang``) or
+  with a PENG of X (RULINGS, overriding the earlier reading: "melded tiles stay in the hand, only shown"; the
+  discard joins the PENG, event ``gang_on_peng``; :class:`NoiOptions` ``gang_on_peng=False`` forbids it).
+  "胡牌的优先度高于碰牌。若同时有多个人能够胡牌，则按照逆时针顺序，离出牌者近的选手优先": the others' HU is
+  not carried out, and is no error.
 - HU: "不论是否操作成功都判定选手程序结束游戏".  :meth:`NoiGame.apply` accepts ``hu`` from any seat asked;
   a HU whose hand does not win is a false HU (诈胡): the seat's status becomes ``out``, it leaves the table
   and play goes on (ranked as an error, ``false_hu``).
@@ -23,7 +26,8 @@ Rules, in the spec's words where they decide something (RULINGS.md settles the r
   player after the winner.  "当只剩下一方选手未胡牌或是牌堆无剩余牌后，游戏结束": the game ends when one
   player is left, or when a player (after a GANG too) must draw from an empty wall; then each player still
   in answers a ``target`` decision (its target hand, judged by the ranking).
-- Options: :class:`NoiOptions` ``seven_pairs`` (七对, off; four of a kind counts as two pairs).  Robbing a
+- Options: :class:`NoiOptions` ``seven_pairs`` (七对, off; four of a kind counts as two pairs) and
+  ``gang_on_peng`` (on).  Robbing a
   kong (抢杠) is not implemented: the spec names neither, RULINGS keeps both off.
 
 >>> from mjarena.agents.builtin import GreedyAgent
@@ -92,14 +96,20 @@ Flow = Generator[Decision, Choices, "int | None"]
 
 @dataclass(frozen=True)
 class NoiOptions:
-    """Rule options.  ``seven_pairs``: seven pairs (七对, no melds, four of a kind = two pairs) also wins."""
+    """Rule options.  ``seven_pairs``: seven pairs (七对, no melds, four of a kind = two pairs) also wins.
+    ``gang_on_peng``: ``gang`` on a discard of X is also legal with a PENG of X (the discard joins the meld).
+
+    >>> NoiOptions(), NoiOptions(gang_on_peng=False).gang_on_peng
+    (NoiOptions(seven_pairs=False, gang_on_peng=True), False)
+    """
 
     seven_pairs: bool = False
+    gang_on_peng: bool = True
 
 
 class Meld(NamedTuple):
     """A laid-down set: ``type`` ``peng`` or ``gang``; ``source`` ``open`` (claimed from a discard),
-    ``concealed`` (four in hand) or ``added`` (a fourth tile added to one's own PENG)."""
+    ``concealed`` (four in hand) or ``added`` (a fourth tile, drawn or discarded, added to one's own PENG)."""
 
     type: str
     kind: int
@@ -229,15 +239,19 @@ class NoiGame(StateMachine):
         return legal
 
     def claim_options(self, seat: int, kind: int) -> list[Action]:
-        """What a seat may do with a discard of ``kind``: ``hu``, ``peng`` y, ``gang``, and always ``pass``."""
+        """What a seat may do with a discard of ``kind``: ``hu``, ``peng`` y, ``gang`` (three in hand, or a PENG
+        of ``kind`` when the options allow), and always ``pass``."""
         counts = self.hands[seat].counts
         legal = [HU] if self.wins_with(seat, kind) else []
         if counts[kind] >= 2:
             legal += [PENG[y] for y in range(KINDS) if counts[y] > (2 if y == kind else 0)]
-            if counts[kind] >= 3:
-                legal.append(OPEN_GANG)
+        if counts[kind] >= 3 or (self.options.gang_on_peng and self._has_peng(seat, kind)):
+            legal.append(OPEN_GANG)
         legal.append(PASS)
         return legal
+
+    def _has_peng(self, seat: int, kind: int) -> bool:
+        return Meld("peng", kind, "open") in self.melds[seat]
 
     # -- the flow of play --------------------------------------------------------------------------------
 
@@ -328,7 +342,11 @@ class NoiGame(StateMachine):
                     seat, kind = other, action.tile  # type: ignore[assignment]
                     break
                 if action.type == "gang":
-                    self._take(other, kind, 3, Meld("gang", kind, "open"), Event("gang", other, (kind,), seat))
+                    if self._has_peng(other, kind):  # then no X is concealed: the fourth is the discard
+                        self._add_to_peng(other, kind, Event("gang_on_peng", other, (kind,), seat))
+                        self.claimed.append(len(self.discards) - 1)
+                    else:
+                        self._take(other, kind, 3, Meld("gang", kind, "open"), Event("gang", other, (kind,), seat))
                     return ~other
             else:
                 return self.next_in(seat)
@@ -371,10 +389,13 @@ class NoiGame(StateMachine):
             self.events.append(Event("angang", seat, (kind,)))
             return
         hand.remove(kind)
+        self._add_to_peng(seat, kind, Event("bugang", seat, (kind,)))
+
+    def _add_to_peng(self, seat: int, kind: int, event: Event) -> None:
+        """The seat's PENG of ``kind`` becomes a kong (its fourth tile already taken from where it was)."""
         melds = self.melds[seat]
-        index = melds.index(Meld("peng", kind, "open"))
-        melds[index] = Meld("gang", kind, "added")
-        self.events.append(Event("bugang", seat, (kind,)))
+        melds[melds.index(Meld("peng", kind, "open"))] = Meld("gang", kind, "added")
+        self.events.append(event)
 
     def _win(self, seat: int, event: Event) -> None:
         self.status[seat] = "won"
@@ -423,6 +444,6 @@ register(
         win_forms=("standard",),
         new_game=NoiGame,
         aliases=("noi",),
-        notes={"options": "seven_pairs (off)", "ranking": "mjarena.variants.noi2014_ranking.rank"},
+        notes={"options": "seven_pairs (off), gang_on_peng (on)", "ranking": "mjarena.variants.noi2014_ranking.rank"},
     )
 )

@@ -131,8 +131,12 @@ class Table:
             self._take(seat, [event.tiles[0]] * 4)  # type: ignore[arg-type]
             player.melds.append({"type": "gang", "tiles": [event.tiles[0]] * 4,  # type: ignore[union-attr]
                                  "concealed": True, "from": None})
-        elif kind == "bugang":
-            self._take(seat, event.tiles[:1])  # type: ignore[arg-type]
+        elif kind in ("bugang", "gang_on_peng"):  # the fourth tile from the hand, or the discard (NOI 2014)
+            if kind == "bugang":
+                self._take(seat, event.tiles[:1])  # type: ignore[arg-type]
+            else:
+                self._claim()
+                self.turn = seat
             for meld in player.melds:  # type: ignore[union-attr]
                 if meld["type"] in ("peng", "pong") and meld["tiles"][0] == event.tiles[0]:
                     meld.update(type="gang", tiles=[event.tiles[0]] * 4)
