@@ -330,14 +330,15 @@ def test_the_keep_running_marker() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"response": "PLAY W2", "data": "saved"}', ("PLAY W2", "saved")),
-        ('{"response": "PASS"}\n', ("PASS", None)),
-        ('  {"data": null, "response": "HU", "debug": [1, 2]}  \r\n', ("HU", None)),
-        ('{\n  "response": "PASS",\n  "data": ""\n}', ("PASS", "")),
-        (encode_output("PENG T2", "x"), ("PENG T2", "x")),
+        ('{"response": "PLAY W2", "data": "saved"}', ("PLAY W2", "saved", None)),
+        ('{"response": "PASS"}\n', ("PASS", None, None)),
+        ('  {"data": null, "response": "HU", "debug": [1, 2]}  \r\n', ("HU", None, "[1, 2]")),
+        ('{\n  "response": "PASS",\n  "data": ""\n}', ("PASS", "", None)),
+        (encode_output("PENG T2", "x"), ("PENG T2", "x", None)),
+        ('{"response": "PASS", "debug": "thinking: W1"}', ("PASS", None, "thinking: W1")),
     ],
 )
-def test_decode_output(text: str, expected: tuple[str, str | None]) -> None:
+def test_decode_output(text: str, expected: tuple[str, str | None, str | None]) -> None:
     assert decode_output(text) == expected
 
 

@@ -52,8 +52,9 @@ class ProtocolMismatch(RuntimeError):
 class BotzoneAgent:
     """An agent whose decisions come from a Botzone-protocol bot.
 
-    ``transcript`` lists every exchange as ``(request, response, elapsed_ms, mode)`` (``response`` None and
-    ``mode`` ``"error"`` when the bot failed); ``error`` is the :class:`AgentError` that ended its game, if any.
+    ``transcript`` lists every exchange as ``(request, response, elapsed_ms, mode, debug, stderr)`` (``response``
+    None and ``mode`` ``"error"`` when the bot failed; ``debug`` the answer's Botzone ``debug`` field, ``stderr``
+    the tail of the bot's standard error, when any); ``error`` is the :class:`AgentError` that ended its game.
     ``protocol`` is the module of request and response strings: :mod:`mjarena.protocol.botzone` (NOI 2014) or
     :mod:`mjarena.protocol.baida`; each has ``requests_for``, ``stage_kind``, ``parse_response`` and ``check_pass``.
     """
@@ -117,9 +118,11 @@ class BotzoneAgent:
             reply = self.transport.ask(request.text)
         except AgentError as error:
             elapsed = (error.elapsed or 0.0) * 1000.0
-            self.transcript.append(Exchange(request.text, None, elapsed, "error"))
+            self.transcript.append(Exchange(request.text, None, elapsed, "error", stderr=error.stderr or None))
             raise
-        self.transcript.append(Exchange(request.text, reply.response, reply.elapsed_ms, reply.mode))
+        self.transcript.append(
+            Exchange(request.text, reply.response, reply.elapsed_ms, reply.mode, reply.debug, reply.stderr)
+        )
         return reply
 
     def close(self) -> None:

@@ -152,7 +152,7 @@ def run_match(
             if event.type == "false_hu":
                 errors.setdefault(event.seat, ("false_hu", "declared HU without a winning hand"))
         transcripts = {
-            seat: [exchange._asdict() for exchange in agent.transcript]
+            seat: [exchange.to_json() for exchange in agent.transcript]
             for seat, agent in enumerate(agents)
             if getattr(agent, "transcript", None)
         }

@@ -65,11 +65,14 @@ from typing import Any, Literal, NamedTuple
 
 from mjarena.agents.errors import BotBadOutput, IllegalAnswer
 from mjarena.tiles import format_tile
+from mjarena.untrusted import excerpt, parse_json, trim_utf8
 from mjarena.variants.base import Action, Event
 
 __all__ = [
+    "DEBUG_LIMIT",
     "KEEP_RUNNING",
     "PASS",
+    "Output",
     "Request",
     "RequestKind",
     "check_pass",
@@ -96,6 +99,10 @@ on another player's discard), ``target`` (its target hand at an exhausted wall).
 
 _STAGE_KINDS: dict[str, RequestKind] = {"draw": "draw", "claim": "discard", "target": "target"}
 _EXCERPT = 120
+_OUTPUT_EXCERPT = 80  # a whole output line is quoted shorter: the detail names its problem besides
+
+DEBUG_LIMIT = 4096
+"""Bytes of UTF-8 kept of a bot's ``debug`` per answer."""
 
 
 class Request(NamedTuple):
@@ -190,7 +197,7 @@ def request_kind(text: str) -> RequestKind:
 
 
 def _excerpt(text: str) -> str:
-    return repr(text if len(text) <= _EXCERPT else text[:_EXCERPT] + "…")
+    return excerpt(text, _EXCERPT)
 
 
 def parse_noi_tile(token: str) -> int:
@@ -354,34 +361,55 @@ def encode_output(response: str, data: str | None = None) -> str:
     return json.dumps(output)
 
 
-def decode_output(text: str, request: str | None = None) -> tuple[str, str | None]:
-    """``(response, data)`` from a bot's output; :class:`BotBadOutput` naming the text if it is not an answer.
+class Output(NamedTuple):
+    """What a bot's output line says: its ``response``, its ``data`` (None when left out) and its ``debug``
+    (Botzone's field for the bot's own log: None when left out; trimmed to :data:`DEBUG_LIMIT` bytes; a value
+    that is not a string is kept as its JSON text)."""
 
-    ``data`` is None when the bot left it out.
+    response: str
+    data: str | None = None
+    debug: str | None = None
+
+
+def decode_output(text: str, request: str | None = None) -> Output:
+    """The :class:`Output` in a bot's output; :class:`BotBadOutput` with a short detail if it is not an answer.
+
+    Any text is judged, none raises anything else: deep nesting, huge numbers, NUL bytes, lone surrogates (which
+    come back as U+FFFD, see :func:`mjarena.untrusted.parse_json`).
 
     >>> decode_output('{"response": "PLAY W2", "data": "x"}\\n')
-    ('PLAY W2', 'x')
+    Output(response='PLAY W2', data='x', debug=None)
+    >>> decode_output('{"response": "PASS", "debug": {"think": [1, 2]}}').debug
+    '{"think": [1, 2]}'
     >>> decode_output('{"data": "x"}')
     Traceback (most recent call last):
     ...
     mjarena.agents.errors.BotBadOutput: bad_output: output '{"data": "x"}' has no "response" key
+    >>> decode_output("[" * 10_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjarena.agents.errors.BotBadOutput: bad_output: output '[[[[...[[[…' is not JSON (nested too deeply)
     """
     stripped = text.strip()
     where = f" to {request!r}" if request is not None else ""
     if not stripped:
         raise BotBadOutput(f"printed nothing{where}", request=request)
+    shown = excerpt(stripped, _OUTPUT_EXCERPT)
     try:
-        value = json.loads(stripped)
+        value = parse_json(stripped)
     except ValueError as error:
-        raise BotBadOutput(f"output {_excerpt(stripped)}{where} is not JSON ({error})", request=request) from None
+        raise BotBadOutput(f"output {shown}{where} is not JSON ({error})", request=request) from None
     if not isinstance(value, dict):
-        raise BotBadOutput(f"output {_excerpt(stripped)}{where} is not a JSON object", request=request)
+        raise BotBadOutput(f"output {shown}{where} is not a JSON object", request=request)
     if "response" not in value:
-        raise BotBadOutput(f'output {_excerpt(stripped)}{where} has no "response" key', request=request)
+        raise BotBadOutput(f'output {shown}{where} has no "response" key', request=request)
     response = value["response"]
     if not isinstance(response, str):
-        raise BotBadOutput(f'"response" of {_excerpt(stripped)}{where} is not a string', request=request)
+        raise BotBadOutput(f'"response" of {shown}{where} is not a string', request=request)
     data = value.get("data")
     if data is not None and not isinstance(data, str):
-        raise BotBadOutput(f'"data" of {_excerpt(stripped)}{where} is not a string', request=request)
-    return response, data
+        raise BotBadOutput(f'"data" of {shown}{where} is not a string', request=request)
+    debug = value.get("debug")
+    if debug is not None:
+        debug = trim_utf8(debug if isinstance(debug, str) else json.dumps(debug, ensure_ascii=False), DEBUG_LIMIT)
+    return Output(response, data, debug)

@@ -356,7 +356,7 @@ class BotProcess:
             if child is None:
                 child = self._spawn()
             text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
-            response, data = decode_output(text, request)
+            response, data, debug = decode_output(text, request)
         except BotError as error:
             self._fail(child, error, request, deadline.elapsed(), mode)
             raise
@@ -372,8 +372,8 @@ class BotProcess:
         self.responses.append(response)
         if data is not None:
             self.data = data
-        self.history.append(Exchange(request, response, elapsed * 1000.0, mode))
-        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None)
+        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug))
+        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug)
 
     def close(self) -> None:
         """Kill the bot's process group (if running) and reap it.  Safe to call twice.

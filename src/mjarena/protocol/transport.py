@@ -20,14 +20,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from mjarena.agents.errors import AgentError
+from mjarena.protocol.botzone import decode_output
 
 if TYPE_CHECKING:
     from mjarena.protocol.process import BotProcess
 
-__all__ = ["Exchange", "ProcessTransport", "Reply", "ScriptedTransport", "Transport"]
+__all__ = ["Exchange", "Printed", "ProcessTransport", "Reply", "ScriptedTransport", "Transport"]
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,9 @@ class Reply:
     ``response`` and ``data`` as the bot printed them (``data`` None when left out), ``elapsed`` seconds of wall
     time (process start included in restart mode), ``kept`` whether the process was kept running after it, and
     ``mode`` how the request was delivered: ``restart`` (a new process, whole history), ``keep`` (the bare request
-    to a kept process) or ``scripted``.  ``memory_kib`` is the bot's peak resident memory when known.
+    to a kept process) or ``scripted``.  ``memory_kib`` is the bot's peak resident memory when known.  ``debug`` is
+    the answer's Botzone ``debug`` field (trimmed), ``stderr`` what the bot wrote to its standard error while it
+    answered (its tail), each None when there was none.
     """
 
     response: str
@@ -46,6 +49,8 @@ class Reply:
     kept: bool = False
     mode: str = "scripted"
     memory_kib: int | None = None
+    debug: str | None = None
+    stderr: str | None = None
 
     @property
     def elapsed_ms(self) -> float:
@@ -53,12 +58,38 @@ class Reply:
 
 
 class Exchange(NamedTuple):
-    """One line of a transcript: the request, the response (None if the bot failed), the time and the mode."""
+    """One line of a transcript: the request, the response (None if the bot failed), the time and the mode; the
+    bot's ``debug`` field and the tail of its standard error for this turn, when it gave any (private to the
+    bot's owner)."""
 
     request: str
     response: str | None
     elapsed_ms: float
     mode: str
+    debug: str | None = None
+    stderr: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The exchange as a replay keeps it: ``debug`` and ``stderr`` only when there are any.
+
+        >>> Exchange("2 W1", "PLAY W1", 1.5, "keep", debug="kept W2").to_json()
+        {'request': '2 W1', 'response': 'PLAY W1', 'elapsed_ms': 1.5, 'mode': 'keep', 'debug': 'kept W2'}
+        """
+        return {key: value for key, value in self._asdict().items()
+                if value is not None or key not in ("debug", "stderr")}
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A script item for :class:`ScriptedTransport`: the bot's output line ``text`` as it printed it, judged as the
+    real transport judges it (:func:`~mjarena.protocol.botzone.decode_output`, so that bad bytes become
+    ``bad_output``).
+
+    >>> ScriptedTransport([Printed('{"response": "PASS", "debug": "hi"}')]).ask("0 1").debug
+    'hi'
+    """
+
+    text: str
 
 
 class Transport(Protocol):
@@ -93,14 +124,15 @@ class ProcessTransport:
         return f"<ProcessTransport {self.process!r}>"
 
 
-ScriptItem = str | Reply | AgentError
+ScriptItem = str | Reply | Printed | AgentError
 
 
 class ScriptedTransport:
     """A mock bot: answers from a queue, records every request, and checks expected requests when given.
 
-    Each queued item is a response string, a :class:`Reply`, or an :class:`AgentError` (usually a
-    :class:`~mjarena.agents.errors.BotError`) to raise; :meth:`expect` also names the request it must answer.
+    Each queued item is a response string, a :class:`Reply`, what the bot :class:`Printed` (decoded when asked),
+    or an :class:`AgentError` (usually a :class:`~mjarena.agents.errors.BotError`) to raise; :meth:`expect` also
+    names the request it must answer.
     """
 
     def __init__(self, script: Iterable[ScriptItem | tuple[str, ScriptItem]] = ()) -> None:
@@ -139,6 +171,9 @@ class ScriptedTransport:
             raise AssertionError(f"request {number}: expected {expected!r}, got {request!r}")
         if isinstance(answer, AgentError):
             raise answer
+        if isinstance(answer, Printed):
+            output = decode_output(answer.text, request)
+            return Reply(output.response, output.data, debug=output.debug)
         assert isinstance(answer, Reply)
         return answer
 
