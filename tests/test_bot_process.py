@@ -25,6 +25,7 @@ from mjarena.agents.errors import (
 )
 from mjarena.protocol.process import BotProcess, live_group_members
 from mjarena.protocol.transport import ProcessTransport
+from mjarena.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -67,15 +68,27 @@ def processes() -> Iterator[list[BotProcess]]:
             assert live_group_members(pid) == [], f"process group {pid} of {process!r} is still alive"
 
 
-@pytest.fixture
-def make(processes: list[BotProcess]):
+def _factory(processes: list[BotProcess], kind: str):
     def factory(command: list[str], **limits: object) -> BotProcess:
         limits.setdefault("time_limit", 5.0)
+        limits.setdefault("sandbox", Sandbox(kind=kind))
         process = BotProcess(command, **limits)  # type: ignore[arg-type]
         processes.append(process)
         return process
 
     return factory
+
+
+@pytest.fixture(params=["none", "bwrap"])
+def make(processes: list[BotProcess], request: pytest.FixtureRequest):
+    """Makes BotProcess objects, once without a box and once in the bwrap sandbox: the verdicts are the same."""
+    return _factory(processes, request.param)
+
+
+@pytest.fixture
+def make_plain(processes: list[BotProcess]):
+    """Makes unboxed BotProcess objects, for tests of process identity: in a box a bot sees namespace pids."""
+    return _factory(processes, "none")
 
 
 def fails(process: BotProcess, request: str, error_class: type[BotError]) -> BotError:
@@ -98,8 +111,8 @@ def fails(process: BotProcess, request: str, error_class: type[BotError]) -> Bot
 # -- well-behaved bots: the two modes ----------------------------------------------------------------------------
 
 
-def test_a_restart_bot_is_started_for_every_request_with_the_whole_history(make) -> None:
-    process = make(bot("good_bot.py"), time_limit=5.0, memory_limit_mib=128)
+def test_a_restart_bot_is_started_for_every_request_with_the_whole_history(make_plain) -> None:
+    process = make_plain(bot("good_bot.py"), time_limit=5.0, memory_limit_mib=128)
     replies = [process.ask(request) for request in ("0 1", HAND, "2 T3")]
     assert [r.response for r in replies] == ["PASS", "PASS", "PLAY T3"]
     assert [r.mode for r in replies] == ["restart"] * 3
@@ -123,8 +136,8 @@ def test_a_restart_bot_is_started_for_every_request_with_the_whole_history(make)
         assert not alive(report["pid"])
 
 
-def test_a_keep_running_bot_keeps_one_process_and_gets_bare_requests(make) -> None:
-    process = make(bot("good_bot.py", "keep"))
+def test_a_keep_running_bot_keeps_one_process_and_gets_bare_requests(make_plain) -> None:
+    process = make_plain(bot("good_bot.py", "keep"))
     replies = [process.ask(request) for request in ("0 1", HAND, "2 T3", "3 2 HU SELF")]
     assert [r.mode for r in replies] == ["restart", "keep", "keep", "keep"]
     assert all(r.kept for r in replies)
@@ -138,8 +151,8 @@ def test_a_keep_running_bot_keeps_one_process_and_gets_bare_requests(make) -> No
     process.close()  # twice is harmless
 
 
-def test_the_judge_follows_the_bot_from_one_mode_to_the_other(make) -> None:
-    process = make(bot("good_bot.py", "alternate"))  # keeps running after its 1st, 3rd, ... answers
+def test_the_judge_follows_the_bot_from_one_mode_to_the_other(make_plain) -> None:
+    process = make_plain(bot("good_bot.py", "alternate"))  # keeps running after its 1st, 3rd, ... answers
     replies = [process.ask(request) for request in ("0 1", HAND, "2 T3", "3 1 PLAY W1", "2 W9")]
     assert [r.mode for r in replies] == ["restart", "keep", "restart", "keep", "restart"]
     assert [r.kept for r in replies] == [True, False, True, False, True]
@@ -164,8 +177,8 @@ def test_a_chatty_stderr_never_blocks_the_bot(make) -> None:
     assert process.ask("0 0").response == "PASS"
 
 
-def test_a_grandchild_left_behind_is_killed_with_the_group(make) -> None:
-    process = make(bot("forking_bot.py"))
+def test_a_grandchild_left_behind_is_killed_with_the_group(make_plain) -> None:
+    process = make_plain(bot("forking_bot.py"))
     grandchildren = [int(process.ask(request).data) for request in ("0 0", HAND)]
     assert eventually(lambda: not any(alive(pid) for pid in grandchildren))  # SIGKILL lands asynchronously
     process.close()
@@ -225,13 +238,14 @@ def test_crash_when_the_program_cannot_start(make) -> None:
 
 
 def test_memory_by_address_space_limit(make) -> None:
-    error = fails(make(bot("memory_bot.py"), memory_limit_mib=128), "0 0", BotMemoryError)
+    process = make(bot("memory_bot.py"), memory_limit_mib=128, limit_address_space=True)
+    error = fails(process, "0 0", BotMemoryError)
     assert error.reason == "memory" and "MemoryError" in error.stderr
     assert "128 MiB" in error.detail
 
 
 def test_memory_by_the_resident_size_watch(make) -> None:
-    process = make(bot("memory_bot.py", "--touch"), memory_limit_mib=64, limit_address_space=False)
+    process = make(bot("memory_bot.py", "--touch"), memory_limit_mib=64)
     error = fails(process, "0 0", BotMemoryError)
     assert "over the limit of 64 MiB" in error.detail
 

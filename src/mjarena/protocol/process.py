@@ -14,22 +14,25 @@ Limits, per answer:
 - wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
   answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
   :meth:`Deadline.select`, around non-blocking pipes (never a blocking read).
-- memory: ``RLIMIT_AS`` (address space) is set to the limit in the child before ``exec``, so a big allocation
-  fails at once (Python: ``MemoryError``; C++: ``std::bad_alloc``) instead of swapping; and the peak resident
-  size is watched: ``VmHWM`` in ``/proc/<pid>/status`` every ``poll_interval`` while it runs and when a kept bot
-  answers, and ``ru_maxrss`` from ``wait4`` when it exits (only when that is above the judge's own peak: the
-  kernel counts in it the judge's pages that the child held between fork and exec).  The answer is ``memory``
-  when the peak exceeds the limit, or when the bot dies and its standard error shows an allocation failure.
-  Runtimes that reserve far more address space than they use (the JVM, Node.js) need
-  ``limit_address_space=False``: the resident-size watch then enforces the limit alone (it can miss a spike
-  shorter than ``poll_interval``).  ``preexec_fn`` is not safe with threads in the judge: run matches in
-  worker processes, or pass ``limit_address_space=False`` when the judge is threaded.
+- CPU time: the CPU seconds that the bot's whole process tree uses for one answer may not exceed the time limit
+  either (a bot cannot buy time with threads).
+- memory: the resident memory of the bot's whole process tree (summed over its processes, sampled every
+  ``poll_interval`` and checked against each process's own high-water mark when it answers), so that a JVM with
+  its default address-space reservations runs, and forking does not multiply the limit.  The answer is
+  ``memory`` when that exceeds the limit, or when the bot dies and its standard error shows an allocation
+  failure.
 - output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
 
-The process starts in its own session (``start_new_session=True``), so on any breach, and at :meth:`close`, the
-whole process group is killed with ``SIGKILL`` and the bot is reaped: the judge never hangs and leaves nothing
-behind.  After an error the :class:`BotProcess` is closed.  Standard error is drained all along (a chatty bot
-never blocks on it); its last ``stderr_tail`` bytes go into error details.
+Every start goes through :func:`mjarena.sandbox.spawn`: with a ``bwrap`` :class:`~mjarena.sandbox.Sandbox` the bot
+runs in namespaces of its own, sees only its ``readable`` files and the system's, has a process-count and file
+size limit, and between its turns a kept-running bot's whole tree is stopped (``SIGSTOP``, ``SIGCONT`` when its
+next request comes), so it gets no CPU while the others think.  With ``Sandbox(kind="none")`` (the default of
+this class; matches default to the box) it is a plain child process with the same limits watched.  Either way
+it dies with the judge.
+
+On any breach, and at :meth:`close`, the bot's whole process tree is killed with ``SIGKILL`` and reaped: the judge
+never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is closed.  Standard error is
+drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` bytes go into error details.
 
 Failures raise the :class:`~mjarena.agents.errors.BotError` subclasses: ``timeout``, ``crash`` (non-zero exit,
 a signal, or a kept-running bot that exits before answering), ``memory``, ``output_limit``, ``bad_output``
@@ -40,7 +43,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import resource
 import selectors
 import shlex
 import signal
@@ -57,6 +59,8 @@ from mjarena.agents.errors import (
 )
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
+from mjarena.sandbox import Boxed, Sandbox, spawn
+from mjarena.sandbox.run import exit_code
 
 __all__ = ["MIB", "BotProcess", "Deadline", "live_group_members"]
 
@@ -136,10 +140,12 @@ def _status_kib(pid: int, field: bytes) -> int | None:
 
 
 class _Child:
-    """One running bot program: its pipes, selector and what was read from it."""
+    """One running bot program: its box, pipes, selector and what was read from it."""
 
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+    def __init__(self, box: Boxed) -> None:
+        proc = box.proc
         assert proc.stdin and proc.stdout and proc.stderr
+        self.box = box
         self.proc = proc
         self.pid = proc.pid
         self.stdin = proc.stdin.fileno()
@@ -159,36 +165,31 @@ class _Child:
         self.stdout_open = True
         self.leftover = b""  # stdout printed after a keep-running marker
         self.stderr_buffer = bytearray()
+        self.turn_stderr = bytearray()  # what it wrote to standard error during the current answer (a tail)
         self.exit_status: int | None = None  # as os.waitstatus_to_exitcode: negative for a signal
         self.reaped = False
-        self.peak_kib = 0
         self.judge_peak_kib = _status_kib(os.getpid(), b"VmHWM:") or 0
 
+    @property
+    def peak_kib(self) -> int:
+        return self.box.usage.peak_kib
+
     def exited(self) -> bool:
-        """Whether the program has exited (it stays a zombie until :meth:`reap`, so its group id is not reused)."""
-        if self.reaped:
-            return True
-        try:
-            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return True
-        return info is not None and info.si_pid == self.pid
+        """Whether the program has exited (it stays a zombie until :meth:`reap`, so its pid is not reused)."""
+        return self.reaped or self.box.exited()
 
-    def poll_memory(self) -> int:
-        peak = _status_kib(self.pid, b"VmHWM:")
-        if peak is not None and peak > self.peak_kib:
-            self.peak_kib = peak
-        return self.peak_kib
+    def poll_memory(self, peaks: bool = False) -> int:
+        return self.box.measure(peaks).peak_kib
 
-    def kill_group(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+    def cpu(self) -> float:
+        return self.box.usage.cpu
 
     def reap(self) -> None:
-        """Kill the whole process group and collect the exit status and peak memory of the program."""
+        """Kill the whole process tree and collect the exit status and peak memory of the program."""
         if self.reaped:
             return
-        self.kill_group()  # the leader is alive or a zombie: its group id cannot have been reused
+        self.box.measure(peaks=True)
+        self.box.kill()
         deadline = Deadline(_REAP_SECONDS)
         waiter = selectors.DefaultSelector()
         if self.pidfd is not None:
@@ -200,11 +201,11 @@ class _Child:
                 except ChildProcessError:
                     break
                 if pid == self.pid:
-                    self.exit_status = os.waitstatus_to_exitcode(status)
+                    self.exit_status = exit_code(status, self.box.sandbox.boxed)
                     # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
                     # so it says something about the bot only when it is above the judge's own peak.
                     if usage.ru_maxrss > self.judge_peak_kib + 1024:
-                        self.peak_kib = max(self.peak_kib, usage.ru_maxrss)
+                        self.box.usage.peak_kib = max(self.box.usage.peak_kib, usage.ru_maxrss)
                     break
                 if deadline.expired():
                     break  # unkillable (stuck in the kernel): give up waiting, never hang
@@ -224,6 +225,7 @@ class _Child:
         if self.pidfd is not None:
             os.close(self.pidfd)
             self.pidfd = None
+        self.box.release()
 
     def read_stderr(self, keep: int) -> None:
         """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
@@ -238,11 +240,20 @@ class _Child:
                 self.selector.unregister(self.stderr)
                 return
             self.stderr_buffer += chunk
+            self.turn_stderr += chunk
             if len(self.stderr_buffer) > 2 * keep + _CHUNK:
                 del self.stderr_buffer[: len(self.stderr_buffer) - keep]
+            if len(self.turn_stderr) > 2 * keep + _CHUNK:
+                del self.turn_stderr[: len(self.turn_stderr) - keep]
 
     def stderr_tail(self, limit: int) -> str:
         return bytes(self.stderr_buffer[-limit:]).decode("utf-8", "replace") if limit else ""
+
+    def take_turn_stderr(self, limit: int) -> str | None:
+        """The tail of what it wrote to standard error since the last call (None: nothing)."""
+        text = bytes(self.turn_stderr[-limit:]).decode("utf-8", "replace") if limit and self.turn_stderr else None
+        self.turn_stderr.clear()
+        return text
 
 
 def _describe_exit(status: int | None) -> str:
@@ -283,6 +294,9 @@ class BotProcess:
 
     ``command`` is an argument list, or a string split like a shell would (no shell is run).
     ``time_limit`` is in seconds per answer, ``memory_limit_mib`` in MiB, ``output_limit`` in bytes per answer.
+    ``sandbox`` is the box it runs in (none by default) and ``readable`` the files it may read there;
+    ``limit_address_space`` also caps each process's address space at the memory limit (a native bot then
+    fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -296,7 +310,9 @@ class BotProcess:
         cwd: str | os.PathLike[str] | None = None,
         *,
         env: Mapping[str, str] | None = None,
-        limit_address_space: bool = True,
+        sandbox: Sandbox | None = None,
+        readable: Sequence[str | os.PathLike[str]] = (),
+        limit_address_space: bool = False,
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
         sweep_seconds: float = 1.0,
@@ -309,6 +325,8 @@ class BotProcess:
         self.output_limit = output_limit
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
+        self.sandbox = sandbox if sandbox is not None else Sandbox(kind="none")
+        self.readable = [os.fspath(path) for path in readable]
         self.limit_address_space = limit_address_space
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
@@ -368,12 +386,15 @@ class BotProcess:
             raise
         elapsed = deadline.elapsed()
         self._child = child if kept else None
+        if kept:
+            child.box.freeze()  # no CPU between its turns
         self.requests.append(request)
         self.responses.append(response)
         if data is not None:
             self.data = data
-        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug))
-        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug)
+        stderr = child.take_turn_stderr(self.stderr_limit)
+        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr))
+        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr)
 
     def close(self) -> None:
         """Kill the bot's process group (if running) and reap it.  Safe to call twice.
@@ -411,33 +432,16 @@ class BotProcess:
     # -- internals ------------------------------------------------------------------------------------------
 
     def _spawn(self) -> _Child:
-        limit = self.memory_limit_mib * MIB
-        preexec = None
-        if self.limit_address_space:
-            _, hard = resource.getrlimit(resource.RLIMIT_AS)
-            if hard != resource.RLIM_INFINITY:
-                limit = min(limit, hard)
-
-            def preexec() -> None:  # runs in the child between fork and exec: keep it minimal
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
+        address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                env=self.env,
-                start_new_session=True,
-                preexec_fn=preexec,
-                bufsize=0,
+            box = spawn(
+                self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
+                address_space=address_space,
             )
         except (OSError, subprocess.SubprocessError) as error:
             raise BotCrash(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
-        self.started_pids.append(proc.pid)
-        return _Child(proc)
+        self.started_pids.append(box.pid)
+        return _Child(box)
 
     def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
         if child is not None:
@@ -451,7 +455,8 @@ class BotProcess:
         error.elapsed = elapsed
         self._child = None
         self.error = error
-        self.history.append(Exchange(request, None, elapsed * 1000.0, mode))
+        stderr = child.take_turn_stderr(self.stderr_limit) if child is not None else None
+        self.history.append(Exchange(request, None, elapsed * 1000.0, mode, None, stderr))
         self.close()
 
     def _limit_kib(self) -> int:
@@ -473,6 +478,8 @@ class BotProcess:
                 f"the bot asked to keep running, then exited ({_describe_exit(child.exit_status)}) "
                 "before its next request"
             )
+        child.box.thaw()
+        cpu_start = child.box.measure().cpu
         out = bytearray(child.leftover)
         child.leftover = b""
         pending = memoryview(payload)
@@ -487,9 +494,10 @@ class BotProcess:
                 scanned = out.rfind(b"\n") + 1  # a marker line still to come starts in the last, open line
                 if span is not None:
                     child.leftover = bytes(out[span[1] :])
-                    if child.poll_memory() > self._limit_kib():
+                    if child.poll_memory(peaks=True) > self._limit_kib():
                         child.reap()
                         raise self._memory_error(child)
+                    self._check_cpu(child, cpu_start)
                     return bytes(out[: span[0]]).decode("utf-8", "replace"), True
                 if len(out) > self.output_limit:
                     child.reap()
@@ -512,6 +520,7 @@ class BotProcess:
                     if child.poll_memory() > self._limit_kib():
                         child.reap()
                         raise self._memory_error(child)
+                    self._check_cpu(child, cpu_start)
                 tick = self.poll_interval if child.stdout_open or child.pidfd is not None else 0.002
                 for key, _ in deadline.select(selector, tick=tick):
                     if key.data == "stdout":
@@ -526,6 +535,13 @@ class BotProcess:
         finally:
             if writing and not child.reaped:
                 selector.unregister(child.stdin)
+
+    def _check_cpu(self, child: _Child, cpu_start: float) -> None:
+        """A timeout when the bot's process tree used more CPU time on this answer than the time limit."""
+        used = child.cpu() - cpu_start
+        if used > self.time_limit:
+            child.reap()
+            raise BotTimeout(f"used {used:.2f} s of CPU time, over the limit of {self.time_limit:.3f} s per answer")
 
     def _read_stdout(self, child: _Child, out: bytearray) -> None:
         room = self.output_limit + 1 - len(out)

@@ -1,0 +1,32 @@
+"""The one door through which every process that a bot or a compiler owns is started.
+
+The box knows nothing of mahjong and the protocol layer knows nothing of namespaces (go-judge's and isolate's
+split): :func:`spawn` starts ``argv`` in a box and gives back a :class:`~mjarena.sandbox.box.Boxed` process
+(pipes, the live process tree, its memory and CPU, freeze/thaw, kill); :func:`run` runs a command to the end
+under limits and gives back a :class:`RunResult` (exit, wall, CPU, peak memory, output, verdict).
+
+Two kinds of box (:class:`Sandbox`):
+
+- ``bwrap`` (the default): Linux namespaces through bubblewrap. The program sees its own files read-only, the
+  system directories read-only, a private size-capped ``/tmp``, a ``/proc`` of its own pid namespace, no
+  network (loopback included), its own IPC and UTS namespaces, and an environment of ``PATH``, ``HOME`` and
+  ``LANG`` only. When the judge runs as root the program runs under an unprivileged uid of its own, so that the
+  process-count limit bites. Everything dies with the box, and the box dies with the judge.
+- ``none``: a plain child process (trusted programs that need the real filesystem). The same limits are watched
+  and it still dies with the judge, but it sees everything the judge sees.
+
+>>> Sandbox.parse("none")
+Sandbox(kind='none', tmp_mib=64, max_processes=128, file_size_mib=64, cgroup=None)
+>>> Sandbox.parse("docker")
+Traceback (most recent call last):
+...
+ValueError: unknown sandbox 'docker': expected bwrap or none
+"""
+
+from __future__ import annotations
+
+from mjarena.sandbox.box import Boxed, spawn
+from mjarena.sandbox.config import KINDS, Sandbox, SandboxUnavailable, check
+from mjarena.sandbox.run import RunResult, run
+
+__all__ = ["KINDS", "Boxed", "RunResult", "Sandbox", "SandboxUnavailable", "check", "run", "spawn"]
