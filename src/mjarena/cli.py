@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mjarena.arena.match import MatchResult
@@ -23,6 +23,51 @@ EXIT_USAGE = 2
 
 class UsageError(Exception):
     """Bad input or arguments: reported as one line, exit status 2."""
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Wraps paragraphs as usual but keeps indented lines (examples, tables) as they are written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return "\n".join(indent + line if not line or line[0].isspace() else
+                         textwrap.fill(line, width, initial_indent=indent, subsequent_indent=indent)
+                         for line in text.splitlines())
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose ``epilog`` may be a function, called only when the help is shown: help texts that
+    list what the installed package offers (each rule set's built-in bots) without slowing every start-up."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
+def _match_epilog() -> str:
+    from mjarena.arena.rulesets import RULE_SETS, judge_rules
+
+    builtins = "".join(f"\n                        {name}: {', '.join(judge_rules(name).agents)}" for name in RULE_SETS)
+    return f"""bots (SPEC, four times, seats 0..3):
+  builtin:NAME        a built-in bot of the rule set:{builtins}
+  python:MODULE:NAME  your agent class or object, or a policy over mjarena.env observations, imported and
+                      run in this process (an exception in it is that seat's crash; the game goes on)
+  COMMAND             any command line speaking the Botzone JSON protocol, restarted per turn or kept
+                      running (see examples/bots/ and docs/protocol.md)
+
+examples:
+  mjarena match
+  mjarena match --rules baida --seed 7 --quiet --bot builtin:greedy --bot builtin:random \\
+      --bot builtin:greedy --bot "python3 examples/bots/restart_bot.py"
+  mjarena match --bot python:mybot:Agent --bot builtin:greedy --bot builtin:greedy --bot builtin:random \\
+      --replay game.json && mjarena serve .
+"""
 
 
 def _read_text(source: str) -> str:
@@ -101,13 +146,17 @@ def _read_wall(source: str, judge: JudgeRules) -> list[int]:
     return wall
 
 
-def _print_match(result: MatchResult) -> None:
+def _print_match(result: MatchResult, *, log: bool = True) -> None:
+    """The rule set and seed, then (with ``log``) the seats and the game's log, then the results."""
     from mjarena.arena.rulesets import judge_rules
     from mjarena.variants import get_variant
 
     judge = judge_rules(result.rules)
     seed = f"seed {result.seed}" if result.seed is not None else "a given wall"
     print(f"{get_variant(result.rules).title}, {seed}")
+    if not log:
+        print(_result_table(result))
+        return
     for seat in result.seats:
         print(f"  {judge.seats[seat.seat]:<6} {seat.bot}")
     print()
@@ -150,7 +199,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(f"--rules {args.rules}: {error.args[0]}") from None
     bots = args.bot or ["builtin:greedy", "builtin:greedy", "builtin:random", "builtin:random"]
     if len(bots) != 4:
-        raise UsageError(f"a NOI 2014 match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
+        raise UsageError(f"a match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
     if args.time_limit <= 0 or args.memory_limit <= 0:
         raise UsageError("--time-limit and --memory-limit must be positive")
     for spec in bots:
@@ -171,7 +220,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         summary = {key: data[key] for key in ("rules", "seed", "wall", "seats", "events")}
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
-        _print_match(result)
+        _print_match(result, log=not args.quiet)
     return 0
 
 
@@ -436,17 +485,24 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from mjarena import __version__
+
+    parser = _Parser(
         prog="mjarena",
         description="Mahjong rules engines, a bot judge and arena, and hand analysis.",
+        epilog="examples:\n  mjarena demo\n  mjarena match --help\n  mjarena serve .\n\n"
+        "Each command has its own --help with examples; docs/ has the protocol, rules and web app.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"mjarena {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     thupc = sub.add_parser(
         "thupc",
         help="simulate THUPC 2021 decks with the statement's fixed strategy",
         description="Read 148 tile names (one per line or separated by white space) and print the game log "
         "exactly as the THUPC 2021 statement specifies.",
+        epilog="examples:\n  mjarena thupc deck.in\n  mjarena thupc decks/*.in --out-dir out/\n"
+        "  mjarena thupc deck.in --json",
     )
     thupc.add_argument("decks", nargs="*", metavar="DECK", help="deck files ('-' or none: stdin)")
     thupc.add_argument("--out-dir", metavar="DIR", help="write DIR/<deck stem>.out for each deck")
@@ -456,20 +512,26 @@ def build_parser() -> argparse.ArgumentParser:
     match = sub.add_parser(
         "match",
         help="play one game between four bots",
-        description="Play one game. SPEC is builtin:NAME (random, greedy) or a command line such as "
-        "\"python3 bots/mine.py\"; seats are given in order 0..3 (East, South, West, North).",
+        description="Play one game of any rule set between four bots and print its log and results. Seats are "
+        "given in order 0..3 (East, South, West, North; A-D in THUPC).",
+        epilog=_match_epilog,
     )
     match.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default), baida or thupc2021")
     match.add_argument("--bot", action="append", metavar="SPEC", help="a bot, four times (seats 0..3)")
     match.add_argument("--seed", type=int, help="seed of the shuffled wall (default: random, printed)")
-    match.add_argument("--wall", metavar="FILE", help="play this wall: 108 tile names, front first")
+    match.add_argument("--wall", metavar="FILE", help="play this wall: the rule set's tile names, front first")
     match.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     match.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
     match.add_argument("--replay", metavar="FILE", help="save the game as a replay")
     match.add_argument("--json", action="store_true", help="print one JSON object instead of the log")
+    match.add_argument("--quiet", "-q", action="store_true", help="print only the results, not the log")
     match.set_defaults(handler=_cmd_match)
 
-    replay = sub.add_parser("replay", help="print a saved game")
+    replay = sub.add_parser(
+        "replay", help="print a saved game",
+        description="Print a replay saved by match --replay, a tournament or the web app (docs/replay-format.md).",
+        epilog="examples:\n  mjarena replay game.json\n  mjarena replay game.json --check",
+    )
     replay.add_argument("file", metavar="FILE")
     replay.add_argument("--check", action="store_true", help="also play it again and check it matches")
     replay.set_defaults(handler=_cmd_replay)
@@ -481,8 +543,13 @@ def build_parser() -> argparse.ArgumentParser:
     tournament = sub.add_parser(
         "tournament",
         help="play a Swiss or round-robin tournament (resumable)",
-        description="Play a tournament of NOI 2014 games into DIR, in parallel. Every finished game is kept "
-        "(DIR/games.jsonl, DIR/replays/); running the same command again resumes where it stopped.",
+        description="Play a tournament of any rule set (noi2014, baida or thupc2021) into DIR, in parallel. Every "
+        "finished game is kept (DIR/games.jsonl, DIR/replays/); running the same command again resumes where it "
+        "stopped. Entrants are NAME=SPEC with SPEC as in mjarena match --help.",
+        epilog="examples:\n  mjarena tournament --bot g=builtin:greedy --bot r=builtin:random --out cup/\n"
+        "  mjarena tournament --rules baida --format round-robin --bot a=builtin:greedy \\\n"
+        "      --bot mine=\"python3 bots/mine.py\" --games-per-table 4 --duplicate --out cup/\n"
+        "  mjarena serve cup/        # watch the standings in a browser while it runs",
     )
     tournament.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default), baida or thupc2021")
     tournament.add_argument("--bot", action="append", metavar="NAME=SPEC", help="an entrant (at least 2)")
@@ -502,7 +569,8 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
     tournament.set_defaults(handler=_cmd_tournament)
 
-    standings = sub.add_parser("standings", help="print the standings of a tournament folder")
+    standings = sub.add_parser("standings", help="print the standings of a tournament folder",
+                               epilog="example:\n  mjarena standings cup/ --json")
     standings.add_argument("dir", metavar="DIR")
     standings.add_argument("--json", action="store_true", help="print the rows as JSON")
     standings.set_defaults(handler=_cmd_standings)
@@ -512,6 +580,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="analyse a hand: win, distance, waits or discards, every winning arrangement",
         description="Analyse one hand typed in mpsz (123m456p*), THUPC or NOI names (BAIDA is a wildcard). "
         "'-' reads one hand per line from stdin.",
+        epilog="examples:\n  mjarena hand 123m456p789s1122z*\n  mjarena hand 1112345678999m --rules noi2014\n"
+        "  mjarena hand 12345m --melds 123p,555z --json",
     )
     hand.add_argument("tiles", metavar="TILES", help="the concealed hand, or '-' for one hand per line on stdin")
     hand.add_argument("--rules", default="baida", help="thupc2021, noi2014 or baida (default baida)")
@@ -526,6 +596,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="a web app: the replays and tournaments in DIR, and games against bots",
         description="Serve DIR in a browser: its replays (and uploads), its tournaments' standings while they run, "
         "and games of a person against bots (saved to DIR/played/). Needs pip install 'mjarena[web]'.",
+        epilog="examples:\n  mjarena serve .                   # then open http://127.0.0.1:8000/\n"
+        "  mjarena serve cup/ --bot \"python3 bots/mine.py\"",
     )
     serve.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder to serve (default: .)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")

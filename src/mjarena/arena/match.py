@@ -20,6 +20,7 @@ from typing import Any
 
 from mjarena.agents.errors import AgentError
 from mjarena.arena.rulesets import JudgeRules, judge_rules
+from mjarena.sandbox import Sandbox
 from mjarena.tiles import format_tile
 from mjarena.variants.base import Action, Agent, Decision
 
@@ -28,11 +29,12 @@ __all__ = ["JudgeFallback", "Limits", "MatchResult", "SeatOutcome", "run_match"]
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-answer limits for program bots."""
+    """Per-answer limits for program bots, and the box they run in (bwrap unless told otherwise)."""
 
     time: float = 1.0
     memory_mib: int = 256
     output_bytes: int = 1 << 20
+    sandbox: Sandbox = field(default_factory=Sandbox)
 
 
 @dataclass
@@ -185,16 +187,38 @@ def _ask(
     fallback: JudgeFallback,
     judge: JudgeRules,
 ) -> Action:
-    """One answer; on any agent failure the error is recorded and the judge answers instead."""
+    """One answer; on any agent failure the error is recorded and the judge answers instead.
+
+    An exception raised inside an in-process agent (``python:``, a built-in) is that seat's ``crash``, with the
+    end of the traceback as the detail; the game goes on.
+    """
     try:
         action = agent.act(game, seat, legal)
     except AgentError as error:
         errors[seat] = (error.reason, error.detail)
         return fallback.act(game, seat, legal)
+    except Exception as error:  # any bug in an agent is that seat's error, never the match's
+        errors[seat] = ("crash", _traceback_tail(error))
+        return fallback.act(game, seat, legal)
     if decision.stage == "target" or action in legal or (action.type == "hu" and judge.hu_always_accepted):
         return action
     errors[seat] = ("illegal_action", f"{_answer(judge, action)!r} is not legal at this {decision.stage}")
     return fallback.act(game, seat, legal)
+
+
+def _traceback_tail(error: BaseException, limit: int = 2000) -> str:
+    """The traceback of ``error`` as the agent's author needs it: its last frames, at most ``limit`` characters.
+
+    >>> try:
+    ...     {}["missing"]
+    ... except KeyError as error:
+    ...     print(_traceback_tail(error).splitlines()[-1])
+    KeyError: 'missing'
+    """
+    import traceback
+
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__, limit=-4)).strip()
+    return text if len(text) <= limit else "…" + text[-limit + 1:]
 
 
 def _answer(judge: JudgeRules, action: Action) -> str:
