@@ -1,0 +1,311 @@
+"""Build one source file as the contest did (:func:`build`): read it (a regular file, at most
+:data:`MAX_SOURCE_BYTES`), copy it under its language's fixed name into a fresh folder, compile it there in the
+sandbox with the compiler's own time and memory limit, and publish the folder in the cache; a second build of
+the same source with the same compiler and command is a cache hit and runs no compiler.
+
+The user's file name never reaches a command line (uploaded sources are hostile): it appears only in messages,
+where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mjarena.builds.cache import WORK, cache_key, cache_root, discard, new_entry, publish, read_entry
+from mjarena.builds.errors import BuildError
+from mjarena.builds.table import Toolchain, toolchain_for
+from mjarena.sandbox import RunResult, Sandbox, SandboxUnavailable, check, run
+from mjarena.sandbox.box import BOX_ENV
+
+__all__ = ["DEFAULT_MEMORY_MIB", "MAX_SOURCE_BYTES", "BuildResult", "build", "compiler_version", "tidy_message"]
+
+MAX_SOURCE_BYTES = 1 << 20
+"""The largest source accepted (1 MiB)."""
+DEFAULT_MEMORY_MIB = 256
+"""The memory limit put into ``{memory_mib}`` of :attr:`BuildResult.run_argv` (the judge's default)."""
+MESSAGE_LINES = 60
+MESSAGE_CHARS = 6000
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_versions: dict[tuple[str, ...], str] = {}
+_working: dict[tuple[Toolchain, Sandbox], str | None] = {}
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What :func:`build` made. ``status`` is ``ok`` or ``compile_error``; ``run_argv`` (empty unless ok) runs
+    the bot, with ``readable`` (the build folder) visible to it; ``cached`` says the build came from the cache;
+    ``seconds`` is the time this call took; ``message`` the compiler's complaint, trimmed and in terms of the
+    source's own name; ``time_factor`` and ``memory_mib`` the language's limits from the table (used with
+    per-language limits on)."""
+
+    status: str
+    language: str
+    source: str
+    run_argv: list[str]
+    readable: list[str]
+    cached: bool
+    seconds: float
+    message: str
+    time_factor: float = 1.0
+    memory_mib: int | None = None
+    run_template: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def command(self, memory_mib: int) -> list[str]:
+        """The run command for a bot limited to ``memory_mib`` (what ``{memory_mib}`` stands for)."""
+        return [word.replace("{memory_mib}", str(memory_mib)) for word in self.run_template]
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as JSON (``run`` is the command as one shell-quoted line)."""
+        import shlex
+
+        data = asdict(self)
+        data.pop("run_template")
+        data["run"] = shlex.join(self.run_argv)
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of a source file: a regular file of at most :data:`MAX_SOURCE_BYTES` (never waits on a FIFO)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise BuildError(f"{path}: no such file") from None
+    except OSError as error:
+        raise BuildError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BuildError(f"{path}: not a regular file")
+        if info.st_size > MAX_SOURCE_BYTES:
+            raise BuildError(f"{path}: {info.st_size} bytes; a source may have at most {MAX_SOURCE_BYTES} bytes")
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_SOURCE_BYTES:
+                raise BuildError(f"{path}: more than {MAX_SOURCE_BYTES} bytes; a source may have no more")
+    except OSError as error:
+        raise BuildError(f"{path}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def shown_name(path: Path) -> str:
+    """The source's name as messages show it: its last component, control characters escaped.
+
+    >>> shown_name(Path("bots/my\\nbot.cpp"))
+    'my\\\\nbot.cpp'
+    """
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in path.name)
+
+
+def tidy_message(text: str, *, folder: str | Path, source_name: str, shown: str) -> str:
+    """A compiler's output as the user should see it: no colour codes, the build folder's path removed, the
+    fixed source name replaced by the user's, at most :data:`MESSAGE_LINES` lines and :data:`MESSAGE_CHARS`.
+
+    >>> tidy_message("/tmp/x/work/bot.cpp:1:1: error: oops\\n", folder="/tmp/x/work", source_name="bot.cpp",
+    ...              shown="mine.cpp")
+    'mine.cpp:1:1: error: oops'
+    """
+    text = _ANSI.sub("", text.replace("\r\n", "\n"))
+    folder = str(folder)
+    text = text.replace(folder + "/", "").replace(folder, ".")
+    text = re.sub(rf"(?<![\w.]){re.escape(source_name)}(?![\w])", lambda _: shown, text)
+    lines = text.strip("\n").split("\n")
+    if len(lines) > MESSAGE_LINES:
+        lines = [*lines[:MESSAGE_LINES], f"... ({len(lines) - MESSAGE_LINES} more lines)"]
+    text = "\n".join(line.rstrip() for line in lines)
+    if len(text) > MESSAGE_CHARS:
+        text = text[:MESSAGE_CHARS].rstrip() + f"\n... ({len(text) - MESSAGE_CHARS} more characters)"
+    return text
+
+
+def _program(toolchain: Toolchain, program: str) -> str:
+    """An absolute path for a toolchain program: found on the box's PATH first (the system's toolchains, not a
+    user's shims), then on the judge's; :class:`BuildError` naming the Debian package when it is missing."""
+    if "/" in program:
+        if os.access(program, os.X_OK) and os.path.isfile(program):
+            return program
+        found = None
+    else:
+        found = shutil.which(program, path=BOX_ENV["PATH"]) or shutil.which(program)
+    if found is None:
+        package = toolchain.package
+        raise BuildError(
+            f"{toolchain.language} needs {program}, which is not installed here: install the Debian package "
+            f"{package} (apt-get install {package}), or run 'make toolchains' as root"
+        )
+    return found
+
+
+def _resolved(toolchain: Toolchain, argv: tuple[str, ...]) -> list[str]:
+    if not argv or argv[0].startswith("{dir}"):
+        return list(argv)
+    return [_program(toolchain, argv[0]), *argv[1:]]
+
+
+def compiler_version(toolchain: Toolchain) -> str:
+    """The output of the toolchain's version command (asked once per process and command)."""
+    argv = tuple(_resolved(toolchain, toolchain.version))
+    if argv not in _versions:
+        result = run(argv, sandbox=Sandbox(kind="none"), time_limit=30.0, memory_mib=2048, output_limit=1 << 16)
+        text = (result.stdout + result.stderr).decode("utf-8", "replace").strip()
+        if not result.ok:
+            raise BuildError(f"{toolchain.language}: {' '.join(argv)} failed ({result.status}): {text[:200]}")
+        _versions[argv] = text
+    return _versions[argv]
+
+
+def _encoding_problem(data: bytes, encoding: str) -> str | None:
+    """Why ``data`` does not decode as ``encoding`` (the line and the byte), or None."""
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        return f"line {line}: byte 0x{data[error.start]:02x} is not {encoding.upper()} ({error.reason})"
+    return None
+
+
+def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path) -> tuple[str, str, bool]:
+    """(status, raw message, cacheable) of one compiler run."""
+    output = (result.stderr + result.stdout).decode("utf-8", "replace")
+    if result.status == "timeout":
+        return "compile_error", f"the compiler ran out of time ({toolchain.compile_time_limit:g} s)\n{output}", False
+    if result.status == "memory":
+        return "compile_error", f"the compiler used more than {toolchain.compile_memory_mib} MiB\n{output}", False
+    if result.status == "output_limit":
+        return "compile_error", output, True
+    if result.exit_code != 0:
+        clean_exit = result.exit_code is not None and result.exit_code > 0
+        return "compile_error", output or f"the compiler failed (exit code {result.exit_code})", clean_exit
+    if toolchain.expect is not None and not (work / toolchain.expect).is_file():
+        return "compile_error", toolchain.expect_message or f"the compiler made no {toolchain.expect}", True
+    return "ok", "", True
+
+
+def _own(folder: Path) -> None:
+    """Give a folder written in the box back to the judge's user (a root judge's box runs as another uid)."""
+    if os.getuid() != 0:
+        return
+    for parent, dirs, files in os.walk(folder):
+        for name in [*dirs, *files]:
+            os.lchown(os.path.join(parent, name), 0, 0)
+    os.chown(folder, 0, 0)
+
+
+def _compile(toolchain: Toolchain, data: bytes, folder: Path, sandbox: Sandbox) -> tuple[str, str, bool, float]:
+    work = folder / WORK
+    (work / toolchain.source_name).write_bytes(data)
+    if not toolchain.compile:
+        return "ok", "", True, 0.0
+    argv = _resolved(toolchain, toolchain.compile)
+    os.chmod(work, 0o777)  # the box may run as another uid; ``folder`` itself stays private (0700) meanwhile
+    try:
+        result = run(argv, sandbox=sandbox, writable=[work], cwd=work, time_limit=toolchain.compile_time_limit,
+                     memory_mib=toolchain.compile_memory_mib)
+    finally:
+        _own(folder)
+        os.chmod(work, 0o755)
+    status, message, cacheable = _compile_verdict(toolchain, result, work)
+    return status, message, cacheable, result.wall
+
+
+def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path) -> str | None:
+    """Why the toolchain cannot compile even its ``sample`` in ``sandbox`` (None: it can, or there is no sample);
+    checked once per process, and only after a source failed to compile."""
+    if toolchain.sample is None:
+        return None
+    if (toolchain, sandbox) not in _working:
+        folder = new_entry(root)
+        try:
+            status, raw, _, _ = _compile(toolchain, toolchain.sample.encode(), folder, sandbox)
+        finally:
+            discard(folder)
+        shown = f"sample{os.path.splitext(toolchain.source_name)[1]}"
+        message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name, shown=shown)
+        _working[toolchain, sandbox] = None if status == "ok" else message or "it failed without a message"
+    return _working[toolchain, sandbox]
+
+
+def build(
+    source: str | os.PathLike[str],
+    *,
+    sandbox: Sandbox | None = None,
+    toolchains: str | os.PathLike[str] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> BuildResult:
+    """Build ``source`` (its suffix picks the language in the toolchain table, laid over by ``toolchains``),
+    compiling in ``sandbox`` (the default :class:`~mjarena.sandbox.Sandbox`, bwrap, when None), cached in
+    ``cache_dir`` (see :func:`~mjarena.builds.cache.cache_root`).
+
+    A source the compiler rejects gives ``status == "compile_error"`` and the message; :class:`BuildError` when
+    it cannot be built here at all (no such file, too big, unknown suffix, toolchain or sandbox missing).
+    """
+    start = time.monotonic()
+    path = Path(source)
+    toolchain = toolchain_for(path, toolchains)
+    data = read_source(path)
+    shown = shown_name(path)
+
+    def result(status: str, message: str, cached: bool, folder: Path | None) -> BuildResult:
+        template = [word.replace("{dir}", str(folder / WORK)) for word in _resolved(toolchain, toolchain.run)] \
+            if status == "ok" and folder is not None else []
+        ok = bool(template)
+        return BuildResult(
+            status=status, language=toolchain.language, source=str(path), cached=cached,
+            run_argv=[w.replace("{memory_mib}", str(toolchain.memory_mib or DEFAULT_MEMORY_MIB)) for w in template],
+            readable=[str(folder / WORK)] if ok and folder is not None else [], seconds=time.monotonic() - start,
+            message=message, time_factor=toolchain.time_factor, memory_mib=toolchain.memory_mib,
+            run_template=template,
+        )
+
+    if toolchain.encoding is not None:
+        problem = _encoding_problem(data, toolchain.encoding)
+        if problem is not None:
+            return result("compile_error", f"{shown}: {problem}", False, None)
+    _resolved(toolchain, toolchain.run)  # a missing interpreter is said before anything is compiled
+    compile_argv = _resolved(toolchain, toolchain.compile)
+    version = compiler_version(toolchain)
+    root = cache_root(cache_dir)
+    key = cache_key(toolchain.language, data, version, compile_argv, toolchain.source_name, toolchain.expect)
+    meta = read_entry(root, key)
+    if meta is not None:
+        return result(meta["status"], meta.get("message", ""), True, root / key)
+    sandbox = sandbox if sandbox is not None else Sandbox()
+    try:
+        check(sandbox)
+    except SandboxUnavailable as error:
+        raise BuildError(f"{path}: cannot compile in the sandbox: {error}") from None
+    folder = new_entry(root)
+    try:
+        status, raw, cacheable, seconds = _compile(toolchain, data, folder, sandbox)
+    except BaseException:
+        discard(folder)
+        raise
+    message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name, shown=shown) if raw else ""
+    if status != "ok":
+        broken = toolchain_problem(toolchain, sandbox, root)
+        if broken is not None:
+            discard(folder)
+            raise BuildError(f"{path}: the {toolchain.language} toolchain does not work in the {sandbox.kind} "
+                             f"sandbox: it cannot compile a minimal program either:\n{broken}")
+    if not cacheable:
+        discard(folder)
+        return result(status, message, False, None)
+    meta = publish(root, key, folder, {"status": status, "language": toolchain.language, "message": message,
+                                       "compile_seconds": round(seconds, 3), "compiler": version.splitlines()[0]})
+    return result(meta["status"], meta.get("message", ""), False, root / key)

@@ -1,0 +1,118 @@
+"""The build cache: one folder per key (the hash of source, compiler version and compile command), published
+whole by one rename, so that a reader sees a complete build or none, and two processes that build the same key
+at once both end up using the one that was renamed first.
+
+Layout of ``ROOT/KEY/``: ``build.json`` (status, language, message, compile seconds) and ``work/`` (the source
+under its fixed name and what the compiler made; the bot runs from there, read-only).
+
+>>> key = cache_key("cpp", b"int main(){}", "g++ 12.2.0", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
+>>> len(key), key == cache_key("cpp", b"int main(){}", "g++ 12.2.1", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
+(64, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mjarena.builds.errors import BuildError
+
+__all__ = ["META", "WORK", "cache_key", "cache_root", "new_entry", "publish", "read_entry"]
+
+META = "build.json"
+WORK = "work"
+_KEY_VERSION = 1
+
+
+def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """``cache_dir``, else ``$MJARENA_CACHE``, else ``$XDG_CACHE_HOME/mjarena/builds``, else
+    ``~/.cache/mjarena/builds``; created when missing."""
+    if cache_dir is not None:
+        root = Path(cache_dir)
+    elif os.environ.get("MJARENA_CACHE"):
+        root = Path(os.environ["MJARENA_CACHE"])
+    elif os.environ.get("XDG_CACHE_HOME"):
+        root = Path(os.environ["XDG_CACHE_HOME"], "mjarena", "builds")
+    else:
+        root = Path.home() / ".cache" / "mjarena" / "builds"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BuildError(f"{root}: cannot create the build cache: {error.strerror or error}") from None
+    return root.resolve()
+
+
+def cache_key(language: str, source: bytes, version: str, compile_argv: Sequence[str], source_name: str,
+              expect: str | None = None) -> str:
+    """The sha256 (hex) of everything that decides what a build makes."""
+    identity = {
+        "key_version": _KEY_VERSION, "language": language, "source": hashlib.sha256(source).hexdigest(),
+        "compiler": version, "compile": list(compile_argv), "source_name": source_name, "expect": expect,
+    }
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def read_entry(root: Path, key: str) -> dict[str, Any] | None:
+    """The metadata of the published build ``key``, or None when there is none."""
+    try:
+        text = (root / key / META).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise BuildError(f"{root / key}: cannot read the cached build: {error.strerror or error}") from None
+    try:
+        meta = json.loads(text)
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict) or "status" not in meta:
+        raise BuildError(f"{root / key}: a damaged cached build; remove that folder")
+    return meta
+
+
+def new_entry(root: Path) -> Path:
+    """A fresh private folder in ``root`` to build in (published by :func:`publish`); its ``work/`` exists."""
+    folder = Path(tempfile.mkdtemp(dir=root, prefix=".building-"))
+    (folder / WORK).mkdir()
+    return folder
+
+
+def publish(root: Path, key: str, folder: Path, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Write ``meta`` into ``folder`` and rename it to ``root/key``; when another process published that key
+    first, drop ours and return theirs."""
+    path = folder / META
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(dict(meta), out, ensure_ascii=False)
+        out.flush()
+        os.fsync(out.fileno())
+    os.chmod(folder, 0o755)
+    try:
+        os.rename(folder, root / key)
+    except OSError as error:
+        if error.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+            discard(folder)
+            raise BuildError(f"{root}: cannot store the build: {error.strerror or error}") from None
+        discard(folder)
+        theirs = read_entry(root, key)
+        if theirs is None:  # pragma: no cover - removed between the rename and the read
+            raise BuildError(f"{root / key}: the cached build vanished while being read") from None
+        return theirs
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        fd = os.open(root, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return dict(meta)
+
+
+def discard(folder: Path) -> None:
+    """Remove a build folder that will not be published."""
+    shutil.rmtree(folder, ignore_errors=True)
