@@ -11,7 +11,8 @@ See README.md in this folder for the requests and the answers.
 
 Strategy: HU whenever the hand wins; discard the tile whose loss keeps the hand closest to winning (an isolated
 tile, a terminal first); PENG or GANG only when it brings the hand closer to winning; at ``4`` a winning-shaped
-target as close to the hand as a greedy search finds.
+target as close to the hand as a greedy search finds.  A discard of a tile I hold a PENG of is always
+claimed with GANG (the same hand, and one more draw).
 """
 
 import json
@@ -146,6 +147,9 @@ class Table:
         preempted = len(words) == 4 and words[0] == "3" and words[2] == "HU" and words[3] != "SELF"
         if preempted and tile_index(words[3]) == kind:
             return  # somebody won on that tile: my claim was not carried out
+        if answer[0] == "GANG" and [kind, 3] in self.melds:
+            self.melds[self.melds.index([kind, 3])][1] = 4  # the discard joined my PENG
+            return
         self.hand[kind] -= 2
         if answer[0] == "PENG":
             self.melds.append([kind, 3])
@@ -174,9 +178,10 @@ class Table:
                 self.seen[kind] += 2
                 self.pengs.setdefault(player, []).append(kind)
             elif words[2] == "GANG":
+                on_discard = self.last_play is not None and self.last_play[1] == kind and self.last_play[0] != player
                 if kind in self.pengs.get(player, []):
-                    self.seen[kind] += 1  # added to its PENG
-                elif self.last_play is not None and self.last_play[1] == kind and self.last_play[0] != player:
+                    self.seen[kind] += 0 if on_discard else 1  # the discard (seen already) or its 4th tile added
+                elif on_discard:
                     self.seen[kind] += 3  # an open kong on that discard
                 else:
                     self.seen[kind] += 4  # a concealed kong
@@ -258,6 +263,8 @@ class Table:
         self.hand[kind] -= 1
         if wins:
             return "HU"
+        if [kind, 3] in self.melds:
+            return "GANG"  # the discard makes my PENG a kong: the same hand, and one more draw
         if self.hand[kind] < 2:
             return "PASS"
         now = shanten(self.hand, len(self.melds))
