@@ -3,11 +3,13 @@ points (paths confined to the folder, upload limits, bad requests answered 4xx w
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
 import shlex
 import sys
+import threading
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
@@ -30,7 +32,7 @@ from mjarena.replay import load, load_events, replay_game, save
 from mjarena.variants.base import Action, Event
 from mjarena.web import create_app
 from mjarena.web.library import Library
-from mjarena.web.play import PlayRoom, choice_views
+from mjarena.web.play import PlayError, PlayRoom, choice_views
 from mjarena.web.tiles import BACK, KINDS, tile_svg, tile_title
 from mjarena.web.timeline import Table, TimelineError, timeline
 
@@ -366,12 +368,107 @@ def test_only_offered_opponents_and_server_bots(root: Path) -> None:
     room.close()
 
 
-def test_sessions_are_capped_and_the_oldest_ends(root: Path) -> None:
-    with TestClient(create_app(root, max_sessions=2)) as client:
+def test_sessions_are_capped_per_client_and_its_own_oldest_ends(root: Path) -> None:
+    with TestClient(create_app(root, sessions_per_client=2)) as client:
         first, second, third = (_start(client, seed=s) for s in (1, 2, 3))
         assert client.get(f"/api/play/{first}").status_code == 404
         assert client.get(f"/api/play/{second}").status_code == 200
         assert client.get(f"/api/play/{third}").status_code == 200
+
+
+def test_a_full_room_refuses_a_new_game_instead_of_ending_another_visitors(root: Path) -> None:
+    room = PlayRoom(root, limit=3, per_client=2)
+    try:
+        mine = room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=1, client="10.0.0.1")
+        theirs = [room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=s, client="10.0.0.2") for s in (2, 3, 4)]
+        assert room.get(mine.id) is mine, "another client's games never end this one"
+        with pytest.raises(PlayError) as refused:
+            room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=5, client="10.0.0.3")
+        assert refused.value.status == 503
+        mine.touched -= room.idle_seconds + 1  # nobody asked about it for longer than idle_seconds
+        late = room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=5, client="10.0.0.3")
+        assert room.get(late.id) is late and all(room.get(t.id) for t in theirs[1:])
+        with pytest.raises(PlayError):
+            room.get(mine.id)
+    finally:
+        room.close()
+
+
+class _GatedAgent:
+    """Passes or discards first, but only once ``gate`` opens."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        self.gate = gate
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        self.gate.wait(30)
+        return legal[-1] if legal and legal[-1].type == "pass" else legal[0]
+
+
+def test_waiting_requests_do_not_hold_threads() -> None:
+    from mjarena.web.play import PlaySession
+
+    gate = threading.Event()
+
+    class GatedSession(PlaySession):  # East is a bot that waits for the gate: the game is running till then
+        def _make_agent(self, spec: str, seat: int, *args: Any, **kwargs: Any) -> Any:
+            return _GatedAgent(gate) if seat == 0 else super()._make_agent(spec, seat, *args, **kwargs)
+
+    session = GatedSession("noi2014", 1, ["builtin:greedy"] * 3)
+
+    async def twenty_waits() -> tuple[list[str], int, int]:
+        threads = threading.active_count()
+        waits = [asyncio.ensure_future(session.next_view(20)) for _ in range(20)]
+        await asyncio.sleep(0.1)
+        waiting_threads = threading.active_count()
+        assert not any(wait.done() for wait in waits), "the game is running: they wait"
+        gate.set()
+        views = await asyncio.gather(*waits)
+        return [view["state"] for view in views], threads, waiting_threads
+
+    try:
+        states, before, during = asyncio.run(twenty_waits())
+    finally:
+        gate.set()
+        session.close()
+    assert states == ["waiting"] * 20, "each wakes when the person's decision comes"
+    assert during == before, "twenty waiting requests took no thread"
+
+
+def test_the_game_routes_wait_on_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mjarena.web.app as app_module
+
+    sid = _start(client)
+    used: list[Any] = []
+    original = app_module.run_in_threadpool
+
+    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        used.append(fn)
+        return await original(fn, *args, **kwargs)
+
+    monkeypatch.setattr(app_module, "run_in_threadpool", counting)
+    view = client.get(f"/api/play/{sid}?wait=5").json()
+    client.post(f"/api/play/{sid}", json={"version": view["version"], "choice": view["choices"][-1]["index"]})
+    assert used == [], "no long-poll or move runs in a worker thread"
+
+
+def test_the_player_view_holds_no_seed_and_no_hidden_tile_until_the_end(client: TestClient) -> None:
+    sid = _start(client, seed=12345)
+    view = client.get(f"/api/play/{sid}?wait=10").json()
+    assert "seed" not in view and "12345" not in json.dumps(view)
+    others = [view["table"]["seats"][s] for s in (1, 2, 3)]
+    assert all(seat["hand"] is None and seat["drawn"] is None and seat["hidden"] >= 13 for seat in others)
+    assert not any(" IN " in line or "draws" in line for line in view["log"] if not line.startswith("East"))
+    finished = _finish(client, sid)
+    assert finished["seed"] == 12345
+    assert all(seat["hand"] is not None for seat in finished["table"]["seats"])
+
+
+def test_discard_choices_carry_the_distance_they_leave(client: TestClient) -> None:
+    view = client.get(f"/api/play/{_start(client, seed=6)}?wait=10").json()
+    discards = [c for c in view["choices"] if c["group"] is None]
+    assert discards and all(type(c["distance"]) is int and 0 <= c["distance"] <= 14 for c in discards)
+    assert len({c["distance"] for c in discards}) > 1, "the hint tells the discards apart"
 
 
 def test_sessions_are_separate(client: TestClient) -> None:
@@ -476,3 +573,131 @@ def test_serve_binds_to_this_machine_by_default() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.dir) == ("127.0.0.1", 8000, ".")
     assert os.path.isdir(args.dir)
+
+
+# -- hostile visitors ---------------------------------------------------------------------------------------
+
+_DEEP = b'{"format": "mjarena-replay", "rules": "noi2014", "seats": ' + b"[" * 20_000 + b"]" * 20_000 + b"}"
+
+
+def test_a_deeply_nested_replay_is_listed_as_unreadable_and_the_index_still_answers(client: TestClient,
+                                                                                    root: Path) -> None:
+    (root / "sub").mkdir()
+    (root / "sub" / "deep.json").write_bytes(_DEEP)
+    (root / "not-a-replay.json").write_bytes(b"[" * 100_000)  # no replay marker: not listed at all
+    for _ in range(2):  # the second answer comes from the cache
+        page = client.get("/")
+        assert page.status_code == 200
+        assert 'href="/replays/game.json"' in page.text
+        assert "deep.json" in page.text and "unreadable" in page.text and "nested too deeply" in page.text
+        assert "not-a-replay" not in page.text
+    response = client.get("/api/replays/sub/deep.json")
+    assert response.status_code == 422 and "nested too deeply" in response.json()["error"]
+    upload = client.post("/upload", files={"file": ("deep.json", _DEEP)}, headers={"accept": "application/json"})
+    assert upload.status_code == 400 and "nested too deeply" in upload.json()["error"]
+
+
+def test_a_deeply_nested_tournament_file_is_422(client: TestClient, root: Path) -> None:
+    settings = Settings.create([Entrant(n, "builtin:greedy") for n in "abcd"], rounds=1, seed=1)
+    Tournament(settings, root / "cup")
+    with open(root / "cup" / "games.jsonl", "ab") as games:
+        games.write(b"[" * 100_000 + b"\n")
+    assert client.get("/api/tournaments/cup").status_code == 200, "a hostile line is skipped like a torn one"
+    (root / "cup" / "tournament.json").write_bytes(b'{"parameters": ' + b"[" * 100_000 + b"}")
+    assert client.get("/api/tournaments/cup").status_code == 422
+    assert client.get("/tournaments/cup").status_code == 200
+    assert client.get("/").status_code == 200
+
+
+def test_the_index_is_paginated_and_grouped_by_folder(root: Path) -> None:
+    from mjarena.web import pages
+
+    data = (root / "game.json").read_bytes()
+    for folder in ("a", "b"):
+        (root / folder).mkdir()
+        for number in range(30):
+            (root / folder / f"g{number:02}.json").write_bytes(data)
+    with TestClient(create_app(root), raise_server_exceptions=False) as client:
+        first, last = client.get("/").text, client.get("/?page=2").text
+        assert first.count('href="/replays/') == 50 and last.count('href="/replays/') == 11
+        assert '<h3 class="folder">this folder' in first and '<h3 class="folder">a/' in first
+        assert '<h3 class="folder">b/' in last and "page 2 of 2" in last
+        assert client.get("/?page=99").status_code == 200  # past the end: the last page
+        assert client.get("/?page=x").status_code == 400
+    assert "page 1 of" not in pages.index_page([], [], 1024)
+
+
+@pytest.mark.parametrize(("method", "url"), [("PUT", "/"), ("GET", "/static/../app.py"), ("GET", "/static/none.js"),
+                                              ("POST", "/replays/game.json"), ("GET", "/tiles/-5.svg")])
+def test_every_error_page_is_4xx_without_a_traceback(client: TestClient, method: str, url: str) -> None:
+    response = client.request(method, url)
+    assert 400 <= response.status_code < 500
+    assert "Traceback" not in response.text and "File \"" not in response.text
+
+
+@pytest.fixture
+def live_server(root: Path) -> Iterator[tuple[str, int]]:
+    """The app behind :func:`mjarena.web.server.config` on a free port, with a head timeout of 0.5 s."""
+    import socket
+
+    import uvicorn
+
+    from mjarena.web.server import TimelyH11, config
+
+    class Quick(TimelyH11):
+        header_seconds = 0.5
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(config(create_app(root), "127.0.0.1", 0, http=Quick))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(500):
+        if server.started:
+            break
+        threading.Event().wait(0.02)
+    yield sock.getsockname()
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+def test_a_request_head_that_does_not_arrive_in_time_closes_the_connection(live_server: tuple[str, int]) -> None:
+    import socket
+
+    with socket.create_connection(live_server, timeout=10) as slow:
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line that ends the head
+        assert slow.recv(1024) == b"", "the server closed the connection"
+    with socket.create_connection(live_server, timeout=10) as kept:  # a kept-alive connection: the same again
+        kept.sendall(b"GET /tiles/1.svg HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = kept.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        kept.sendall(b"GET / HTTP/1.1\r\n")
+        received = b""
+        while chunk := kept.recv(65536):
+            received += chunk
+        assert b"HTTP/1.1" not in received
+
+
+def test_a_request_body_that_does_not_arrive_in_time_is_408(root: Path) -> None:
+    import anyio
+
+    from mjarena.web.app import _read_body
+
+    async def slow_body() -> dict[str, Any]:
+        await anyio.sleep(5)
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+
+    request = Request({"type": "http", "method": "POST", "headers": [], "path": "/", "query_string": b""}, slow_body)
+
+    async def read() -> int:
+        try:
+            await _read_body(request, 1024, seconds=0.2)
+        except HTTPException as error:
+            return error.status_code
+        return 200
+
+    assert anyio.run(read) == 408

@@ -7,14 +7,16 @@ Modules are imported inside the subcommands so that start-up stays fast.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mjarena.arena.match import MatchResult
+    from mjarena.arena.match import Limits, MatchResult
     from mjarena.arena.rulesets import JudgeRules
+    from mjarena.sandbox import Sandbox
 
 __all__ = ["main"]
 
@@ -72,7 +74,12 @@ examples:
 
 def _read_text(source: str) -> str:
     if source == "-":
-        return sys.stdin.read()
+        text = sys.stdin.read()
+        try:
+            text.encode("utf-8")  # bytes that are not UTF-8 arrive as lone surrogates (surrogateescape)
+        except UnicodeEncodeError:
+            raise UsageError("stdin: not UTF-8 text") from None
+        return text
     try:
         return Path(source).read_text(encoding="utf-8")
     except OSError as error:
@@ -185,11 +192,75 @@ def _result_table(result: MatchResult) -> str:
     return "\n".join(lines + (["", "errors:", *details] if details else []))
 
 
+def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
+    """The box for the program bots among ``specs``, checked here and now: a box that cannot work is an error
+    that says what to install, never a silent run without one."""
+    from mjarena.sandbox import Sandbox, SandboxUnavailable, check
+
+    sandbox = Sandbox(kind=args.sandbox)
+    if any(not spec.startswith(("builtin:", "python:")) for spec in specs):
+        try:
+            check(sandbox)
+        except SandboxUnavailable as error:
+            raise UsageError(f"--sandbox {args.sandbox}: {error}") from None
+    return sandbox
+
+
+def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sandbox", choices=("bwrap", "none"), default="bwrap",
+        help="how program bots are held: bwrap (default: namespaces, own files only, no network; see "
+        "docs/security.md) or none (trusted bots that need the real file system)",
+    )
+
+
+def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = True) -> None:
+    parser.add_argument("--toolchains", metavar="FILE",
+                        help="your toolchain table (JSON, or TOML on Python 3.11+) laid over the packaged one, "
+                        "for source-file bots (docs/builds.md)")
+    if not preflight:
+        return
+    parser.add_argument("--language-limits", action="store_true",
+                        help="source-file bots get their language's time factor and memory from the toolchain "
+                        "table (Botzone-style: Java 3x, JavaScript 2x, Python 6x); default: the same limits for all")
+    parser.add_argument("--allow-broken", action="store_true",
+                        help="play even when pre-flight finds bots that cannot play (they err in every game)")
+
+
+def _toolchains(args: argparse.Namespace) -> str | None:
+    """The ``--toolchains`` file, read and checked now (an absolute path, for workers and resumed runs)."""
+    from mjarena.builds import BuildError, load_toolchains
+
+    if args.toolchains is None:
+        return None
+    try:
+        load_toolchains(args.toolchains)
+    except BuildError as error:
+        raise UsageError(f"--toolchains {error}") from None
+    return str(Path(args.toolchains).resolve())
+
+
+def _preflight(args: argparse.Namespace, labelled: Sequence[tuple[str, str]], rules: str, limits: Limits) -> None:
+    """Build and probe every program among the ``(label, spec)`` entrants; stop (exit 2) when one cannot play,
+    unless ``--allow-broken``."""
+    from mjarena.arena.preflight import describe, preflight
+
+    problems = preflight([spec for _, spec in labelled], rules=rules, limits=limits)
+    if not problems:
+        return
+    count = f"{len(problems)} bot{'s' if len(problems) != 1 else ''} cannot play"
+    if not args.allow_broken:
+        raise UsageError(f"pre-flight: {count} (--allow-broken plays on, scoring them as erring):\n"
+                         f"{describe(problems, labelled)}")
+    print(f"mjarena {args.command}: pre-flight: {count}; --allow-broken: they play and err:\n"
+          f"{describe(problems, labelled)}", file=sys.stderr)
+
+
 def _cmd_match(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.match import Limits, run_match
+    from mjarena.arena.match import Limits, check_limits, run_match
     from mjarena.arena.rulesets import judge_rules
     from mjarena.replay import save
 
@@ -200,15 +271,20 @@ def _cmd_match(args: argparse.Namespace) -> int:
     bots = args.bot or ["builtin:greedy", "builtin:greedy", "builtin:random", "builtin:random"]
     if len(bots) != 4:
         raise UsageError(f"a match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
-    if args.time_limit <= 0 or args.memory_limit <= 0:
-        raise UsageError("--time-limit and --memory-limit must be positive")
+    try:
+        check_limits(args.time_limit, args.memory_limit)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    toolchains = _toolchains(args)
     for spec in bots:
         try:
-            check_spec(spec, judge)
+            check_spec(spec, judge, toolchains=toolchains)
         except BotSpecError as error:
             raise UsageError(str(error)) from None
     wall = _read_wall(args.wall, judge) if args.wall else None
-    limits = Limits(time=args.time_limit, memory_mib=args.memory_limit)
+    limits = Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=_sandbox(args, bots),
+                    toolchains=toolchains, language_limits=args.language_limits)
+    _preflight(args, [(f"seat {seat}", spec) for seat, spec in enumerate(bots)], judge.name, limits)
     result = run_match(bots, rules=judge.name, seed=args.seed, wall=wall, limits=limits)
     data = result.to_json()
     if args.replay:
@@ -229,15 +305,16 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from mjarena.replay import ReplayError, load, load_events, replay_game
 
     try:
-        data = load(args.file)
-        if args.check:
-            replay_game(data)
-        seats = [SeatOutcome(**seat) for seat in data["seats"]]
-        result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data))
+        data = load(args.file)  # checked whole: what follows cannot fail on it
     except ReplayError as error:
         raise UsageError(str(error)) from None
-    except (TypeError, KeyError, ValueError) as error:
-        raise UsageError(f"{args.file}: a damaged replay ({error})") from None
+    if args.check:
+        try:
+            replay_game(data)
+        except ReplayError as error:
+            raise UsageError(f"{args.file}: {error}") from None
+    seats = [SeatOutcome(**seat) for seat in data["seats"]]
+    result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data))
     _print_match(result)
     if args.check:
         print("\nreplayed: the game plays out exactly as recorded")
@@ -251,6 +328,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- build -------------------------------------------------------------------------------------------
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    import json
+    import shlex
+
+    from mjarena.builds import BuildError, build
+
+    toolchains = _toolchains(args)
+    try:
+        result = build(args.file, sandbox=_sandbox(args, [args.file]), toolchains=toolchains)
+    except BuildError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        print(f"{result.status}: {result.source} ({result.language}, {result.seconds:.2f} s"
+              f"{', from the cache' if result.cached else ''})")
+        if result.ok:
+            print(f"run: {shlex.join(result.run_argv)}")
+        elif result.message:
+            print(result.message)
+    return 0 if result.ok else 1
+
+
 # -- tournament, standings -----------------------------------------------------------------------------
 
 
@@ -258,6 +361,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     import random
 
     from mjarena.arena.executors import ExecutorUnavailable
+    from mjarena.arena.match import Limits
     from mjarena.arena.tournament import Settings as TournamentSettings
     from mjarena.arena.tournament import TournamentError, format_standings, parse_bot, run_tournament
 
@@ -269,10 +373,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             [parse_bot(text) for text in args.bot or []], format=args.format, rounds=args.rounds,
             games_per_table=args.games_per_table, duplicate=args.duplicate,
             seed=args.seed if seed_given else random.SystemRandom().randrange(2**31), rules=args.rules,
-            time_limit=args.time_limit, memory_limit=args.memory_limit,
+            time_limit=args.time_limit, memory_limit=args.memory_limit, toolchains=_toolchains(args),
+            language_limits=args.language_limits,
         )
+        sandbox = _sandbox(args, [bot.spec for bot in settings.bots])
+        limits = Limits(time=settings.time_limit, memory_mib=settings.memory_limit, sandbox=sandbox,
+                        toolchains=settings.toolchains, language_limits=settings.language_limits)
+        _preflight(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
         rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
-                              seed_given=seed_given)
+                              seed_given=seed_given, sandbox=sandbox)
     except (TournamentError, ExecutorUnavailable) as error:
         raise UsageError(str(error)) from None
     print(format_standings(rows))
@@ -458,9 +567,10 @@ def _cmd_hand(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the message below names the extra when it is missing)
 
         from mjarena.web import create_app  # loads Starlette and python-multipart
+        from mjarena.web.server import serve
     except ImportError as error:
         raise UsageError(f"the web app needs its extra: pip install 'mjarena[web]' ({error})") from None
     root = Path(args.dir)
@@ -477,7 +587,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
     app = create_app(root, bots=args.bot or [], max_upload=args.max_upload * 1024)
     print(f"mjarena serve: {root.resolve()} on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve(app, args.host, args.port)
     return 0
 
 
@@ -522,6 +632,8 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--wall", metavar="FILE", help="play this wall: the rule set's tile names, front first")
     match.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     match.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    _add_sandbox_option(match)
+    _add_build_options(match)
     match.add_argument("--replay", metavar="FILE", help="save the game as a replay")
     match.add_argument("--json", action="store_true", help="print one JSON object instead of the log")
     match.add_argument("--quiet", "-q", action="store_true", help="print only the results, not the log")
@@ -539,6 +651,21 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
     demo.add_argument("--seed", type=int, default=2014, help="seed of the shuffled wall (default 2014)")
     demo.set_defaults(handler=_cmd_demo)
+
+    build = sub.add_parser(
+        "build",
+        help="build a bot's source file as the contest did (cached)",
+        description="Compile one source file (.cpp .c .pas .java .js .py) with the contest's commands, in the "
+        "sandbox, and print the command that runs it. Exit status 1 on a compile error (its message printed), "
+        "2 when it cannot be built here at all. Builds are cached (docs/builds.md).",
+        epilog="examples:\n  mjarena build bots/mine.cpp\n  mjarena build bots/Mine.java --json",
+    )
+    build.add_argument("file", metavar="FILE")
+    build.add_argument("--json", action="store_true",
+                       help="one JSON object: status, language, cached, message, run, seconds, ...")
+    _add_sandbox_option(build)
+    _add_build_options(build, preflight=False)
+    build.set_defaults(handler=_cmd_build)
 
     tournament = sub.add_parser(
         "tournament",
@@ -566,6 +693,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     tournament.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     tournament.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    _add_sandbox_option(tournament)
+    _add_build_options(tournament)
     tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
     tournament.set_defaults(handler=_cmd_tournament)
 
@@ -606,23 +735,31 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a bot command line players may choose as an opponent (repeatable)")
     serve.add_argument("--max-upload", type=int, default=5120, metavar="KIB", help="largest upload (5120 KiB)")
     serve.set_defaults(handler=_cmd_serve)
+
+    from mjarena.contest.commands import add_parsers as add_contest_parsers
+
+    add_contest_parsers(sub)  # contest create|serve|add-team|rotate-token|export, and submit
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from mjarena.sandbox.lifetime import stop_on_signals
+
     try:
-        return args.handler(args)
+        with stop_on_signals():  # SIGTERM / SIGHUP unwind like Ctrl-C: every bot is closed on the way out
+            return args.handler(args)
     except UsageError as error:
         print(f"mjarena {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
-        print(f"mjarena {args.command}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as error:
+        signum = getattr(error, "signum", signal.SIGINT)
+        print(f"mjarena {args.command}: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
+        return 128 + signum
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ get a 4xx with a message (JSON under ``/api/``, a page elsewhere), never a trace
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
@@ -31,8 +32,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.web import pages
-from mjarena.web.library import Library, NotFound, UploadError
-from mjarena.web.play import WAIT_SECONDS, PlayError, PlayRoom
+from mjarena.web.library import PAGE_SIZE, Library, NotFound, UploadError
+from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
 __all__ = ["MAX_JSON", "MAX_UPLOAD", "create_app"]
@@ -41,6 +42,8 @@ MAX_UPLOAD = 5 << 20
 """Uploads larger than this (bytes) are refused with 413."""
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
+BODY_SECONDS = 30.0
+"""A request body that takes longer than this to arrive is refused with 408 (a slow sender holds nothing)."""
 STATIC = Path(__file__).parent / "static"
 _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -75,18 +78,22 @@ def _error(request: Request, status: int, message: str) -> Response:
     return HTMLResponse(pages.error_page(status, message), status_code=status)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
-    """The request body, or 413 as soon as it is longer than ``limit`` bytes."""
+async def _read_body(request: Request, limit: int, seconds: float = BODY_SECONDS) -> bytes:
+    """The request body; 413 as soon as it is longer than ``limit`` bytes, 408 if it takes over ``seconds``."""
     declared = request.headers.get("content-length")
     too_large = f"the request is larger than the limit of {limit // 1024} KiB"
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise HTTPException(413, too_large)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, too_large)
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HTTPException(413, too_large)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
     return b"".join(chunks)
 
 
@@ -114,15 +121,19 @@ def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | No
 
 
 def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = MAX_UPLOAD,
-               max_sessions: int | None = None) -> Starlette:
+               max_sessions: int = MAX_SESSIONS, sessions_per_client: int = PER_CLIENT) -> Starlette:
     """The web app serving the replays and tournaments under ``root``; ``bots``: command lines a player may
-    choose as opponents (besides the built-in bots); ``max_upload`` bytes per upload."""
+    choose as opponents (besides the built-in bots); ``max_upload`` bytes per upload; games against bots: at most
+    ``max_sessions`` at once, ``sessions_per_client`` of them for one client address."""
     library = Library(root)
-    room = PlayRoom(library.root, bots, **({} if max_sessions is None else {"limit": max_sessions}))
+    room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client)
 
     async def index(request: Request) -> Response:
+        number = request.query_params.get("page", "1")
+        if not number.isdigit() or not 0 < int(number) < 1_000_000:
+            raise HTTPException(400, '"page" must be a page number, such as 2')
         replays, tournaments = await run_in_threadpool(lambda: (library.replays(), library.tournaments()))
-        return HTMLResponse(pages.index_page(replays, tournaments, max_upload))
+        return HTMLResponse(pages.index_page(replays, tournaments, max_upload, int(number), PAGE_SIZE))
 
     async def replay_page(request: Request) -> Response:
         name = request.path_params["name"]
@@ -210,7 +221,8 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         if not (isinstance(opponents, list) and all(isinstance(spec, str) for spec in opponents)):
             raise HTTPException(400, '"opponents" must be a list of three bot names')
         seat, seed = _whole(data, "seat"), _whole(data, "seed", required=False)
-        session = await run_in_threadpool(room.create, rules, seat, opponents, seed)
+        client = request.client.host if request.client else ""
+        session = await run_in_threadpool(room.create, rules, seat, opponents, seed, client)
         return JSONResponse({"id": session.id, "url": f"/play/{session.id}"}, status_code=201)
 
     async def game_page(request: Request) -> Response:
@@ -225,7 +237,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
             raise HTTPException(400, '"wait" must be a number of seconds') from None
         if not 0 <= wait <= WAIT_SECONDS:
             raise HTTPException(400, f'"wait" must be between 0 and {WAIT_SECONDS:g} seconds')
-        return JSONResponse(await run_in_threadpool(session.wait, wait), headers={"cache-control": "no-store"})
+        return JSONResponse(await session.next_view(wait), headers={"cache-control": "no-store"})
 
     async def game_move(request: Request) -> Response:
         session = room.get(request.path_params["id"])
@@ -235,8 +247,8 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         action = data.get("action")
         if choice is None and not isinstance(action, dict):
             raise HTTPException(400, 'send "choice" (the number of a legal choice) or "action" (an object)')
-        view = await run_in_threadpool(session.submit, version, choice, None if choice is not None else action)
-        return JSONResponse(view)
+        session.submit(version, choice, None if choice is not None else action, timeout=0)
+        return JSONResponse(await session.next_view(WAIT_SECONDS))
 
     async def tile(request: Request) -> Response:
         name = request.path_params["kind"]

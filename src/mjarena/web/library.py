@@ -22,16 +22,22 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_LISTED", "Library", "NotFound", "UploadError", "check_replay"]
+from mjarena.replay import ReplayError, load
 
-MAX_LISTED = 1000
-"""Replays listed on the index page at most (the newest first)."""
+__all__ = ["PAGE_SIZE", "Library", "NotFound", "UploadError", "check_replay"]
+
+PAGE_SIZE = 50
+"""Replays per page of the index."""
 MAX_REPLAY_BYTES = 64 << 20
 """Larger files are not read as replays."""
 ROOT_TOURNAMENT = "-"
 """The name of the tournament held in the folder itself (``mjarena serve results/``)."""
 _SKIPPED = {"tournament.json", "standings.json"}
 _SAFE_STEM = re.compile(r"[^A-Za-z0-9._-]+")
+_MARK = b'"mjarena-replay"'
+"""Bytes every replay holds (its ``"format"``): files without them are not replays, and are not listed."""
+_BAD_JSON = (ValueError, RecursionError, TypeError, AttributeError)
+"""What reading a hostile file can raise: ``json.loads`` raises RecursionError on deep nesting, not ValueError."""
 
 
 class NotFound(LookupError):
@@ -60,6 +66,8 @@ def check_replay(raw: bytes) -> dict[str, Any]:
         raise UploadError("not a replay: the file is not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise UploadError(f"not a replay: invalid JSON ({error})") from None
+    except RecursionError:
+        raise UploadError("not a replay: its JSON is nested too deeply to read") from None
     if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
         raise UploadError('not an mjarena replay (no "format": "mjarena-replay")')
     for key in ("rules", "wall", "seats", "events", "decisions"):
@@ -69,8 +77,8 @@ def check_replay(raw: bytes) -> dict[str, Any]:
         return timeline(data)
     except TimelineError as error:
         raise UploadError(str(error)) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise UploadError(f"a damaged replay ({type(error).__name__}: {error})") from None
+    except (KeyError, IndexError, *_BAD_JSON) as error:
+        raise UploadError(f"a damaged replay ({type(error).__name__}: {str(error)[:200]})") from None
 
 
 class Library:
@@ -110,7 +118,8 @@ class Library:
                     yield path
 
     def summary(self, path: Path) -> dict[str, Any] | None:
-        """Rule set, seed and seats of the replay at ``path`` (None if it is not one); cached by size and time."""
+        """Rule set, seed and seats of the replay at ``path``; None if it is not a replay, and a summary with
+        ``"unreadable"`` (the reason) if it says it is one but cannot be read.  Cached by size and time."""
         try:
             stat = path.stat()
         except OSError:
@@ -119,29 +128,36 @@ class Library:
         cached = self._meta.get(path)
         if cached is not None and cached[0] == key:
             return cached[1]
-        summary = None
-        if stat.st_size <= MAX_REPLAY_BYTES:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and data.get("format") == "mjarena-replay":
-                    seats = data.get("seats") or []
-                    summary = {
-                        "name": self.name_of(path), "rules": str(data.get("rules")), "seed": data.get("seed"),
-                        "bots": [str(seat.get("bot")) for seat in seats],
-                        "points": [seat.get("points") for seat in seats],
-                        "errors": sum(1 for seat in seats if seat.get("reason")),
-                        "modified": stat.st_mtime,
-                    }
-            except (OSError, UnicodeDecodeError, ValueError, AttributeError, TypeError):
-                summary = None
+        summary: dict[str, Any] | None = {"name": self.name_of(path), "modified": stat.st_mtime}
+        try:
+            summary = self._summarize(path, stat.st_size, summary)  # type: ignore[arg-type]
+        except (OSError, UnicodeDecodeError, ReplayError, *_BAD_JSON) as error:
+            reason = "nested too deeply to read" if isinstance(error, RecursionError) else str(error)
+            summary["unreadable"] = reason.removeprefix(f"{path}: ")[:200]  # type: ignore[index]
         self._meta[path] = (key, summary)
         return summary
 
+    @staticmethod
+    def _summarize(path: Path, size: int, summary: dict[str, Any]) -> dict[str, Any] | None:
+        if size > MAX_REPLAY_BYTES:
+            raise ReplayError(f"too large to show ({size} bytes)")
+        with open(path, "rb") as file:
+            if _MARK not in file.read():
+                return None
+        data = load(path)
+        seats = data["seats"]
+        return {
+            **summary, "rules": str(data["rules"]), "seed": data.get("seed"),
+            "bots": [str(seat.get("bot")) for seat in seats], "points": [seat.get("points") for seat in seats],
+            "errors": sum(1 for seat in seats if seat.get("reason")),
+        }
+
     def replays(self) -> list[dict[str, Any]]:
-        """Summaries of the replays under the root, newest first, at most :data:`MAX_LISTED`."""
+        """Summaries of the replays under the root (see :meth:`summary`), by folder (the root's first), newest
+        first in each."""
         found = [s for s in map(self.summary, self._files()) if s is not None]
-        found.sort(key=lambda s: (-s["modified"], s["name"]))
-        return found[:MAX_LISTED]
+        found.sort(key=lambda s: (s["name"].count("/") > 0, s["name"].rpartition("/")[0], -s["modified"], s["name"]))
+        return found
 
     def view(self, name: str) -> dict[str, Any]:
         """The viewer's data of replay ``name`` (see :func:`check_replay`): :class:`NotFound`, or
@@ -198,8 +214,9 @@ class Library:
             settings = Settings.from_json(meta["parameters"])
         except FileNotFoundError:
             raise NotFound(f"no tournament here: {name!r}") from None
-        except (OSError, ValueError, KeyError, TypeError, TournamentError) as error:
-            raise UploadError(f"{name}/tournament.json cannot be read: {error}") from None
+        except (OSError, KeyError, TournamentError, *_BAD_JSON) as error:
+            raise UploadError(f"{name}/tournament.json cannot be read: {str(error)[:200] or 'nested too deeply'}") \
+                from None
         records = _records(folder / "games.jsonl")
         prefix = "" if folder == self.root else self.name_of(folder) + "/"
         games = []
@@ -236,6 +253,6 @@ def _records(path: Path) -> dict[str, dict[str, Any]]:
         try:
             record = json.loads(line)
             records.setdefault(record["game"], record)
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (KeyError, *_BAD_JSON):
             continue
     return records

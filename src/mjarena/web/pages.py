@@ -40,20 +40,44 @@ def _replay_href(name: str) -> str:
     return "/replays/" + quote(name)
 
 
-def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], max_upload: int) -> str:
-    """The list of tournaments and replays, and the upload form."""
-    rows = []
-    for item in replays:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item["modified"]))
-        points = ", ".join(f"{bot} {p:g}" if isinstance(p, (int, float)) else bot
-                           for bot, p in zip(item["bots"], item["points"], strict=False))
-        errors = f' <span class="badge err">{item["errors"]} error(s)</span>' if item["errors"] else ""
-        rows.append(f'<tr><td><a href="{escape(_replay_href(item["name"]))}">{escape(item["name"])}</a>{errors}</td>'
-                    f'<td>{escape(item["rules"])}</td><td class="wide">{escape(points)}</td>'
-                    f'<td class="wide">{when}</td></tr>')
-    table = ('<table class="list"><thead><tr><th>replay</th><th>rules</th><th class="wide">bots and points</th>'
-             f'<th class="wide">saved</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-             if rows else '<p class="muted">No replays here yet: save one with <code>mjarena match --replay '
+def _replay_row(item: dict[str, Any]) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item["modified"]))
+    shown = escape(item["name"].rpartition("/")[2])
+    if "unreadable" in item:
+        return (f'<tr class="unreadable"><td>{shown} <span class="badge err">unreadable</span></td>'
+                f'<td colspan="2" class="muted">{escape(item["unreadable"])}</td><td class="wide">{when}</td></tr>')
+    points = ", ".join(f"{bot} {p:g}" if isinstance(p, (int, float)) and not isinstance(p, bool) else bot
+                       for bot, p in zip(item["bots"], item["points"], strict=False))
+    errors = f' <span class="badge err">{item["errors"]} error(s)</span>' if item["errors"] else ""
+    return (f'<tr><td><a href="{escape(_replay_href(item["name"]))}">{shown}</a>{errors}</td>'
+            f'<td>{escape(item["rules"])}</td><td class="wide">{escape(points)}</td><td class="wide">{when}</td></tr>')
+
+
+def _pager(number: int, pages: int) -> str:
+    if pages <= 1:
+        return ""
+    links = [f'<a href="/?page={n}"{" aria-current=page" if n == number else ""}>{n}</a>'
+             for n in range(1, pages + 1) if n in (1, pages) or abs(n - number) <= 2]
+    return f'<nav class="pager" aria-label="pages of replays">page {number} of {pages}: {" ".join(links)}</nav>'
+
+
+def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], max_upload: int, number: int = 1,
+               page_size: int = 50) -> str:
+    """The list of tournaments and of replays (page ``number``, grouped by folder), and the upload form."""
+    pages = max(1, -(-len(replays) // page_size))
+    number = min(max(1, number), pages)
+    shown = replays[(number - 1) * page_size: number * page_size]
+    groups: dict[str, list[str]] = {}
+    for item in shown:
+        groups.setdefault(item["name"].rpartition("/")[0], []).append(_replay_row(item))
+    head = ('<thead><tr><th>replay</th><th>rules</th><th class="wide">bots and points</th>'
+            '<th class="wide">saved</th></tr></thead>')
+    tables = "".join(
+        f'<h3 class="folder">{escape(folder + "/" if folder else "this folder")} <span class="muted">'
+        f'({sum(1 for r in replays if r["name"].rpartition("/")[0] == folder)})</span></h3>'
+        f'<table class="list">{head}<tbody>{"".join(rows)}</tbody></table>' for folder, rows in groups.items())
+    table = (f'{_pager(number, pages)}{tables}{_pager(number, pages)}' if tables else
+             '<p class="muted">No replays here yet: save one with <code>mjarena match --replay '
              'FILE</code>, play a game, or upload one.</p>')
     links = "".join(f'<li><a href="/tournaments/{escape(quote(name))}">'
                     f'{escape("this folder" if name == "-" else name)}</a></li>' for name in tournaments)
@@ -63,7 +87,8 @@ def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], ma
 <input type="file" name="file" accept=".json,application/json" required>
 <button type="submit">Upload</button>
 <span class="muted">JSON, at most {max_upload // 1024} KiB</span></form></section>"""
-    body = f"{listing}<section><h2>Replays</h2>{table}</section>{upload}"
+    count = f' <span class="muted">({len(replays)})</span>' if replays else ""
+    body = f"{listing}<section><h2>Replays{count}</h2>{table}</section>{upload}"
     return page("Replays", body)
 
 

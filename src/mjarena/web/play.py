@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -30,10 +31,16 @@ from typing import Any
 from mjarena.agents.errors import AgentError
 from mjarena.variants.base import Action
 
-__all__ = ["MAX_SESSIONS", "HumanAgent", "PlayError", "PlayRoom", "PlaySession", "choice_views"]
+__all__ = ["MAX_SESSIONS", "PER_CLIENT", "HumanAgent", "PlayError", "PlayRoom", "PlaySession", "choice_views",
+           "discard_distances"]
 
-MAX_SESSIONS = 32
-"""Games kept in memory at once; starting one more ends (and forgets) the least recently used."""
+MAX_SESSIONS = 64
+"""Games kept in memory at once.  When full, a finished or idle game makes room; else a new one is refused (503):
+one visitor can never end another's game."""
+PER_CLIENT = 4
+"""Games one client (address) keeps at once; its next one ends its own least recently used."""
+IDLE_SECONDS = 600.0
+"""A game nobody asked about for this long may be ended to make room for a new one."""
 WAIT_SECONDS = 10.0
 """How long a request waits for the bots to reach the person's next decision before answering anyway."""
 NO_TARGET = Action("target")
@@ -49,14 +56,39 @@ class PlayError(Exception):
         self.message = message
 
 
+def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
+    """The exchange distance (和牌距离) left after discarding each kind of ``kinds`` from a hand with ``counts``
+    and ``melds`` sets laid down, under the rule set's hand rules; kinds whose hand cannot be measured (THUPC's
+    special tiles) are left out.
+
+    >>> from mjarena.tiles import counts_of, parse_tiles
+    >>> hand = counts_of(parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B5 B9 T9", "noi"))
+    >>> discard_distances("noi2014", hand, 0, [8, 17, 26])  # W9 breaks a run; B9 or T9 keeps the hand 1 away
+    {8: 2, 17: 1, 26: 1}
+    """
+    from mjarena.hand import RULES
+    from mjarena.hand.wild import distance
+
+    hand_rules = RULES[rules]
+    after = list(counts)
+    found = {}
+    for kind in dict.fromkeys(kinds):
+        after[kind] -= 1
+        with contextlib.suppress(ValueError):
+            found[kind] = distance(after, melds, hand_rules)
+        after[kind] += 1
+    return found
+
+
 class _Resigned(AgentError):
     """The person left (the session was closed): the judge plays the seat to the end."""
 
 
 def choice_views(stage: str, choices: Sequence[Action | str], names: dict[int, str],
-                 seats: Sequence[str]) -> list[dict[str, Any]]:
+                 seats: Sequence[str], distances: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """How the page shows each legal choice: ``label``, the ``group`` button it sits under (None: clicking the
-    ``tile`` in hand chooses it) and the ``tile`` to click (the tile discarded), if any.
+    ``tile`` in hand chooses it), the ``tile`` to click (the tile discarded), if any, and for a plain discard
+    the ``distance`` it leaves (from ``distances``, by kind).
 
     >>> names = {0: "W1", 1: "W2"}
     >>> [(c["group"], c["tile"]) for c in choice_views("draw", [Action("hu"), Action("play", 1)], names, "ESWN")]
@@ -93,7 +125,10 @@ def choice_views(stage: str, choices: Sequence[Action | str], names: dict[int, s
             group = label = "SELF-DRAWN win"
         else:
             group = label = f"{verb.upper()} {name}".strip()
-        views.append({"index": index, "type": verb, "label": label, "group": group, "tile": tile})
+        view = {"index": index, "type": verb, "label": label, "group": group, "tile": tile}
+        if group is None and distances and tile in distances:
+            view["distance"] = distances[tile]
+        views.append(view)
     return views
 
 
@@ -126,7 +161,7 @@ class PlaySession:
     """One game of a person (seat ``seat``) against ``opponents`` (three bot specs, in seat order)."""
 
     def __init__(self, rules: str, seat: int, opponents: Sequence[str], *, seed: int | None = None,
-                 root: Path | None = None) -> None:
+                 root: Path | None = None, client: str = "") -> None:
         import random
 
         from mjarena.arena.rulesets import judge_rules
@@ -141,8 +176,11 @@ class PlaySession:
         self.root = root
         self.names = tile_names(self.judge.notation)
         self.seat_names = list(seat_names(self.judge.name))
+        self.client = client
         self.touched = time.monotonic()
         self._changed = threading.Condition()
+        self._wakers: set[Any] = set()
+        self._distances: dict[int, int] = {}
         self._state = "running"
         self._version = 0
         self._choices: list[Action | str] = []
@@ -161,6 +199,44 @@ class PlaySession:
             self._changed.wait_for(lambda: self._state != "running", timeout)
             return self._view
 
+    async def next_view(self, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
+        """:meth:`wait` for an event loop: the request waits without holding a thread."""
+        import asyncio
+
+        self.touched = time.monotonic()
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+
+        def wake() -> None:  # called by the game thread, with the lock held
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(changed.set)
+
+        deadline = loop.time() + timeout
+        with self._changed:
+            self._wakers.add(wake)
+        try:
+            while True:
+                changed.clear()
+                with self._changed:
+                    if self._state != "running":
+                        return self._view
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), left)
+        finally:
+            with self._changed:
+                self._wakers.discard(wake)
+        with self._changed:
+            return self._view
+
+    def _notify(self) -> None:
+        """Wake every waiter (called with the lock held)."""
+        self._changed.notify_all()
+        for wake in list(self._wakers):
+            wake()
+
     def submit(self, version: int, choice: int | None = None, action: dict[str, Any] | None = None,
                timeout: float = WAIT_SECONDS) -> dict[str, Any]:
         """Answer the decision of view ``version`` with choice number ``choice`` (or an ``action`` given as
@@ -176,7 +252,7 @@ class PlaySession:
             picked = self._pick(choice, action)
             self._answer = picked
             self._state = "running"
-            self._changed.notify_all()
+            self._notify()
         return self.wait(timeout)
 
     def _pick(self, choice: int | None, action: dict[str, Any] | None) -> Action | str:
@@ -194,7 +270,7 @@ class PlaySession:
         """End the session: a pending decision is answered by the judge from now on, and nothing is saved."""
         with self._changed:
             self._closed = True
-            self._changed.notify_all()
+            self._notify()
 
     @property
     def finished(self) -> bool:
@@ -206,15 +282,20 @@ class PlaySession:
         """Called by :class:`HumanAgent` in the game thread: publish the decision, wait for the answer."""
         stage = game.decision.stage
         choices: list[Action | str] = [NO_TARGET, AUTO_TARGET] if stage == "target" else list(legal)
+        discards = [a.tile for a in legal if a.type in ("play", "discard") and a.tile is not None]
+        hand = game.hands[seat]
+        distances = discard_distances(self.judge.name, getattr(hand, "counts", hand), len(game.melds[seat]),
+                                      discards) if discards else {}
         with self._changed:
             if self._closed:
                 raise _Resigned("resigned", "the player left the game")
             self._version += 1
             self._choices = choices
+            self._distances = distances
             self._answer = None
             self._view = self._make_view(game, "waiting", stage)
             self._state = "waiting"
-            self._changed.notify_all()
+            self._notify()
             self._changed.wait_for(lambda: self._answer is not None or self._closed)
             if self._answer is None:
                 raise _Resigned("resigned", "the player left the game")
@@ -238,7 +319,7 @@ class PlaySession:
             with self._changed:
                 self._view = {**self._view, "state": "failed", "choices": [], "message": f"the game stopped: {error}"}
                 self._state = "failed"
-                self._changed.notify_all()
+                self._notify()
             return
         if self._closed:
             return
@@ -259,7 +340,7 @@ class PlaySession:
             view["log"] = self._log(result.events)
             self._view = view
             self._state = "finished"
-            self._changed.notify_all()
+            self._notify()
 
     def _save(self, data: dict[str, Any]) -> tuple[str | None, str]:
         """Save the finished game under ``ROOT/played/``; (its name relative to ROOT, a message)."""
@@ -292,26 +373,32 @@ class PlaySession:
             for event in getattr(game, "events", ()):
                 rebuilt.apply(event)
             table = rebuilt.snapshot(hidden=[s for s in range(4) if s != self.seat])
-        return {
-            "id": self.id, "rules": self.judge.name, "seed": self.seed, "seat": self.seat,
+        return {  # the seed only once the game is over: the wall, and so every hidden tile, follows from it
+            "id": self.id, "rules": self.judge.name, "seat": self.seat, **({"seed": self.seed} if state == "finished"
+                                                                           else {}),
             "seat_names": self.seat_names, "bots": self.specs, "state": state, "version": self._version,
-            "stage": stage, "choices": choice_views(stage or "", self._choices, self.names, self.seat_names),
+            "stage": stage, "choices": choice_views(stage or "", self._choices, self.names, self.seat_names,
+                                                    self._distances),
             "table": table, "log": self._log(game.events) if game is not None else [],
             "tile_names": self.names,
         }
 
 
 class PlayRoom:
-    """The sessions of one server, by id, at most ``limit`` at once (the least recently used ends first).
+    """The sessions of one server, by id: at most ``per_client`` for one client (its least recently used ends
+    first) and ``limit`` in all (finished or idle games make room; else a new game is refused with 503).
 
     ``root``: where finished games are saved (``ROOT/played/``); None keeps none.  ``bots``: the bot specs a
     person may choose as opponents besides the rule set's built-in ones (command lines set on the server).
     """
 
-    def __init__(self, root: Path | None, bots: Sequence[str] = (), limit: int = MAX_SESSIONS) -> None:
+    def __init__(self, root: Path | None, bots: Sequence[str] = (), limit: int = MAX_SESSIONS,
+                 per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS) -> None:
         self.root = root
         self.bots = list(bots)
         self.limit = limit
+        self.per_client = per_client
+        self.idle_seconds = idle_seconds
         self._sessions: OrderedDict[str, PlaySession] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -321,8 +408,10 @@ class PlayRoom:
 
         return [f"builtin:{name}" for name in judge_rules(rules).agents] + self.bots
 
-    def create(self, rules: str, seat: int, opponents: Sequence[str], seed: int | None = None) -> PlaySession:
-        """Start a game; :class:`PlayError` 422 for an unknown rule set, seat or opponent."""
+    def create(self, rules: str, seat: int, opponents: Sequence[str], seed: int | None = None,
+               client: str = "") -> PlaySession:
+        """Start a game for ``client`` (its address); :class:`PlayError` 422 for an unknown rule set, seat or
+        opponent, 503 when the server holds as many games as it may and none of them can end."""
         from mjarena.arena.rulesets import judge_rules
 
         try:
@@ -337,13 +426,26 @@ class PlayRoom:
         for spec in opponents:
             if spec not in allowed:
                 raise PlayError(422, f"opponent {spec!r} is not offered here; choose from: {', '.join(allowed)}")
-        session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root)
         with self._lock:
+            self._make_room(client)
+            session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root, client=client)
             self._sessions[session.id] = session
-            while len(self._sessions) > self.limit:
-                _, oldest = self._sessions.popitem(last=False)
-                oldest.close()
         return session
+
+    def _make_room(self, client: str) -> None:
+        """End ``client``'s least recently used games down to one below its share, then, if the room is full,
+        finished and idle games (least recently used first); 503 if still full.  Called with the lock held."""
+        own = [sid for sid, session in self._sessions.items() if session.client == client]
+        for sid in own[: max(0, len(own) - self.per_client + 1)]:
+            self._sessions.pop(sid).close()
+        now = time.monotonic()
+        for sid, session in list(self._sessions.items()):
+            if len(self._sessions) < self.limit:
+                break
+            if session.finished or now - session.touched > self.idle_seconds:
+                self._sessions.pop(sid).close()
+        if len(self._sessions) >= self.limit:
+            raise PlayError(503, "the server is playing as many games as it can hold; try again in a few minutes")
 
     def get(self, session_id: str) -> PlaySession:
         """The session; :class:`PlayError` 404 if there is none of that id (never was, or ended)."""
