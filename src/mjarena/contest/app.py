@@ -1,0 +1,448 @@
+"""The contest's web server: the JSON API and the pages (Starlette).
+
+API (``Authorization: Bearer TOKEN`` where private):
+
+- ``POST /api/submissions``: multipart/form-data, the file in field ``source`` (its extension names the
+  language) → 201 ``{"id", "team", "version", "language", "status", "message"}``; 413 over the size limit
+  (refused from ``Content-Length`` before the body is read, else as soon as it is exceeded), 429 over the
+  team's upload rate, 415 for an unknown extension, 400 for text that is not UTF-8.  A refused upload makes no
+  submission.
+- ``GET /api/submissions`` (the team's), ``GET /api/submissions/{id}``, ``GET /api/submissions/{id}/source``
+  (the exact bytes): the team's own only (404 for another team's).
+- ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public.
+- ``GET /api/replays/{id}``: a finished game for the replay viewer, as the asker may see it;
+  ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
+
+Pages: ``/`` standings, ``/rounds``, ``/teams/{name}``, ``/replays/{id}``, ``/login``, and for a logged-in team
+``/team`` (upload, submission history).  A team logs in with its token once and gets a session cookie
+(HttpOnly, SameSite=Strict); every form carries the session's CSRF token, and a form posted from another origin
+is refused.  Errors are a message (JSON under ``/api/``), never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import python_multipart  # noqa: F401  (uploads need it: fail at start, not at the first upload)
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from mjarena.contest import pages
+from mjarena.contest.auth import RateLimiter, hash_token, new_token
+from mjarena.contest.db import Team
+from mjarena.contest.games import public_replay
+from mjarena.contest.model import ADMIN, Contest
+from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.web.tiles import BACK, KINDS, tile_svg
+
+__all__ = ["SESSION_COOKIE", "create_app"]
+
+SESSION_COOKIE = "mjarena_contest"
+SESSION_SECONDS = 12 * 3600
+FORM_OVERHEAD = 64 << 10
+"""Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field)."""
+WEB_STATIC = Path(__file__).parent.parent / "web" / "static"
+STATIC = Path(__file__).parent / "static"
+_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"),
+]
+
+
+class _SecurityHeaders:
+    """Own files only, no framing, no type sniffing, on every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+async def _read_limited(request: Request, limit: int) -> bytes:
+    """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes."""
+    too_large = f"the upload is larger than the limit of {limit // 1024} KiB"
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, too_large)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _multipart(request: Request, body: bytes) -> Any:
+    """The form in a multipart ``body`` already read; 400 if it is not one."""
+    if "multipart/form-data" not in request.headers.get("content-type", ""):
+        raise HTTPException(400, "send the file as multipart/form-data")
+    parts = iter([body])
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": next(parts, b""), "more_body": False}
+
+    try:
+        return await Request(request.scope, receive).form(max_files=1, max_fields=8)
+    except (MultiPartException, AssertionError, ValueError) as error:
+        raise HTTPException(400, f"a malformed multipart/form-data body ({error})") from None
+
+
+def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
+               clock: Callable[[], float] = time.time) -> Starlette:
+    """The contest's app; ``on_submission(id)`` is told of each stored upload (the builder's queue)."""
+    settings = contest.settings
+    limiter = RateLimiter(settings.uploads_per_minute, 60.0)
+    db = contest.db
+
+    # -- who is asking ---------------------------------------------------------------------------------
+
+    def bearer(request: Request) -> Team:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise HTTPException(401, "send the team's token: Authorization: Bearer TOKEN")
+        team = contest.authenticate(token.strip())
+        if team is None:
+            raise HTTPException(401, "this token is not valid")
+        return team
+
+    def session(request: Request) -> tuple[Team, str] | None:
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if not cookie:
+            return None
+        found = db.session(hash_token(cookie), clock())
+        if found is None:
+            return None
+        team = next((team for team in db.teams() if team.id == found[0]), None)
+        return None if team is None else (team, found[1])
+
+    def viewer(request: Request) -> Team | None:
+        """The team behind the request (a bearer token, else the session), or None; a bad token is 401."""
+        if request.headers.get("authorization"):
+            return bearer(request)
+        found = session(request)
+        return found[0] if found else None
+
+    def viewer_name(request: Request) -> str | None:
+        found = session(request)
+        return found[0].name if found else None
+
+    def check_form_origin(request: Request) -> None:
+        origin = request.headers.get("origin")
+        if origin is not None and origin != "null":
+            host = request.headers.get("host", "")
+            if origin.split("://", 1)[-1] != host:
+                raise HTTPException(403, "a form posted from another site")
+
+    def check_csrf(request: Request, form: Any, expected: str) -> None:
+        import hmac
+
+        given = form.get("csrf")
+        if not isinstance(given, str) or not hmac.compare_digest(given, expected):
+            raise HTTPException(403, "the form is out of date: reload the page and try again")
+
+    # -- submissions -----------------------------------------------------------------------------------
+
+    async def receive_upload(request: Request, team: Team, *, csrf: str | None = None) -> Any:
+        """Check, read and store one upload of ``team``; the stored submission."""
+        if not limiter.allow(team.name, now=clock()):
+            wait = limiter.retry_after(team.name, now=clock())
+            raise HTTPException(429, f"too many uploads: at most {settings.uploads_per_minute} a minute; "
+                                f"try again in {wait:.0f} s", headers={"retry-after": str(max(1, round(wait)))})
+        body = await _read_limited(request, settings.max_upload + FORM_OVERHEAD)
+        form = await _multipart(request, body)
+        if csrf is not None:
+            check_csrf(request, form, csrf)
+        source = form.get("source")
+        if not isinstance(source, UploadFile):
+            raise HTTPException(400, "no file: send the source in the form field 'source'")
+        raw = await source.read(settings.max_upload + 1)
+        if len(raw) > settings.max_upload:
+            raise HTTPException(413, f"the upload is larger than the limit of {settings.max_upload // 1024} KiB")
+        filename = Path(source.filename or "").name
+        language = language_of(filename)
+        if language is None:
+            raise HTTPException(415, f"{filename or 'the file'}: unknown language; send one of "
+                                f"{', '.join(accepted_suffixes())}")
+        problem = check_text(raw)
+        if problem is not None:
+            raise HTTPException(400, f"{filename}: {problem}")
+        submission = await run_in_threadpool(contest.store_submission, team, filename, language, raw)
+        if on_submission is not None:
+            on_submission(submission.id)
+        return submission
+
+    async def api_submit(request: Request) -> Response:
+        team = bearer(request)
+        if team.name == ADMIN:
+            raise HTTPException(403, "the organiser's token cannot submit: use a team's token")
+        submission = await receive_upload(request, team)
+        return JSONResponse(submission.to_json(), status_code=201)
+
+    def own_submission(request: Request, team: Team) -> Any:
+        raw_id = request.path_params["id"]
+        submission = db.submission(int(raw_id)) if raw_id.isdigit() else None
+        if submission is None or (team.name != ADMIN and submission.team_id != team.id):
+            raise HTTPException(404, f"no submission {raw_id} of team {team.name}")
+        return submission
+
+    async def api_submission(request: Request) -> Response:
+        team = bearer(request)
+        return JSONResponse(own_submission(request, team).to_json())
+
+    async def api_submissions(request: Request) -> Response:
+        team = bearer(request)
+        found = db.submissions() if team.name == ADMIN else db.submissions(team_id=team.id)
+        return JSONResponse({"submissions": [submission.to_json() for submission in found]})
+
+    def source_response(submission: Any) -> Response:
+        raw = Path(submission.path).read_bytes()
+        return Response(raw, media_type="application/octet-stream", headers={
+            "content-disposition": f'attachment; filename="{submission.team}-v{submission.version}'
+                                   f'{Path(submission.path).suffix}"', "cache-control": "no-store"})
+
+    async def api_source(request: Request) -> Response:
+        team = bearer(request)
+        return source_response(own_submission(request, team))
+
+    # -- public data -----------------------------------------------------------------------------------
+
+    async def api_standings(request: Request) -> Response:
+        standings = await run_in_threadpool(contest.standings, clock())
+        return JSONResponse(standings, headers={"cache-control": "no-store"})
+
+    async def api_games(request: Request) -> Response:
+        team = request.query_params.get("team")
+        games = await run_in_threadpool(contest.games, team)
+        return JSONResponse({"games": games}, headers={"cache-control": "no-store"})
+
+    def rounds_data() -> list[dict[str, Any]]:
+        from mjarena.contest.model import game_json
+
+        games = db.games()
+        return [{"round": number, "started": started, "finished": finished,
+                 "games": [game_json(game) for game in games if game.round == number]}
+                for number, started, finished in db.rounds()]
+
+    async def api_rounds(request: Request) -> Response:
+        return JSONResponse({"rounds": await run_in_threadpool(rounds_data)}, headers={"cache-control": "no-store"})
+
+    def replay_of(request: Request) -> dict[str, Any]:
+        raw_id = request.path_params["id"]
+        body = db.replay(int(raw_id)) if raw_id.isdigit() else None
+        if body is None:
+            raise HTTPException(404, f"no finished game {raw_id}")
+        return json.loads(body)
+
+    async def api_replay(request: Request) -> Response:
+        from mjarena.web.timeline import TimelineError, timeline
+
+        team = viewer(request)
+        replay = await run_in_threadpool(replay_of, request)
+        shown = public_replay(replay, None if team is None else team.name)
+        try:
+            view = await run_in_threadpool(timeline, shown)
+        except (TimelineError, KeyError, TypeError, ValueError) as error:
+            raise HTTPException(422, f"this replay cannot be shown: {error}") from None
+        return JSONResponse({"name": request.path_params["id"], **view})
+
+    async def api_turns(request: Request) -> Response:
+        team = viewer(request)
+        if team is None:
+            raise HTTPException(401, "log in (or send the team's token) to see your bots' output")
+        replay = await run_in_threadpool(replay_of, request)
+        players = replay.get("contest", {}).get("players", [])
+        seats = {str(p["seat"]): {"team": p["team"], "version": p["version"],
+                                  "turns": replay.get("transcripts", {}).get(str(p["seat"]), []),
+                                  "detail": replay["seats"][p["seat"]].get("detail")}
+                 for p in players if p["team"] is not None and (p["team"] == team.name or team.name == ADMIN)}
+        return JSONResponse({"game": int(request.path_params["id"]), "seats": seats},
+                            headers={"cache-control": "no-store"})
+
+    # -- pages -----------------------------------------------------------------------------------------
+
+    async def index(request: Request) -> Response:
+        standings = await run_in_threadpool(contest.standings, clock())
+        return HTMLResponse(pages.standings_page(standings, contest.start(), contest.end(), viewer_name(request)))
+
+    async def rounds_page(request: Request) -> Response:
+        return HTMLResponse(pages.rounds_page(await run_in_threadpool(rounds_data), viewer_name(request)))
+
+    async def team_games(request: Request) -> Response:
+        name = request.path_params["name"]
+        if db.team(name) is None:
+            raise HTTPException(404, f"no team {name!r}")
+        games = await run_in_threadpool(contest.games, name)
+        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request)))
+
+    async def replay_page(request: Request) -> Response:
+        raw_id = request.path_params["id"]
+        if not raw_id.isdigit() or db.replay(int(raw_id)) is None:
+            raise HTTPException(404, f"no finished game {raw_id}")
+        return HTMLResponse(pages.replay_page(int(raw_id), viewer_name(request)))
+
+    async def login_form(request: Request) -> Response:
+        return HTMLResponse(pages.login_page())
+
+    async def login(request: Request) -> Response:
+        check_form_origin(request)
+        form = await _multipart_or_urlencoded(request)
+        token = form.get("token")
+        team = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+        if team is None or team.name == ADMIN:
+            return HTMLResponse(pages.login_page("That token is not a team's token."), status_code=401)
+        cookie, csrf = new_token(), new_token()
+        with db.transaction() as tx:
+            tx.drop_expired_sessions(clock())
+            tx.add_session(hash_token(cookie), team.id, csrf, clock() + SESSION_SECONDS)
+        response = RedirectResponse("/team", status_code=303)
+        response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/")
+        return response
+
+    def logged_in(request: Request) -> tuple[Team, str]:
+        found = session(request)
+        if found is None:
+            raise HTTPException(401, "log in first: /login")
+        return found
+
+    def team_view(team: Team, csrf: str, message: str | None = None) -> str:
+        history = [submission.to_json() for submission in db.submissions(team_id=team.id)]
+        return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message)
+
+    async def team_home(request: Request) -> Response:
+        found = session(request)
+        if found is None:
+            return RedirectResponse("/login", status_code=303)
+        return HTMLResponse(team_view(*found), headers={"cache-control": "no-store"})
+
+    async def team_upload(request: Request) -> Response:
+        check_form_origin(request)
+        team, csrf = logged_in(request)
+        await receive_upload(request, team, csrf=csrf)
+        return RedirectResponse("/team", status_code=303)
+
+    async def team_source(request: Request) -> Response:
+        team, _ = logged_in(request)
+        return source_response(own_submission(request, team))
+
+    async def logout(request: Request) -> Response:
+        check_form_origin(request)
+        _, csrf = logged_in(request)
+        form = await _multipart_or_urlencoded(request)
+        check_csrf(request, form, csrf)
+        with db.transaction() as tx:
+            tx.drop_session(hash_token(request.cookies.get(SESSION_COOKIE, "")))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    async def tile(request: Request) -> Response:
+        name = request.path_params["kind"]
+        kind = BACK if name == "back" else int(name) if name.isdigit() else None
+        if kind is None or (kind != BACK and kind not in KINDS):
+            raise HTTPException(404, f"no tile picture {name!r}")
+        return Response(tile_svg(kind), media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"})
+
+    # -- errors ----------------------------------------------------------------------------------------
+
+    def error_response(request: Request, status: int, message: str, headers: Any = None) -> Response:
+        if _is_api(request):
+            return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
+        try:
+            who = viewer_name(request)
+        except Exception:  # the error page must not fail on a broken cookie
+            who = None
+        return HTMLResponse(pages.error_page(status, message, who), status_code=status, headers=headers)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return error_response(request, exc.status_code, str(exc.detail), exc.headers)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        import logging
+
+        logging.getLogger("mjarena.contest").error("%s %s failed", request.method, request.url.path,
+                                                   exc_info=exc)
+        return error_response(request, 500, "the server failed to answer this request (its log has the details)")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for hook in app.state.on_start:
+            hook()
+        yield
+        for hook in app.state.on_stop:
+            hook()
+
+    routes = [
+        Route("/", index),
+        Route("/rounds", rounds_page),
+        Route("/teams/{name}", team_games),
+        Route("/replays/{id}", replay_page),
+        Route("/login", login_form),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/team", team_home),
+        Route("/team/upload", team_upload, methods=["POST"]),
+        Route("/team/submissions/{id}/source", team_source),
+        Route("/api/submissions", api_submit, methods=["POST"]),
+        Route("/api/submissions", api_submissions),
+        Route("/api/submissions/{id}", api_submission),
+        Route("/api/submissions/{id}/source", api_source),
+        Route("/api/standings", api_standings),
+        Route("/api/games", api_games),
+        Route("/api/rounds", api_rounds),
+        Route("/api/replays/{id}", api_replay),
+        Route("/api/games/{id}/turns", api_turns),
+        Route("/tiles/{kind}.svg", tile),
+        Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
+        Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(_SecurityHeaders)], lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.contest = contest
+    app.state.on_start = []
+    app.state.on_stop = []
+    return app
+
+
+async def _multipart_or_urlencoded(request: Request) -> Any:
+    """A small form (login, logout): at most 64 KiB, urlencoded or multipart."""
+    body = await _read_limited(request, FORM_OVERHEAD)
+    parts = iter([body])
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": next(parts, b""), "more_body": False}
+
+    try:
+        return await Request(request.scope, receive).form(max_files=0, max_fields=8)
+    except (MultiPartException, AssertionError, ValueError) as error:
+        raise HTTPException(400, f"a malformed form ({error})") from None

@@ -1,0 +1,232 @@
+"""The ``contest`` and ``submit`` subcommands of ``mjarena`` (argparse only at import: start-up stays fast).
+
+Every failure is one line on stderr: exit status 2 for bad arguments or a folder that is not a contest;
+``submit`` exits 1 on a compile error and 3 when the server refuses the upload or cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers"]
+
+EXIT_USAGE = 2
+EXIT_COMPILE_ERROR = 1
+EXIT_SERVER = 3
+
+
+def _fail(command: str, message: str, status: int = EXIT_USAGE) -> int:
+    print(f"mjarena {command}: {message}", file=sys.stderr)
+    return status
+
+
+def _start(text: str | None) -> float | None:
+    """``--start``: an ISO date and time (local time unless it names a zone) or epoch seconds."""
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise ValueError(f"--start {text!r}: expected a date and time such as 2026-05-01T14:00") from None
+
+
+def _create(args: argparse.Namespace) -> int:
+    from mjarena.contest.model import Contest, ContestError, Settings
+
+    try:
+        settings = Settings(rules=args.rules, duration=args.duration, games_per_table=args.games_per_table,
+                            time_limit=args.time_limit, memory_limit=args.memory_limit, seed=args.seed,
+                            start=_start(args.start), max_upload=args.max_upload * 1024,
+                            uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox)
+        _, tokens = Contest.create(args.dir, args.team or [], settings)
+    except (ContestError, ValueError) as error:
+        return _fail("contest create", str(error))
+    if args.json:
+        print(json.dumps(tokens))
+    else:
+        print(f"contest created in {args.dir}; keep these tokens, they are shown only now:")
+        print(f"  admin: {tokens['admin']}")
+        for name, token in tokens["teams"].items():
+            print(f"  {name}: {token}")
+    return 0
+
+
+def _open(args: argparse.Namespace) -> Any:
+    from mjarena.contest.model import Contest
+
+    return Contest.open(args.dir)
+
+
+def _add_team(args: argparse.Namespace) -> int:
+    from mjarena.contest.model import ContestError
+
+    try:
+        token = _open(args).add_team(args.name)
+    except ContestError as error:
+        return _fail("contest add-team", str(error))
+    print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    from mjarena.contest.model import ContestError
+
+    try:
+        token = _open(args).rotate_token(args.name)
+    except ContestError as error:
+        return _fail("contest rotate-token", str(error))
+    print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn  # noqa: F401
+
+        from mjarena.contest.service import serve
+    except ImportError as error:
+        return _fail("contest serve", f"the contest server needs its extra: pip install 'mjarena[web]' ({error})")
+    from mjarena.arena.executors import ExecutorUnavailable
+    from mjarena.contest.model import ContestError
+
+    if not 0 <= args.port <= 65535:
+        return _fail("contest serve", f"--port {args.port}: not a port number")
+    if args.workers is not None and args.workers < 1:
+        return _fail("contest serve", f"--workers {args.workers}: must be at least 1")
+    try:
+        serve(args.dir, host=args.host, port=args.port, workers=args.workers, executor=args.executor)
+    except (ContestError, ExecutorUnavailable, OSError) as error:
+        return _fail("contest serve", str(error))
+    return 0
+
+
+def results(contest: Any) -> dict[str, Any]:
+    """The final results: the standings and every game."""
+    return {**contest.standings(), "games": contest.games()}
+
+
+def _export(args: argparse.Namespace) -> int:
+    from mjarena.contest.model import ContestError
+
+    try:
+        contest = _open(args)
+    except ContestError as error:
+        return _fail("contest export", str(error))
+    data = results(contest)
+    if args.format == "json":
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    else:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["rank", "team", "points", "games", "version"])
+        for row in data["rows"]:
+            writer.writerow([row["rank"], row["team"], row["points"], row["games"],
+                             "" if row["version"] is None else row["version"]])
+        text = out.getvalue()
+    if args.out:
+        from mjarena.files import write_atomically
+
+        try:
+            write_atomically(args.out, text)
+        except OSError as error:
+            return _fail("contest export", f"{args.out}: cannot write: {error.strerror or error}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from mjarena.contest.client import SubmitError, submit
+
+    token = args.token or os.environ.get("MJARENA_TOKEN")
+    if not token:
+        return _fail("submit", "give the team's token: --token TOKEN (or MJARENA_TOKEN in the environment)")
+    path = Path(args.file)
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        return _fail("submit", f"{path}: cannot read: {error.strerror or error}")
+    try:
+        submission = submit(args.url, path.name, content, token, wait=args.wait)
+    except SubmitError as error:
+        return _fail("submit", str(error), EXIT_SERVER)
+    if args.json:
+        print(json.dumps(submission))
+    else:
+        print(f"{submission['team']} v{submission['version']} ({submission['language']}): {submission['status']}")
+        if submission.get("message"):
+            print(submission["message"])
+    return 0 if submission.get("status") == "ok" else EXIT_COMPILE_ERROR
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``contest`` and ``submit`` to the ``mjarena`` subparsers ``sub``."""
+    contest = sub.add_parser("contest", help="run a contest: teams submit bots, Swiss rounds, live standings",
+                             description="A contest as a live service (docs/contest.md).")
+    actions = contest.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    create = actions.add_parser("create", help="make a contest in a new folder and print the tokens")
+    create.add_argument("dir", metavar="DIR")
+    create.add_argument("--team", action="append", metavar="NAME", help="a team (repeatable)")
+    create.add_argument("--rules", default="noi2014", help="rule set (noi2014)")
+    create.add_argument("--duration", type=float, default=60.0, metavar="MINUTES", help="the window (60)")
+    create.add_argument("--start", metavar="WHEN", help="when the window opens (default: at the first serve)")
+    create.add_argument("--games-per-table", type=int, default=1, metavar="K", help="walls per table and round (1)")
+    create.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
+    create.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    create.add_argument("--seed", type=int, default=2014, help="seeds the walls, seats and Swiss draws (2014)")
+    create.add_argument("--max-upload", type=int, default=1024, metavar="KIB", help="largest source file (1024)")
+    create.add_argument("--uploads-per-minute", type=int, default=6, metavar="N", help="per team (6)")
+    create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
+                        help="where bots and compilers run: bubblewrap (default) or a plain process")
+    create.add_argument("--json", action="store_true", help='print {"admin": TOKEN, "teams": {NAME: TOKEN}}')
+    create.set_defaults(handler=_create)
+
+    serve = actions.add_parser("serve", help="serve the contest and play its rounds")
+    serve.add_argument("dir", metavar="DIR")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="(8000)")
+    serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
+    serve.add_argument("--executor", choices=("local", "ray"), default="local",
+                       help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+    serve.set_defaults(handler=_serve)
+
+    add = actions.add_parser("add-team", help="add a team and print its token")
+    add.add_argument("dir", metavar="DIR")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--json", action="store_true")
+    add.set_defaults(handler=_add_team)
+
+    rotate = actions.add_parser("rotate-token", help="give a team (or admin) a new token; the old one stops working")
+    rotate.add_argument("dir", metavar="DIR")
+    rotate.add_argument("name", metavar="NAME")
+    rotate.add_argument("--json", action="store_true")
+    rotate.set_defaults(handler=_rotate)
+
+    export = actions.add_parser("export", help="the standings and games, as CSV or JSON")
+    export.add_argument("dir", metavar="DIR")
+    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument("--out", metavar="FILE", help="write FILE instead of stdout")
+    export.set_defaults(handler=_export)
+
+    submit = sub.add_parser("submit", help="upload a bot to a contest server and wait for its build",
+                            description="Upload FILE (.c .cpp .pas .java .js .py) to the contest at URL; exit 0 "
+                            "when it builds, 1 on a compile error, 3 when the server refuses it.")
+    submit.add_argument("url", metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    submit.add_argument("file", metavar="FILE")
+    submit.add_argument("--token", help="the team's token (or MJARENA_TOKEN in the environment)")
+    submit.add_argument("--wait", type=float, default=600.0, metavar="SECONDS", help="longest wait for the build")
+    submit.add_argument("--json", action="store_true", help="print the submission as JSON")
+    submit.set_defaults(handler=_submit)

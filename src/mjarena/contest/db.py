@@ -1,0 +1,409 @@
+"""The contest's database: every table and every query, in plain SQL, in this one module.
+
+SQLite (the standard library's :mod:`sqlite3`) in the contest's folder, in WAL mode so that the web server's
+readers never wait for the scheduler's writes.  The SQL keeps to what PostgreSQL runs too: standard types
+(``INTEGER``, ``BIGINT``, ``DOUBLE PRECISION``, ``VARCHAR``, ``TEXT``), ids chosen by the application (no
+``AUTOINCREMENT``, no ``rowid``), no ``INSERT OR REPLACE`` or other SQLite-only forms; ``?`` placeholders are the
+one thing a PostgreSQL driver would translate (:data:`PLACEHOLDER`).
+
+Writes happen in :meth:`Database.transaction` (one ``BEGIN`` … ``COMMIT``), serialised inside the process by a
+lock, so that a finished game is one transaction: its seats' results, its state and its replay, or nothing.
+
+>>> import tempfile, pathlib
+>>> db = Database(pathlib.Path(tempfile.mkdtemp()) / "contest.db")
+>>> db.create_schema()
+>>> with db.transaction() as tx:
+...     tx.add_team("red", "0" * 64, now=1.0)
+1
+>>> [team.name for team in db.teams()]
+['red']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "PLACEHOLDER",
+    "SCHEMA",
+    "Database",
+    "GameRow",
+    "SeatRow",
+    "Submission",
+    "Team",
+    "Transaction",
+]
+
+PLACEHOLDER = "?"
+"""The parameter marker of the queries (a PostgreSQL driver would use ``%s``)."""
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS meta (
+        key VARCHAR(64) PRIMARY KEY,
+        value TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS teams (
+        id INTEGER PRIMARY KEY,
+        name VARCHAR(64) NOT NULL UNIQUE,
+        token_hash CHAR(64) NOT NULL,
+        created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS submissions (
+        id INTEGER PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams (id),
+        version INTEGER NOT NULL,
+        language VARCHAR(16) NOT NULL,
+        filename VARCHAR(255) NOT NULL,
+        path TEXT NOT NULL,
+        sha256 CHAR(64) NOT NULL,
+        status VARCHAR(16) NOT NULL,
+        message TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        UNIQUE (team_id, version))""",
+    """CREATE TABLE IF NOT EXISTS rounds (
+        number INTEGER PRIMARY KEY,
+        started DOUBLE PRECISION NOT NULL,
+        finished DOUBLE PRECISION)""",
+    """CREATE TABLE IF NOT EXISTS games (
+        id INTEGER PRIMARY KEY,
+        round INTEGER NOT NULL REFERENCES rounds (number),
+        table_no INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        wall_seed BIGINT NOT NULL,
+        state VARCHAR(16) NOT NULL,
+        started DOUBLE PRECISION,
+        finished DOUBLE PRECISION)""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        team_id INTEGER REFERENCES teams (id),
+        submission_id INTEGER REFERENCES submissions (id),
+        status VARCHAR(16),
+        reason VARCHAR(32),
+        detail TEXT,
+        rank INTEGER,
+        points DOUBLE PRECISION,
+        PRIMARY KEY (game_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS replays (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        body TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS sessions (
+        token_hash CHAR(64) PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams (id),
+        csrf VARCHAR(64) NOT NULL,
+        expires DOUBLE PRECISION NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
+    "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
+    "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
+)
+
+GAME_STATES = ("planned", "running", "finished")
+
+
+@dataclass(frozen=True)
+class Team:
+    id: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: int
+    team_id: int
+    team: str
+    version: int
+    language: str
+    filename: str
+    path: str
+    sha256: str
+    status: str  # pending | ok | compile_error
+    message: str
+    created: float
+
+    def to_json(self) -> dict[str, Any]:
+        """What the API says of a submission."""
+        return {"id": self.id, "team": self.team, "version": self.version, "language": self.language,
+                "status": self.status, "message": self.message}
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    team: str | None  # None: a house bot
+    version: int | None
+    submission_id: int | None
+    status: str | None
+    reason: str | None
+    detail: str | None
+    rank: int | None
+    points: float | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    round: int
+    table_no: int
+    number: int
+    wall_seed: int
+    state: str  # planned | running | finished
+    started: float | None
+    finished: float | None
+    seats: tuple[SeatRow, ...]
+
+
+_SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filename, s.path, s.sha256, s.status, "
+                       "s.message, s.created")
+
+
+class Transaction:
+    """The writes, each inside one open transaction (see :meth:`Database.transaction`)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._c = connection
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self._c.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: Any) -> None:
+        """Store ``value`` (as JSON) under ``key``."""
+        text = json.dumps(value)
+        if self._one("SELECT COUNT(*) FROM meta WHERE key = ?", (key,)):
+            self._c.execute("UPDATE meta SET value = ? WHERE key = ?", (text, key))
+        else:
+            self._c.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, text))
+
+    def add_team(self, name: str, token_hash: str, *, now: float) -> int:
+        """A new team; its id."""
+        team_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM teams")
+        self._c.execute("INSERT INTO teams (id, name, token_hash, created) VALUES (?, ?, ?, ?)",
+                        (team_id, name, token_hash, now))
+        return int(team_id)
+
+    def set_token(self, team_id: int, token_hash: str) -> None:
+        """A team's new token (the old one stops working, and so do its sessions)."""
+        self._c.execute("UPDATE teams SET token_hash = ? WHERE id = ?", (token_hash, team_id))
+        self._c.execute("DELETE FROM sessions WHERE team_id = ?", (team_id,))
+
+    def add_submission(self, team_id: int, language: str, filename: str, path: str, sha256: str, *,
+                       now: float) -> tuple[int, int]:
+        """A pending submission: ``(id, version)``; versions count from 1 per team."""
+        submission_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM submissions")
+        version = self._one("SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE team_id = ?", (team_id,))
+        self._c.execute(
+            "INSERT INTO submissions (id, team_id, version, language, filename, path, sha256, status, message, "
+            "created) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', '', ?)",
+            (submission_id, team_id, version, language, filename, path, sha256, now))
+        return int(submission_id), int(version)
+
+    def set_verdict(self, submission_id: int, status: str, message: str) -> None:
+        self._c.execute("UPDATE submissions SET status = ?, message = ? WHERE id = ?",
+                        (status, message, submission_id))
+
+    def add_round(self, number: int, now: float, tables: Sequence[Sequence[tuple[int, int, Sequence[int | None]]]]
+                  ) -> list[int]:
+        """Round ``number`` with its games planned: ``tables[t]`` lists ``(number, wall_seed, team ids by seat)``
+        (None: a house bot).  Game ids follow the last one; returns them."""
+        self._c.execute("INSERT INTO rounds (number, started, finished) VALUES (?, ?, NULL)", (number, now))
+        next_id = int(self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM games"))
+        ids = []
+        for table_no, games in enumerate(tables, 1):
+            for game_number, wall_seed, team_ids in games:
+                self._c.execute(
+                    "INSERT INTO games (id, round, table_no, number, wall_seed, state, started, finished) "
+                    "VALUES (?, ?, ?, ?, ?, 'planned', NULL, NULL)", (next_id, number, table_no, game_number,
+                                                                      wall_seed))
+                for seat, team_id in enumerate(team_ids):
+                    self._c.execute("INSERT INTO seats (game_id, seat, team_id) VALUES (?, ?, ?)",
+                                    (next_id, seat, team_id))
+                ids.append(next_id)
+                next_id += 1
+        return ids
+
+    def start_game(self, game_id: int, now: float, submissions: dict[int, int]) -> None:
+        """Game ``game_id`` starts with these submissions (seat -> submission id) pinned."""
+        self._c.execute("UPDATE games SET state = 'running', started = ? WHERE id = ?", (now, game_id))
+        for seat, submission_id in submissions.items():
+            self._c.execute("UPDATE seats SET submission_id = ? WHERE game_id = ? AND seat = ?",
+                            (submission_id, game_id, seat))
+
+    def finish_game(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
+        """Record a finished game once: its seats' results and its replay.  False (and nothing written) when it
+        was finished already."""
+        if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "running":
+            return False
+        for result in results:
+            self._c.execute(
+                "UPDATE seats SET status = ?, reason = ?, detail = ?, rank = ?, points = ? "
+                "WHERE game_id = ? AND seat = ?",
+                (result["status"], result["reason"], result["detail"], result["rank"], result["points"], game_id,
+                 result["seat"]))
+        self._c.execute("DELETE FROM replays WHERE game_id = ?", (game_id,))
+        self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, replay))
+        self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
+        return True
+
+    def finish_round(self, number: int, now: float) -> None:
+        self._c.execute("UPDATE rounds SET finished = ? WHERE number = ? AND finished IS NULL", (now, number))
+
+    def add_session(self, token_hash: str, team_id: int, csrf: str, expires: float) -> None:
+        self._c.execute("INSERT INTO sessions (token_hash, team_id, csrf, expires) VALUES (?, ?, ?, ?)",
+                        (token_hash, team_id, csrf, expires))
+
+    def drop_session(self, token_hash: str) -> None:
+        self._c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+
+    def drop_expired_sessions(self, now: float) -> None:
+        self._c.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+
+
+class Database:
+    """The contest's SQLite file: one connection per thread, WAL mode, writes serialised by a lock."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+
+    # -- connections ---------------------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            self._local.connection = connection
+        return connection
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        with self._write_lock:
+            connection = self._connection()
+            connection.execute("BEGIN")
+            try:
+                yield Transaction(connection)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    def create_schema(self) -> None:
+        with self.transaction() as tx:
+            for statement in SCHEMA:
+                tx._c.execute(statement)
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._connection().execute(sql, params).fetchall()
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = self._rows(sql, params)
+        return rows[0][0] if rows else None
+
+    # -- reads ---------------------------------------------------------------------------------------------
+
+    def meta(self, key: str, default: Any = None) -> Any:
+        text = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return default if text is None else json.loads(text)
+
+    def teams(self) -> list[Team]:
+        return [Team(*row) for row in self._rows("SELECT id, name, token_hash FROM teams ORDER BY id")]
+
+    def team(self, name: str) -> Team | None:
+        rows = self._rows("SELECT id, name, token_hash FROM teams WHERE name = ?", (name,))
+        return Team(*rows[0]) if rows else None
+
+    def submission(self, submission_id: int) -> Submission | None:
+        rows = self._rows(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team_id "
+                          "WHERE s.id = ?", (submission_id,))
+        return Submission(*rows[0]) if rows else None
+
+    def submissions(self, team_id: int | None = None, status: str | None = None) -> list[Submission]:
+        """Submissions (of one team, with one status), oldest first."""
+        where, params = [], []
+        if team_id is not None:
+            where.append("s.team_id = ?")
+            params.append(team_id)
+        if status is not None:
+            where.append("s.status = ?")
+            params.append(status)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        rows = self._rows(f"SELECT {_SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team_id"
+                          f"{clause} ORDER BY s.id", params)
+        return [Submission(*row) for row in rows]
+
+    def current_submissions(self) -> dict[int, Submission]:
+        """Each team's bot: its newest submission that built (teams without one are left out)."""
+        current: dict[int, Submission] = {}
+        for submission in self.submissions(status="ok"):
+            current[submission.team_id] = submission  # ordered by id: the last one wins
+        return current
+
+    def rounds(self) -> list[tuple[int, float, float | None]]:
+        """``(number, started, finished)`` of every round."""
+        return [tuple(row) for row in self._rows("SELECT number, started, finished FROM rounds ORDER BY number")]
+
+    def games(self, *, round_no: int | None = None, states: Sequence[str] = GAME_STATES,
+              team_id: int | None = None, game_id: int | None = None) -> list[GameRow]:
+        """Games with their seats, in id order (optionally one round's, in some states, with one team)."""
+        where = [f"g.state IN ({', '.join('?' for _ in states)})"]
+        params: list[Any] = list(states)
+        if game_id is not None:
+            where.append("g.id = ?")
+            params.append(game_id)
+        if round_no is not None:
+            where.append("g.round = ?")
+            params.append(round_no)
+        if team_id is not None:
+            where.append("g.id IN (SELECT game_id FROM seats WHERE team_id = ?)")
+            params.append(team_id)
+        rows = self._rows(
+            "SELECT g.id, g.round, g.table_no, g.number, g.wall_seed, g.state, g.started, g.finished, s.seat, "
+            "t.name, v.version, s.submission_id, s.status, s.reason, s.detail, s.rank, s.points "
+            "FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN teams t ON t.id = s.team_id "
+            "LEFT JOIN submissions v ON v.id = s.submission_id "
+            f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params)
+        games: list[GameRow] = []
+        seats: list[SeatRow] = []
+        for index, row in enumerate(rows):
+            seats.append(SeatRow(*row[8:]))
+            if index + 1 == len(rows) or rows[index + 1][0] != row[0]:
+                games.append(GameRow(*row[:8], seats=tuple(seats)))
+                seats = []
+        return games
+
+    def game(self, game_id: int) -> GameRow | None:
+        found = self.games(game_id=game_id)
+        return found[0] if found else None
+
+    def replay(self, game_id: int) -> str | None:
+        return self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,))
+
+    def totals(self) -> dict[int, tuple[int, float]]:
+        """Each team's ``(games, points)`` over its finished games (house bots are not teams)."""
+        rows = self._rows(
+            "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
+        return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
+
+    def session(self, token_hash: str, now: float) -> tuple[int, str] | None:
+        """``(team id, CSRF token)`` of a live session."""
+        rows = self._rows("SELECT team_id, csrf FROM sessions WHERE token_hash = ? AND expires >= ?",
+                          (token_hash, now))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None

@@ -1,0 +1,137 @@
+"""One contest game, played in a worker process: the task (picklable), the match, and what comes back.
+
+The scheduler pins each seat's program when the game starts (:class:`SeatPlan`), so a game keeps the versions
+it started with whatever is submitted meanwhile, and a game replayed after a crash plays the same versions.
+House bots are ``builtin:greedy``.  The replay names players as ``TEAM v2`` (never a file path) and keeps each
+bot's per-turn output beside its answers; :func:`public_replay` removes what only the bot's own team may see.
+
+>>> task = GameTask(7, "noi2014", 2014, (SeatPlan(None, None, None),) * 4, 1.0, 256, "none")
+>>> outcome = play_game(task)
+>>> [seat["team"] for seat in outcome["results"]], sum(seat["points"] for seat in outcome["results"])
+([None, None, None, None], 10.0)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mjarena.contest.sources import Program
+
+__all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "GameTask", "SeatPlan", "play_game", "public_detail",
+           "public_replay"]
+
+HOUSE_BOT = "builtin:greedy"
+PUBLIC_EXCHANGE_KEYS = ("request", "response", "elapsed_ms", "mode")
+"""What anyone may see of a bot's exchange with the judge; the rest (``debug``, ``stderr``, ...) is its team's."""
+_STDERR_MARK = "; stderr:"
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Who plays a seat: a team's submission (``team``, ``version`` and its :class:`Program`) or a house bot
+    (all None)."""
+
+    team: str | None
+    version: int | None
+    program: Program | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.team} v{self.version}" if self.team is not None else f"house ({HOUSE_BOT})"
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game."""
+
+    game_id: int
+    rules: str
+    wall_seed: int
+    seats: tuple[SeatPlan, ...]
+    time_limit: float
+    memory_limit: int
+    sandbox: str  # bwrap | none
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}"
+
+
+def public_detail(detail: str | None) -> str | None:
+    """An error's detail without the bot's standard error (which only its team sees).
+
+    >>> public_detail("exit code 3; stderr: secret")
+    'exit code 3'
+    """
+    if detail is None:
+        return None
+    return detail.split(_STDERR_MARK, 1)[0]
+
+
+def _limits(task: GameTask) -> Any:
+    from mjarena.arena.match import Limits
+    from mjarena.sandbox import Sandbox
+
+    return Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=Sandbox.parse(task.sandbox))
+
+
+def _factory(task: GameTask) -> Any:
+    """The match's agent factory: house bots as usual, each team's pinned program with its language's limits."""
+    from mjarena.agents.botzone_agent import BotzoneAgent
+    from mjarena.agents.factory import make_agent
+    from mjarena.protocol.process import BotProcess
+    from mjarena.protocol.transport import ProcessTransport
+
+    def factory(spec: str, seat: int, limits: Any, seed: int | None = None, rules: Any = None) -> Any:
+        program = task.seats[seat].program
+        if program is None:
+            return make_agent(spec, seat, limits, seed=seed, rules=rules)
+        process = BotProcess(program.argv, time_limit=limits.time * program.time_factor,
+                             memory_limit_mib=program.memory_mib, output_limit=limits.output_bytes,
+                             sandbox=limits.sandbox, readable=program.readable)
+        return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
+
+    return factory
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play the game: ``{"game_id", "results": [per seat: seat, team, status, reason, detail, rank, points],
+    "replay": <replay JSON text>}``."""
+    from mjarena.arena.match import run_match
+
+    labels = [plan.label for plan in task.seats]
+    specs = [label if plan.program is not None else HOUSE_BOT for plan, label in zip(task.seats, labels,
+                                                                                      strict=True)]
+    result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
+                       make_agent=_factory(task))
+    replay = result.to_json()
+    replay["contest"] = {"game": task.game_id, "players": [
+        {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
+    results = [
+        {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
+         "detail": seat.detail, "rank": seat.rank, "points": seat.points}
+        for seat in result.seats
+    ]
+    return {"game_id": task.game_id, "results": results, "replay": json.dumps(replay, ensure_ascii=False)}
+
+
+def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    """``replay`` as team ``viewer`` (None: the public) may see it: other seats' exchanges keep only
+    :data:`PUBLIC_EXCHANGE_KEYS`, and their error details lose their standard error."""
+    players = {player["seat"]: player["team"] for player in replay.get("contest", {}).get("players", [])}
+
+    def own(seat: int) -> bool:
+        return viewer is not None and players.get(seat) == viewer
+
+    shown = dict(replay)
+    shown["seats"] = [
+        seat if own(seat.get("seat", -1)) else {**seat, "detail": public_detail(seat.get("detail"))}
+        for seat in replay.get("seats", [])
+    ]
+    shown["transcripts"] = {
+        key: lines if own(int(key)) else [{k: line.get(k) for k in PUBLIC_EXCHANGE_KEYS} for line in lines]
+        for key, lines in replay.get("transcripts", {}).items()
+    }
+    return shown

@@ -1,0 +1,296 @@
+"""A contest's folder: its settings, teams, submissions, the window, and the standings as the API gives them.
+
+``DIR/contest.db`` (SQLite, see :mod:`mjarena.contest.db`) holds everything that matters; ``DIR/submissions/``
+keeps each uploaded file exactly as sent; ``DIR/builds/`` is the build cache (it can be deleted).
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp()) / "class"
+>>> contest, tokens = Contest.create(folder, ["red", "blue"], Settings(duration=30))
+>>> sorted(tokens["teams"])
+['blue', 'red']
+>>> contest.state(now=0.0), contest.authenticate(tokens["teams"]["red"]).name
+('not_started', 'red')
+>>> [(row["team"], row["points"]) for row in contest.standings()["rows"]]
+[('blue', 0.0), ('red', 0.0)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from mjarena.contest.auth import hash_token, matches, new_token
+from mjarena.contest.db import Database, GameRow, Submission, Team
+
+__all__ = ["ADMIN", "Contest", "ContestError", "Settings", "check_team_name"]
+
+ADMIN = "admin"
+"""The name that :meth:`Contest.authenticate` gives the organiser's token."""
+_TEAM_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+class ContestError(ValueError):
+    """Bad contest parameters, or a folder that is not (or already is) a contest."""
+
+
+def check_team_name(name: str) -> str:
+    """``name`` if it can name a team (letters, digits, ``_ . + -``; not ``admin`` or ``house-…``).
+
+    >>> check_team_name("team/1")
+    Traceback (most recent call last):
+    ...
+    mjarena.contest.model.ContestError: team name 'team/1': use 1 to 64 letters, digits, _ . + -
+    """
+    if not _TEAM_NAME.fullmatch(name):
+        raise ContestError(f"team name {name!r}: use 1 to 64 letters, digits, _ . + -")
+    if name == ADMIN or name.startswith("house-"):
+        raise ContestError(f"team name {name!r}: kept for the organiser and the house bots")
+    return name
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the contest is played (stored in the database at ``create``)."""
+
+    rules: str = "noi2014"
+    duration: float = 60.0  # minutes of the window
+    games_per_table: int = 1
+    time_limit: float = 1.0  # seconds per answer
+    memory_limit: int = 256  # MiB per bot
+    seed: int = 2014
+    start: float | None = None  # epoch seconds; None: at the first serve
+    max_upload: int = 1 << 20  # bytes per source file
+    uploads_per_minute: int = 6  # per team
+    sandbox: str = "bwrap"  # bwrap | none
+
+    def check(self) -> Settings:
+        """These settings, or :class:`ContestError` naming what is wrong."""
+        from mjarena.arena.rulesets import judge_rules
+
+        try:
+            judge_rules(self.rules)
+        except KeyError as error:
+            raise ContestError(f"--rules {self.rules}: {error.args[0]}") from None
+        if self.duration <= 0:
+            raise ContestError(f"--duration {self.duration:g}: must be positive (minutes)")
+        if self.games_per_table < 1:
+            raise ContestError(f"--games-per-table {self.games_per_table}: must be at least 1")
+        if self.time_limit <= 0 or self.memory_limit <= 0:
+            raise ContestError("--time-limit and --memory-limit must be positive")
+        if self.max_upload < 1 or self.uploads_per_minute < 1:
+            raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
+        if self.sandbox not in ("bwrap", "none"):
+            raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        return self
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        known = {field.name for field in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+class Contest:
+    """An open contest folder (see the module docstring); :meth:`create` makes one, :meth:`open` reads one."""
+
+    def __init__(self, root: Path, db: Database, settings: Settings) -> None:
+        self.root = root
+        self.db = db
+        self.settings = settings
+
+    # -- making and opening ----------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, root: str | Path, teams: list[str], settings: Settings) -> tuple[Contest, dict[str, Any]]:
+        """A new contest in ``root`` (which must not exist); the tokens, shown this once:
+        ``{"admin": TOKEN, "teams": {NAME: TOKEN}}``."""
+        root = Path(root)
+        settings.check()
+        for name in teams:
+            check_team_name(name)
+        duplicates = sorted({name for name in teams if teams.count(name) > 1})
+        if duplicates:
+            raise ContestError(f"team names must be unique: {', '.join(duplicates)} given twice")
+        if root.exists():
+            raise ContestError(f"{root}: already exists (a new contest needs a new folder)")
+        try:
+            root.mkdir(parents=True)
+            (root / "submissions").mkdir()
+        except OSError as error:
+            raise ContestError(f"{root}: cannot create the folder: {error.strerror or error}") from None
+        db = Database(root / "contest.db")
+        db.create_schema()
+        admin = new_token()
+        tokens: dict[str, Any] = {"admin": admin, "teams": {}}
+        now = time.time()
+        with db.transaction() as tx:
+            tx.set_meta("format", "mjarena-contest")
+            tx.set_meta("settings", asdict(settings))
+            tx.set_meta("admin_hash", hash_token(admin))
+            tx.set_meta("start", settings.start)
+            for name in teams:
+                token = new_token()
+                tx.add_team(name, hash_token(token), now=now)
+                tokens["teams"][name] = token
+        return cls(root, db, settings), tokens
+
+    @classmethod
+    def open(cls, root: str | Path) -> Contest:
+        """The contest in ``root``; :class:`ContestError` if there is none."""
+        root = Path(root)
+        if not (root / "contest.db").is_file():
+            raise ContestError(f"{root}: no contest here (no contest.db); make one with mjarena contest create")
+        db = Database(root / "contest.db")
+        try:
+            if db.meta("format") != "mjarena-contest":
+                raise ContestError(f"{root}/contest.db: not a contest database")
+            db.create_schema()  # tables added by a newer version
+            settings = Settings.from_json(db.meta("settings"))
+        except Exception as error:  # a damaged or foreign file: say so, whatever sqlite3 raised
+            if isinstance(error, ContestError):
+                raise
+            raise ContestError(f"{root}/contest.db: cannot read it ({error})") from None
+        return cls(root.resolve(), db, settings)
+
+    # -- teams and tokens ------------------------------------------------------------------------------
+
+    def add_team(self, name: str) -> str:
+        """A new team; its token (shown this once)."""
+        check_team_name(name)
+        if self.db.team(name) is not None:
+            raise ContestError(f"team {name!r} exists already")
+        token = new_token()
+        with self.db.transaction() as tx:
+            tx.add_team(name, hash_token(token), now=time.time())
+        return token
+
+    def rotate_token(self, name: str) -> str:
+        """A new token for team ``name`` (or ``admin``): the old one and its sessions stop working."""
+        token = new_token()
+        if name == ADMIN:
+            with self.db.transaction() as tx:
+                tx.set_meta("admin_hash", hash_token(token))
+            return token
+        team = self.db.team(name)
+        if team is None:
+            raise ContestError(f"no team {name!r}")
+        with self.db.transaction() as tx:
+            tx.set_token(team.id, hash_token(token))
+        return token
+
+    def authenticate(self, token: str) -> Team | None:
+        """The team whose token this is (a :class:`Team` named :data:`ADMIN` for the organiser), or None.
+        Every stored hash is compared in constant time."""
+        found = None
+        if matches(token, self.db.meta("admin_hash", "")):
+            found = Team(0, ADMIN, "")
+        for team in self.db.teams():
+            if matches(token, team.token_hash):
+                found = team
+        return found
+
+    # -- submissions -----------------------------------------------------------------------------------
+
+    def store_submission(self, team: Team, filename: str, language: str, raw: bytes) -> Submission:
+        """Keep an upload (exactly its bytes) as the team's next version, pending its build."""
+        digest = hashlib.sha256(raw).hexdigest()
+        suffix = Path(filename).suffix.lower()
+        with self.db.transaction() as tx:
+            submission_id, version = tx.add_submission(team.id, language, filename[:255], "", digest,
+                                                       now=time.time())
+            folder = self.root / "submissions" / team.name / f"v{version}"
+            folder.mkdir(parents=True, exist_ok=True)
+            stem = _SAFE.sub("_", Path(filename).stem).strip("._")[:60] or "source"
+            path = folder / f"{stem}{suffix}"  # the compiler's messages name the team's own file
+            path.write_bytes(raw)
+            tx._c.execute("UPDATE submissions SET path = ? WHERE id = ?", (str(path), submission_id))
+        found = self.db.submission(submission_id)
+        assert found is not None
+        return found
+
+    # -- the window --------------------------------------------------------------------------------------
+
+    def start(self) -> float | None:
+        return self.db.meta("start")
+
+    def open_window(self, now: float) -> float:
+        """Start the window now unless it has a start already; the start."""
+        start = self.start()
+        if start is None:
+            with self.db.transaction() as tx:
+                tx.set_meta("start", now)
+            start = now
+        return start
+
+    def end(self) -> float | None:
+        start = self.start()
+        return None if start is None else start + self.settings.duration * 60.0
+
+    def window_open(self, now: float) -> bool:
+        start, end = self.start(), self.end()
+        return start is not None and end is not None and start <= now < end
+
+    def state(self, now: float | None = None) -> str:
+        """``not_started``, ``running`` (the window is open, or its last round is still being played) or
+        ``finished``."""
+        now = time.time() if now is None else now
+        start, end = self.start(), self.end()
+        if start is None or now < start:
+            return "not_started"
+        rounds = self.db.rounds()
+        if rounds and rounds[-1][2] is None:
+            return "running"
+        return "running" if end is not None and now < end else "finished"
+
+    # -- what the API shows ------------------------------------------------------------------------------
+
+    def round_number(self) -> int:
+        rounds = self.db.rounds()
+        return rounds[-1][0] if rounds else 0
+
+    def standings(self, now: float | None = None) -> dict[str, Any]:
+        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "version"}]}``: every team, by
+        points (equal points, equal rank; then by name); ``version`` is the team's current bot."""
+        totals = self.db.totals()
+        current = self.db.current_submissions()
+        rows = []
+        for team in self.db.teams():
+            games, points = totals.get(team.id, (0, 0.0))
+            bot = current.get(team.id)
+            rows.append({"team": team.name, "points": points, "games": games,
+                         "version": bot.version if bot is not None else None})
+        rows.sort(key=lambda row: (-row["points"], row["team"]))
+        ranked = []
+        for index, row in enumerate(rows):
+            rank = ranked[-1]["rank"] if index and row["points"] == rows[index - 1]["points"] else index + 1
+            ranked.append({"rank": rank, **row})
+        return {"state": self.state(now), "round": self.round_number(), "rows": ranked}
+
+    def games(self, team: str | None = None) -> list[dict[str, Any]]:
+        """Started games (newest last): running ones with null points; house bots as team null."""
+        team_id = None
+        if team is not None:
+            found = self.db.team(team)
+            if found is None:
+                return []
+            team_id = found.id
+        return [game_json(game) for game in self.db.games(states=("running", "finished"), team_id=team_id)]
+
+
+def game_json(game: GameRow) -> dict[str, Any]:
+    """A game as ``/api/games`` lists it."""
+    finished = game.state == "finished"
+    return {
+        "id": game.id, "round": game.round, "table": game.table_no, "state": game.state,
+        "players": [
+            {"seat": seat.seat, "team": seat.team, "version": seat.version,
+             "points": seat.points if finished else None, "rank": seat.rank if finished else None,
+             "status": seat.status if finished else "playing",
+             "reason": seat.reason if finished else None}
+            for seat in game.seats
+        ],
+    }

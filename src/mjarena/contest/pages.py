@@ -1,0 +1,175 @@
+"""The contest's HTML pages, in the web app's look (its style sheet, tiles and replay viewer).
+
+Pages are complete without scripts; ``/contest-static/contest.js`` refreshes the standings while the contest
+runs, and ``turns.js`` shows a team its own bots' output in a replay.  Every value from the database or a request
+is escaped here.
+
+>>> "&lt;b&gt;" in error_page(404, "<b>"), 'name="csrf"' in login_page()
+(True, False)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+__all__ = ["error_page", "login_page", "page", "replay_page", "rounds_page", "standings_page", "team_games_page",
+           "team_page"]
+
+
+def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, **data: str) -> str:
+    """A whole page: the contest's header and navigation, ``body``, the scripts (paths under the site)."""
+    attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
+    tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in scripts)
+    who = (f'<a href="/team" id="whoami">{escape(viewer)}</a>' if viewer is not None
+           else '<a href="/login" id="login-link">Team login</a>')
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)} · mjarena contest</title>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/tiles/33.svg">{tags}</head>
+<body><header class="top"><a class="brand" href="/">mjarena contest</a>
+<nav><a href="/">Standings</a><a href="/rounds">Rounds</a>{who}</nav></header>
+<main id="app"{attributes}>{body}</main></body></html>
+"""
+
+
+def _when(epoch: float | None) -> str:
+    return "—" if epoch is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(epoch))
+
+
+def _team_link(team: str | None) -> str:
+    if team is None:
+        return '<span class="muted">house</span>'
+    return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
+
+
+def standings_table(standings: Mapping[str, Any]) -> str:
+    """The standings as a table (the same one ``contest.js`` draws)."""
+    rows = "".join(
+        f'<tr data-team="{escape(row["team"])}"><td>{row["rank"]}</td><td>{_team_link(row["team"])}</td>'
+        f'<td>{row["points"]:g}</td><td>{row["games"]}</td>'
+        f'<td>{"—" if row["version"] is None else "v" + str(row["version"])}</td></tr>'
+        for row in standings["rows"])
+    return ('<table class="list" id="standings-table"><thead><tr><th>rank</th><th>team</th><th>points</th>'
+            f'<th>games</th><th>bot</th></tr></thead><tbody>{rows}</tbody></table>')
+
+
+def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
+    state = {"not_started": "not started", "running": "running", "finished": "finished"}[standings["state"]]
+    return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
+            f'window {_when(start)} – {_when(end)}')
+
+
+def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
+                   viewer: str | None) -> str:
+    """The live standings (refreshed by ``contest.js`` while the contest is not finished)."""
+    body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+            f'<div id="standings">{standings_table(standings)}</div>'
+            '<p class="muted" id="status"></p>')
+    return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
+                state=standings["state"])
+
+
+def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = None) -> str:
+    if not games:
+        return '<p class="muted">No game yet.</p>'
+    rows = []
+    for game in reversed(games):
+        players = " · ".join(
+            f'{_team_link(p["team"])}{"" if p["version"] is None else " v" + str(p["version"])}'
+            f'{"" if p["points"] is None else " " + format(p["points"], "g")}'
+            f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
+            for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
+        link = (f'<a href="/replays/{game["id"]}">game {game["id"]}</a>' if game["state"] == "finished"
+                else f'game {game["id"]} <span class="badge">playing</span>')
+        rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td>'
+                    f'<td>{players}</td></tr>')
+    return ('<table class="list" id="games-table"><thead><tr><th>game</th><th>round</th>'
+            f'<th>players (points)</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
+    """One team's games, newest first, each linked to its replay."""
+    body = f'<h1 class="title">Team {escape(team)}</h1><h2>Games</h2>{_games_table(games, team)}'
+    return page(f"Team {team}", body, viewer=viewer)
+
+
+def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
+    """The schedule: every round's tables and games, with their state."""
+    if not rounds:
+        body = '<h1 class="title">Rounds</h1><p class="muted">No round yet: rounds start when a team\'s bot builds.</p>'
+        return page("Rounds", body, viewer=viewer)
+    parts = ['<h1 class="title">Rounds</h1>']
+    for item in reversed(rounds):
+        state = "finished " + _when(item["finished"]) if item["finished"] else "in progress"
+        rows = []
+        for game in item["games"]:
+            players = " · ".join(_team_link(p["team"]) for p in game["players"])
+            link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
+            rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
+                        f'<td>{players}</td></tr>')
+        parts.append(f'<section data-round="{item["round"]}"><h2>Round {item["round"]} '
+                     f'<span class="muted">started {_when(item["started"])}, {state}</span></h2>'
+                     '<table class="list"><thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th></tr>'
+                     f'</thead><tbody>{"".join(rows)}</tbody></table></section>')
+    return page("Rounds", "".join(parts), viewer=viewer)
+
+
+def replay_page(game_id: int, viewer: str | None) -> str:
+    """The web app's replay viewer on a contest game, and the viewer's own bots' output under it."""
+    body = f'<h1 class="title">Game {game_id}</h1><p class="muted" id="status">Loading the replay…</p>'
+    scripts = ["/static/mj.js", "/static/replay.js"] + (["/contest-static/turns.js"] if viewer else [])
+    return page(f"Game {game_id}", body, scripts=scripts, viewer=viewer, replay=str(game_id),
+                game=str(game_id))
+
+
+def login_page(error: str | None = None) -> str:
+    """The token form (a team logs in once; a session cookie does the rest)."""
+    problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
+    body = f"""<h1 class="title">Team login</h1>{problem}
+<form class="start" method="post" action="/login" id="login">
+<label>Team token <input type="password" name="token" id="token" autocomplete="off" required></label>
+<button type="submit">Log in</button></form>
+<p class="muted">The token came from the organiser. It is asked once; then this browser stays logged in.</p>"""
+    return page("Login", body)
+
+
+def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
+              max_upload: int, message: str | None = None) -> str:
+    """A logged-in team's page: upload a bot, and every submission with its build message."""
+    rows = "".join(
+        f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td>{escape(s["language"])}</td>'
+        f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'<td><pre class="message">{escape(s["message"]) or "—"}</pre></td>'
+        f'<td><a href="/team/submissions/{s["id"]}/source">source</a></td></tr>'
+        for s in reversed(submissions))
+    history = ('<table class="list" id="submissions"><thead><tr><th>version</th><th>language</th><th>build</th>'
+               f'<th>message</th><th></th></tr></thead><tbody>{rows}</tbody></table>' if rows
+               else '<p class="muted" id="submissions">No submission yet.</p>')
+    notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
+    kinds = ", ".join(accepted)
+    body = f"""<h1 class="title">Team {escape(team)}</h1>{notice}
+<section><h2>Upload a bot</h2>
+<form class="upload" method="post" action="/team/upload" enctype="multipart/form-data" id="upload">
+<input type="hidden" name="csrf" value="{escape(csrf)}">
+<input type="file" name="source" id="source" accept="{escape(",".join(accepted))}" required>
+<button type="submit">Upload</button>
+<span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
+builds.</span></form></section>
+<section><h2>Submissions</h2>{history}</section>
+<section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
+output and standard error are shown under each replay, to you only).</p></section>
+<form method="post" action="/logout"><input type="hidden" name="csrf" value="{escape(csrf)}">
+<button type="submit" id="logout">Log out</button></form>"""
+    return page(f"Team {team}", body, viewer=team, scripts=["/contest-static/contest.js"], mode="team")
+
+
+def error_page(status: int, message: str, viewer: str | None = None) -> str:
+    """A page that says what went wrong."""
+    return page(f"Error {status}", f'<h1 class="title">Error {status}</h1><p class="error">{escape(message)}</p>'
+                '<p><a href="/">Back to the standings</a></p>', viewer=viewer)

@@ -1,0 +1,242 @@
+"""The judge behind the server: builds submissions, pairs Swiss rounds and plays their games, in threads of
+its own (the web server never waits for it) and games in worker processes.
+
+Rounds, while the window is open, back to back:
+
+1. the teams with a bot that builds are sorted by points (ties by a draw seeded with the contest's seed and the
+   round number) and seated 1–4, 5–8, … (:func:`mjarena.arena.tournament.swiss_tables`); house bots
+   (``builtin:greedy``) pad the last table and are not scored.  Each table plays ``games_per_table`` walls
+   (:func:`~mjarena.arena.tournament.table_games`).  The round and its games are one transaction: game ids are
+   fixed from then on.
+2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
+   that passed), so a new version plays from the team's next game and a running game keeps its versions.
+3. a finished game is committed once, in one transaction (results and replay); a game that was running when
+   the server stopped is played again from its start, with the versions it had pinned.
+
+When the window closes the round in progress is finished and no new one starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+from mjarena.arena.tournament import derive_seed, house_names, swiss_tables, table_games
+from mjarena.contest.games import GameTask, SeatPlan, play_game
+from mjarena.contest.model import Contest
+from mjarena.contest.sources import build_source, program_of
+from mjarena.sandbox import Sandbox
+
+__all__ = ["Builder", "Scheduler", "warm_up"]
+
+log = logging.getLogger("mjarena.contest")
+_RETRY_SECONDS = 2.0
+
+
+def _pid(_: int) -> int:
+    import os
+
+    return os.getpid()
+
+
+def warm_up(executor: Any, workers: int) -> None:
+    """Start the pool's workers now (call it before any thread starts: a forked worker copies no lock)."""
+    list(executor.run(_pid, list(range(workers))))
+
+
+def _sandbox(contest: Contest) -> Sandbox:
+    """The box that the contest's compilers and bots run in."""
+    return Sandbox.parse(contest.settings.sandbox)
+
+
+class Builder:
+    """Builds submissions one at a time in its own thread, and records each verdict."""
+
+    def __init__(self, contest: Contest) -> None:
+        self.contest = contest
+        self._queue: queue.Queue[int | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="contest-builder", daemon=True)
+
+    def start(self) -> None:
+        for submission in self.contest.db.submissions(status="pending"):  # uploads a crash left unbuilt
+            self._queue.put(submission.id)
+        self._thread.start()
+
+    def submit(self, submission_id: int) -> None:
+        self._queue.put(submission_id)
+
+    def stop(self) -> None:
+        self._queue.put(None)
+
+    def _run(self) -> None:
+        while (submission_id := self._queue.get()) is not None:
+            try:
+                self.build(submission_id)
+            except Exception:  # one bad build must not stop the others
+                log.exception("building submission %s failed", submission_id)
+
+    def build(self, submission_id: int) -> None:
+        """Build one submission and record its verdict."""
+        submission = self.contest.db.submission(submission_id)
+        if submission is None or submission.status != "pending":
+            return
+        verdict = build_source(Path(submission.path), sandbox=_sandbox(self.contest),
+                               cache_dir=self.contest.root / "builds")
+        with self.contest.db.transaction() as tx:
+            tx.set_verdict(submission_id, verdict.status, verdict.message)
+
+
+class Scheduler:
+    """Plays the contest's rounds on ``executor`` (:mod:`mjarena.arena.executors`), ``slots`` games at once."""
+
+    def __init__(self, contest: Contest, executor: Any, slots: int, *, poll: float = 0.5,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.contest = contest
+        self.executor = executor
+        self.slots = slots
+        self.poll = poll
+        self.clock = clock
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="contest-scheduler", daemon=True)
+        self._games = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="contest-game")
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def start(self) -> None:
+        self.contest.open_window(self.clock())
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop at once: no new game starts; running games are dropped (played again at the next start)."""
+        self._stop.set()
+        self._games.shutdown(wait=False, cancel_futures=True)
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    # -- the loop ----------------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                busy = self.step()
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.exception("the scheduler failed; trying again")
+                busy = False
+            if not busy:
+                self._stop.wait(self.poll)
+
+    def step(self) -> bool:
+        """One round's worth of work: finish the round in progress, or start the next one if the window is
+        open and a team has a bot.  False when there was nothing to do."""
+        rounds = self.contest.db.rounds()
+        if rounds and rounds[-1][2] is None:
+            self.play_round(rounds[-1][0])
+            return True
+        if not self.contest.window_open(self.clock()):
+            return False
+        number = self.new_round()
+        return number is not None
+
+    def new_round(self) -> int | None:
+        """Pair and plan the next round; its number (None when no team has a bot that builds)."""
+        contest = self.contest
+        current = contest.db.current_submissions()
+        if not current:
+            return None
+        teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
+        totals = contest.db.totals()
+        points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
+        number = (contest.db.rounds()[-1][0] if contest.db.rounds() else 0) + 1
+        seed = contest.settings.seed
+        names = sorted(teams.values())
+        ids = {name: team_id for team_id, name in teams.items()}
+        house = set(house_names(len(names)))
+        plan = []
+        for table_no, players in enumerate(swiss_tables(names, points,
+                                                        random.Random(derive_seed(seed, "swiss", number))), 1):
+            games = table_games(players, seed=seed, round_no=number, table=table_no,
+                                games_per_table=contest.settings.games_per_table, duplicate=False)
+            plan.append([(game.number, game.wall_seed, [None if name in house else ids[name] for name in game.seats])
+                         for game in games])
+        with contest.db.transaction() as tx:
+            tx.add_round(number, self.clock(), plan)
+        log.info("round %d: %d table(s), %d team(s)", number, len(plan), len(names))
+        return number
+
+    def play_round(self, number: int) -> None:
+        """Play every game of round ``number`` not finished yet; close the round when all are."""
+        db = self.contest.db
+        pending = db.games(round_no=number, states=("planned", "running"))
+        futures = [self._games.submit(self.play, game.id) for game in pending]
+        wait(futures)
+        if self._stop.is_set():
+            return
+        failed = [future.exception() for future in futures if future.exception() is not None]
+        if db.games(round_no=number, states=("planned", "running")):
+            for error in failed:
+                log.error("a game of round %d failed: %s", number, error)
+            self._stop.wait(_RETRY_SECONDS)
+            return
+        with db.transaction() as tx:
+            tx.finish_round(number, self.clock())
+
+    def play(self, game_id: int) -> None:
+        """Play one game and commit its result (nothing when stopping)."""
+        if self._stop.is_set():
+            return
+        contest = self.contest
+        db = contest.db
+        game = db.game(game_id)
+        if game is None or game.state == "finished":
+            return
+        if game.state == "planned":
+            current = db.current_submissions()
+            pinned = {seat.seat: current[_team_id(contest, seat.team)].id for seat in game.seats
+                      if seat.team is not None}
+            with db.transaction() as tx:
+                tx.start_game(game_id, self.clock(), pinned)
+            game = db.game(game_id)
+            assert game is not None
+        task = self.task(game)
+        if self._stop.is_set():
+            return
+        _, outcome = next(iter(self.executor.run(play_game, [task])))
+        if self._stop.is_set():
+            return
+        with db.transaction() as tx:
+            tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+
+    def task(self, game: Any) -> GameTask:
+        """The worker's task for a started game (its pinned submissions, built)."""
+        contest = self.contest
+        plans = []
+        for seat in game.seats:
+            if seat.team is None:
+                plans.append(SeatPlan(None, None, None))
+                continue
+            submission = contest.db.submission(seat.submission_id)
+            assert submission is not None
+            program = program_of(Path(submission.path), sandbox=_sandbox(contest), cache_dir=contest.root / "builds",
+                                 memory_mib=contest.settings.memory_limit)
+            plans.append(SeatPlan(seat.team, seat.version, program))
+        settings = contest.settings
+        return GameTask(game.id, settings.rules, game.wall_seed, tuple(plans), settings.time_limit,
+                        settings.memory_limit, settings.sandbox)
+
+
+def _team_id(contest: Contest, name: str) -> int:
+    team = contest.db.team(name)
+    assert team is not None
+    return team.id

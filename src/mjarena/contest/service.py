@@ -1,0 +1,100 @@
+"""``mjarena contest serve``: one process that serves the app and runs the judge.
+
+Order of things: take the folder's lock (one server per contest), kill what a previous server left running
+(:func:`~mjarena.contest.processes.kill_leftovers`), start the worker pool before any thread (a forked worker
+then copies no held lock), note its workers in ``serve.json``, then serve.  The builder and the scheduler
+start with the app and stop with it: on SIGTERM or Ctrl-C running games are dropped, their workers and bots
+killed, and the process exits; those games are played again from their start at the next serve.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from mjarena.contest import processes
+from mjarena.contest.model import Contest, ContestError
+
+__all__ = ["serve"]
+
+log = logging.getLogger("mjarena.contest")
+GRACE_SECONDS = 3
+
+
+@contextlib.contextmanager
+def _lock(root: Path) -> Iterator[None]:
+    """Hold ``root/serve.lock`` (:class:`ContestError` if another server holds it)."""
+    with open(root / "serve.lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ContestError(f"{root}: another mjarena contest serve runs on this contest") from None
+        yield
+
+
+def _stopping_server(config: Any, on_exit: Callable[[], None]) -> Any:
+    """uvicorn's server, stopping the judge the moment a signal asks it to exit (not after the grace period
+    it gives open connections, during which no new game should start)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            on_exit()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
+
+
+def _worker_pids(executor: Any) -> list[int]:
+    """The pids of a local pool's worker processes (none for Ray)."""
+    pool = getattr(executor, "_pool", None)
+    return list(getattr(pool, "_processes", None) or {})
+
+
+def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
+          executor: str = "local") -> None:
+    """Serve the contest in ``root`` until SIGTERM or Ctrl-C."""
+    import uvicorn
+
+    from mjarena.arena.executors import make_executor
+    from mjarena.contest.app import create_app
+    from mjarena.contest.scheduler import Builder, Scheduler, warm_up
+
+    contest = Contest.open(root)
+    root = contest.root
+    slots = workers or os.cpu_count() or 1
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
+    with _lock(root):
+        killed = processes.kill_leftovers(root)
+        if killed:
+            log.info("killed %d process(es) left by the previous server", killed)
+        pool = make_executor(executor, slots)
+        try:
+            warm_up(pool, slots)
+            pids = _worker_pids(pool)
+            processes.record_workers(root, pids)
+            builder = Builder(contest)
+            scheduler = Scheduler(contest, pool, slots)
+            app = create_app(contest, on_submission=builder.submit)
+
+            def stop() -> None:
+                scheduler.stop()
+                builder.stop()
+                processes.kill(_worker_pids(pool) or pids)
+                processes.kill(processes.find_by_token(processes.contest_tokens(root)))
+
+            app.state.on_start += [builder.start, scheduler.start]
+            app.state.on_stop.append(stop)
+            print(f"mjarena contest: {root} on http://{host}:{port}/ (SIGTERM or Ctrl-C stops)", file=sys.stderr,
+                  flush=True)
+            config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                    timeout_graceful_shutdown=GRACE_SECONDS)
+            _stopping_server(config, stop).run()
+        finally:
+            pool.close(cancel=True)

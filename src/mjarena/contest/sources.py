@@ -1,0 +1,87 @@
+"""Submitted source files: which language, whether it builds, and how to run it.
+
+The one place that knows how a submission becomes a program: :mod:`mjarena.builds` compiles it in the sandbox
+(``.c .cpp .pas .java .js .py``) and caches the result in the contest's ``builds/`` folder.  The source must be
+UTF-8 text besides: ``py_compile`` would accept a stray byte in a comment, a contest should not.
+
+>>> language_of("bot.py"), language_of("BOT.CPP"), language_of("bot.exe")
+('python', 'cpp', None)
+>>> check_text(b"print(1)\\n"), check_text(b"# \\xff\\n")
+(None, 'the source is not UTF-8 text (byte 3)')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mjarena import builds
+
+__all__ = ["Program", "Verdict", "accepted_suffixes", "build_source", "check_text", "language_of", "program_of"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A build's outcome: ``ok`` or ``compile_error``, with the compiler's message."""
+
+    status: str
+    language: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Program:
+    """How to run a built submission: the argv, the files it reads, and its language's time factor."""
+
+    argv: list[str]
+    readable: list[str] = field(default_factory=list)
+    time_factor: float = 1.0
+    memory_mib: int = 256
+
+
+def accepted_suffixes() -> tuple[str, ...]:
+    """The file extensions a submission may have."""
+    return tuple(sorted(builds.SOURCE_SUFFIXES))
+
+
+def language_of(filename: str) -> str | None:
+    """The language that ``filename``'s extension names (in any case), or None."""
+    path = Path(filename)
+    return builds.language_of(path.with_suffix(path.suffix.lower())) if path.suffix else None
+
+
+def check_text(raw: bytes) -> str | None:
+    """Why ``raw`` is not a source file (empty, not UTF-8, a NUL byte), or None."""
+    if not raw.strip():
+        return "the source is empty"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"the source is not UTF-8 text (byte {error.start + 1})"
+    if "\x00" in text:
+        return f"the source holds a NUL byte (byte {text.index(chr(0)) + 1})"
+    return None
+
+
+def build_source(path: Path, *, sandbox: Any, cache_dir: Path) -> Verdict:
+    """Build the stored source at ``path`` and give the verdict (never raises for the source's faults)."""
+    language = language_of(path.name) or "unknown"
+    problem = check_text(path.read_bytes())
+    if problem is not None:
+        return Verdict("compile_error", language, problem)
+    try:
+        result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir)
+    except builds.BuildError as error:
+        return Verdict("compile_error", language, str(error))
+    return Verdict(result.status, result.language, result.message)
+
+
+def program_of(path: Path, *, sandbox: Any, cache_dir: Path, memory_mib: int) -> Program:
+    """How to run the (built) source at ``path`` with ``memory_mib`` (or its language's own memory limit, when
+    larger); builds it again if the cache lost it."""
+    result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir)
+    if result.status != "ok":
+        raise RuntimeError(f"{path.name} no longer builds: {result.message}")
+    memory = max(memory_mib, result.memory_mib or 0)
+    return Program(result.command(memory), list(result.readable), float(result.time_factor), memory)
