@@ -27,6 +27,8 @@ from mjarena.protocol.process import BotProcess, live_group_members
 from mjarena.protocol.transport import ProcessTransport
 from mjarena.sandbox import Sandbox
 
+from boxes import sandbox_kinds
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
 EXAMPLES = ROOT / "examples" / "bots"
@@ -79,7 +81,7 @@ def _factory(processes: list[BotProcess], kind: str):
     return factory
 
 
-@pytest.fixture(params=["none", "bwrap"])
+@pytest.fixture(params=sandbox_kinds())
 def make(processes: list[BotProcess], request: pytest.FixtureRequest):
     """Makes BotProcess objects, once without a box and once in the bwrap sandbox: the verdicts are the same."""
     return _factory(processes, request.param)

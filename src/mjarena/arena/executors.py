@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 
+from mjarena.sandbox.lifetime import die_with_parent
+
 __all__ = ["EXECUTORS", "Executor", "ExecutorUnavailable", "LocalExecutor", "RayExecutor", "make_executor"]
 
 EXECUTORS = ("local", "ray")
@@ -49,9 +51,11 @@ class Executor(Protocol):
     def close(self, cancel: bool = False) -> None: ...
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which cancels what has not started and keeps what finished."""
+def _init_worker() -> None:
+    """Pool workers leave Ctrl-C to the parent, which cancels what has not started and keeps what finished,
+    and die with the parent: a tournament killed outright leaves no worker (nor, through their boxes, bot)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 class LocalExecutor:
@@ -61,7 +65,7 @@ class LocalExecutor:
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_init_worker)
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
         """Submit every task, then yield each as it finishes; on an early exit the rest are cancelled."""

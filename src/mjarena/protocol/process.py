@@ -15,7 +15,7 @@ Limits, per answer:
   answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
   :meth:`Deadline.select`, around non-blocking pipes (never a blocking read).
 - CPU time: the CPU seconds that the bot's whole process tree uses for one answer may not exceed the time limit
-  either (a bot cannot buy time with threads).
+  either (a bot cannot buy time with threads or children), or ``cpu_limit`` when given.
 - memory: the resident memory of the bot's whole process tree (summed over its processes, sampled every
   ``poll_interval`` and checked against each process's own high-water mark when it answers), so that a JVM with
   its default address-space reservations runs, and forking does not multiply the limit.  The answer is
@@ -297,6 +297,7 @@ class BotProcess:
     ``sandbox`` is the box it runs in (none by default) and ``readable`` the files it may read there;
     ``limit_address_space`` also caps each process's address space at the memory limit (a native bot then
     fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
+    ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -313,6 +314,7 @@ class BotProcess:
         sandbox: Sandbox | None = None,
         readable: Sequence[str | os.PathLike[str]] = (),
         limit_address_space: bool = False,
+        cpu_limit: float | None = None,
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
         sweep_seconds: float = 1.0,
@@ -328,6 +330,7 @@ class BotProcess:
         self.sandbox = sandbox if sandbox is not None else Sandbox(kind="none")
         self.readable = [os.fspath(path) for path in readable]
         self.limit_address_space = limit_address_space
+        self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
         self.sweep_seconds = sweep_seconds
@@ -539,9 +542,9 @@ class BotProcess:
     def _check_cpu(self, child: _Child, cpu_start: float) -> None:
         """A timeout when the bot's process tree used more CPU time on this answer than the time limit."""
         used = child.cpu() - cpu_start
-        if used > self.time_limit:
+        if used > self.cpu_limit:
             child.reap()
-            raise BotTimeout(f"used {used:.2f} s of CPU time, over the limit of {self.time_limit:.3f} s per answer")
+            raise BotTimeout(f"used {used:.2f} s of CPU time, over the limit of {self.cpu_limit:.3f} s per answer")
 
     def _read_stdout(self, child: _Child, out: bytearray) -> None:
         room = self.output_limit + 1 - len(out)

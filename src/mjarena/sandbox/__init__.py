@@ -26,7 +26,7 @@ ValueError: unknown sandbox 'docker': expected bwrap or none
 from __future__ import annotations
 
 from mjarena.sandbox.box import Boxed, spawn
-from mjarena.sandbox.config import KINDS, Sandbox, SandboxUnavailable, check
+from mjarena.sandbox.config import DEFAULT_SANDBOX, KINDS, Sandbox, SandboxUnavailable, check
 from mjarena.sandbox.run import RunResult, run
 
-__all__ = ["KINDS", "Boxed", "RunResult", "Sandbox", "SandboxUnavailable", "check", "run", "spawn"]
+__all__ = ["DEFAULT_SANDBOX", "KINDS", "Boxed", "RunResult", "Sandbox", "SandboxUnavailable", "check", "run", "spawn"]

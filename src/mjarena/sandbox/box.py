@@ -38,7 +38,7 @@ _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _SYSTEM_ETC = (
     "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/fpc.cfg", "/etc/fpc-*.cfg", "/etc/java-*",
-    "/etc/ssl/certs/java",
+    "/etc/ssl/certs/java", "/etc/ssl/openssl.cnf",
 )
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
@@ -291,13 +291,11 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    for pattern in _SYSTEM_ETC:
-        for path in sorted(glob.glob(pattern)):
-            args += ["--ro-bind", path, path]
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
-    mounts = {(os.path.abspath(p), "--ro-bind") for p in readable}
+    mounts = {(path, "--ro-bind") for pattern in _SYSTEM_ETC for path in glob.glob(pattern)}
+    mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
-    made: set[str] = {"/", "/usr", "/etc", "/tmp", "/proc", "/dev"}
+    made: set[str] = {"/", "/usr", "/tmp", "/proc", "/dev"}
     for path, how in sorted(mounts, key=lambda item: (item[0].count("/"), item[0], item[1])):
         if how == "--ro-bind" and (path + "/").startswith(tuple(shown)):
             continue  # already visible read-only

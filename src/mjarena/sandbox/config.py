@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "Sandbox", "SandboxUnavailable", "check"]
+__all__ = ["DEFAULT_SANDBOX", "KINDS", "Sandbox", "SandboxUnavailable", "check"]
 
 KINDS = ("bwrap", "none")
 _INSTALL = "install the Debian package bubblewrap (apt-get install bubblewrap)"
@@ -53,6 +53,10 @@ class Sandbox:
     @property
     def boxed(self) -> bool:
         return self.kind != "none"
+
+
+#: The box every program bot gets unless told otherwise.
+DEFAULT_SANDBOX = Sandbox()
 
 
 @functools.cache
