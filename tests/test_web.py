@@ -701,3 +701,57 @@ def test_a_request_body_that_does_not_arrive_in_time_is_408(root: Path) -> None:
         return 200
 
     assert anyio.run(read) == 408
+
+
+# -- the end of a game, the transcripts, the tile names ------------------------------------------------------
+
+
+def test_baida_logs_and_pages_name_tiles_as_its_bots_read_them() -> None:
+    from mjarena.arena.rulesets import judge_rules
+    from mjarena.protocol import baida as protocol
+    from mjarena.web.timeline import tile_names
+
+    data = run_match(BOTS["baida"], rules="baida", seed=1).to_json()
+    lines = judge_rules("baida").log(load_events(data))
+    dealt = [line.split("dealt", 1)[1].split() for line in lines if " dealt " in line]
+    assert all(protocol.parse_tile(name) >= 0 for names in dealt for name in names), "every name a bot would read"
+    assert any(name.startswith(("F", "J")) for names in dealt for name in names)
+    assert tile_names("baida") == {kind: protocol.format_tile(kind) for kind in tile_names("baida")}
+    assert timeline(data)["tile_names"][31] == "J3"  # 白, not THUPC's B (which a baida bot reads as dots)
+
+
+def test_the_end_of_a_noi_game_explains_targets_and_ties() -> None:
+    from mjarena.web.outcome import outcome
+
+    data = run_match(["builtin:random"] * 4, seed=1).to_json()
+    panel = outcome(data)
+    assert "the wall ran out" in panel["ended"]
+    targets = [row for row in panel["rows"] if "target" in row["why"]]
+    assert len(targets) == 4 and all("away, 胡牌机会值" in row["why"] for row in targets)
+    tied = [(a, b) for a in data["seats"] for b in data["seats"]
+            if a["seat"] < b["seat"] and a["distance"] == b["distance"]]
+    assert len(panel["notes"]) >= 1 and len(tied) >= 1
+    assert all(("tie" in note) or ("胡牌机会值" in note and " > " in note) for note in panel["notes"])
+
+
+def test_the_end_of_baida_and_thupc_games_shows_the_win() -> None:
+    from mjarena.web.outcome import outcome
+
+    baida = outcome(run_match(BOTS["baida"], rules="baida", seed=1).to_json())
+    assert baida["wins"] and baida["score"]["form"] in ("小胡", "七巧对", "清一色")
+    assert isinstance(baida["score"]["items"], list) and baida["score"]["arrangement"]
+    thupc = outcome(run_match(["builtin:fixed"] * 4, rules="thupc2021", seed=5).to_json())
+    assert thupc["ended"] == "A won on a discard of 4P from C"
+    assert thupc["wins"] == [{"seat": 0, "tile": 12, "how": "discard", "from": 2, "tile_name": "4P"}]
+
+
+def test_transcripts_show_each_exchange_and_the_erring_turn(client: TestClient, root: Path) -> None:
+    save(run_match(["builtin:greedy", CRASHING_BOT, "builtin:random", "builtin:greedy"], seed=11).to_json(),
+         root / "crash.json")
+    view = client.get("/api/replays/crash.json").json()
+    panel = view["transcripts"][1]
+    assert panel["kind"] == "exchanges" and panel["error"]["reason"] == "crash"
+    assert panel["rows"][-1]["verdict"] == "crash" and panel["rows"][-1]["response"] is None
+    assert all(row["verdict"] == "ok" for row in panel["rows"][:-1])
+    assert view["transcripts"][0]["kind"] == "decisions" and view["transcripts"][0]["rows"]
+    assert view["outcome"]["rows"][-1]["why"].startswith("error (crash)")

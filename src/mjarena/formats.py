@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from mjarena.tiles import Notation, format_tile
 from mjarena.variants.base import Event
@@ -118,12 +118,15 @@ _NOI_LINES = {
 }
 
 
-def noi_log(events: Iterable[Event], notation: Notation = "noi") -> list[str]:
-    """A readable log of a NOI 2014 (or 百搭: ``notation="thupc"``) game, one line per event.
+def noi_log(events: Iterable[Event], notation: Notation = "noi",
+            tile_name: Callable[[int], str] | None = None) -> list[str]:
+    """A readable log of a NOI 2014 (or 百搭) game, one line per event; tiles named in ``notation``, or by
+    ``tile_name`` (百搭 uses its protocol's names, as its bots read them: ``F1`` for East, ``J1`` for 中).
 
     >>> noi_log([Event("draw", 0, (2,)), Event("hu", 1, (2,), 0)])
     ['East   draws  W3', 'South  HU     on W3 from East']
     """
+    name = tile_name or (lambda kind: format_tile(kind, notation))
     lines = []
     for event in events:
         template = _NOI_LINES.get(event.type, "{type} {seat} {tiles}")
@@ -133,7 +136,7 @@ def noi_log(events: Iterable[Event], notation: Notation = "noi") -> list[str]:
             template.format(
                 type=event.type,
                 seat=SEATS_NOI[event.seat] if event.seat is not None else "",
-                tiles="" if numbers else " ".join(format_tile(kind, notation) for kind in shown),
+                tiles="" if numbers else " ".join(name(kind) for kind in shown),
                 dice=" and ".join(map(str, event.tiles)),
                 tai=event.target,
                 target=SEATS_NOI[event.target] if event.target is not None and not numbers else "",

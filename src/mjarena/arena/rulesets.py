@@ -16,11 +16,16 @@ from types import ModuleType
 from typing import Any
 
 from mjarena.formats import SEATS_NOI, SEATS_THUPC, noi_log, thupc_log
-from mjarena.tiles import Notation
+from mjarena.tiles import Notation, format_tile
 from mjarena.variants import get_variant
 from mjarena.variants.base import Event
 
 __all__ = ["RULE_SETS", "JudgeRules", "judge_rules"]
+
+def format_noi_tile(kind: int) -> str:
+    """A tile's NOI 2014 (Botzone) name: ``W1`` ... ``T9``."""
+    return format_tile(kind, "noi")
+
 
 Ranker = Callable[[Any, Mapping[int, Sequence[int] | None], Mapping[int, str]], list[Any]]
 
@@ -31,7 +36,9 @@ class JudgeRules:
 
     ``hu_always_accepted``: the rules accept a HU that does not win (NOI 2014's 诈胡, a ``false_hu`` error)
     rather than refusing it as an illegal action.  ``seats`` names seats 0..3 and ``log`` writes a game's events
-    as readable lines, each as the rule set's own texts do (THUPC's ``A OUT 1M``).
+    as readable lines, each as the rule set's own texts do (THUPC's ``A OUT 1M``).  ``tile_name`` names a tile
+    as the rule set's bots read it, and so as its log and the web app show it (百搭: ``F1`` for East, ``J1`` for
+    中); walls and events in JSON are written in ``notation``.
     """
 
     name: str
@@ -45,6 +52,7 @@ class JudgeRules:
     hu_always_accepted: bool
     seats: tuple[str, ...] = SEATS_NOI
     log: Callable[[Sequence[Event]], list[str]] = noi_log
+    tile_name: Callable[[int], str] = format_noi_tile
 
 
 def _noi2014() -> JudgeRules:
@@ -77,7 +85,7 @@ def _baida() -> JudgeRules:
         name="baida", new_game=baida.BaidaGame, shuffled_wall=baida.shuffled_wall,
         validate_wall=baida.validate_wall, rank=lambda game, _targets, errors: _errors_last(baida.rank(game), errors),
         protocol=protocol, agents=BAIDA_AGENTS, notation="thupc", hu_always_accepted=False,
-        log=lambda events: noi_log(events, "thupc"),
+        log=lambda events: noi_log(events, tile_name=protocol.format_tile), tile_name=protocol.format_tile,
     )
 
 
@@ -91,7 +99,7 @@ def _thupc2021() -> JudgeRules:
         validate_wall=thupc2021.validate_wall,
         rank=lambda game, _targets, errors: _errors_last(thupc2021.rank(game), errors),
         protocol=protocol, agents=THUPC_AGENTS, notation="thupc", hu_always_accepted=False,
-        seats=SEATS_THUPC, log=thupc_log,
+        seats=SEATS_THUPC, log=thupc_log, tile_name=format_tile,
     )
 
 

@@ -50,7 +50,8 @@ class UploadError(ValueError):
 
 def check_replay(raw: bytes) -> dict[str, Any]:
     """What the viewer shows of the replay in ``raw`` (JSON bytes): the replay checked as
-    :func:`mjarena.replay.load` checks a file, then its :func:`~mjarena.web.timeline.timeline`;
+    :func:`mjarena.replay.load` checks a file, then its :func:`~mjarena.web.timeline.timeline`, its
+    :func:`~mjarena.web.transcripts.transcripts` and its end-of-game :func:`~mjarena.web.outcome.outcome`;
     :class:`UploadError` saying what is wrong.
 
     >>> check_replay(b'{"format": "something else"}')
@@ -58,7 +59,9 @@ def check_replay(raw: bytes) -> dict[str, Any]:
     ...
     mjarena.web.library.UploadError: not an mjarena replay (no "format": "mjarena-replay")
     """
+    from mjarena.web.outcome import outcome
     from mjarena.web.timeline import TimelineError, timeline
+    from mjarena.web.transcripts import transcripts
 
     try:
         data = json.loads(raw.decode("utf-8"))
@@ -74,7 +77,10 @@ def check_replay(raw: bytes) -> dict[str, Any]:
         if key not in data:
             raise UploadError(f"the replay has no {key!r}")
     try:
-        return timeline(data)
+        view = timeline(data)
+        view["transcripts"] = transcripts(data)
+        view["outcome"] = outcome(data)
+        return view
     except TimelineError as error:
         raise UploadError(str(error)) from None
     except (KeyError, IndexError, *_BAD_JSON) as error:

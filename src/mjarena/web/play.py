@@ -58,13 +58,13 @@ class PlayError(Exception):
 
 def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
     """The exchange distance (和牌距离) left after discarding each kind of ``kinds`` from a hand with ``counts``
-    and ``melds`` sets laid down, under the rule set's hand rules; kinds whose hand cannot be measured (THUPC's
-    special tiles) are left out.
+    and ``melds`` sets laid down, under the rule set's hand rules: the tiles still to draw to win (1: ready).
+    Kinds whose hand cannot be measured (THUPC's special tiles) are left out.
 
     >>> from mjarena.tiles import counts_of, parse_tiles
-    >>> hand = counts_of(parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B5 B9 T9", "noi"))
-    >>> discard_distances("noi2014", hand, 0, [8, 17, 26])  # W9 breaks a run; B9 or T9 keeps the hand 1 away
-    {8: 2, 17: 1, 26: 1}
+    >>> hand = counts_of(parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B5 B6 T9", "noi"))
+    >>> discard_distances("noi2014", hand, 0, [8, 14, 26])  # T9 leaves the hand ready; W9 breaks a run
+    {8: 2, 14: 2, 26: 1}
     """
     from mjarena.hand import RULES
     from mjarena.hand.wild import distance
@@ -174,7 +174,7 @@ class PlaySession:
         self.specs.insert(seat, "human")
         self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         self.root = root
-        self.names = tile_names(self.judge.notation)
+        self.names = tile_names(self.judge.name)
         self.seat_names = list(seat_names(self.judge.name))
         self.client = client
         self.touched = time.monotonic()
@@ -325,6 +325,7 @@ class PlaySession:
             return
         data = result.to_json()
         replay, message = self._save(data)
+        from mjarena.web.outcome import outcome
         from mjarena.web.timeline import Table
 
         table = Table(self.judge.name, len(data["wall"]))
@@ -337,6 +338,7 @@ class PlaySession:
             view["result"] = [{key: seat[key] for key in ("seat", "bot", "status", "reason", "detail", "rank",
                                                             "points")} for seat in data["seats"]]
             view["replay"], view["message"] = replay, message
+            view["outcome"] = outcome(data, result.events)
             view["log"] = self._log(result.events)
             self._view = view
             self._state = "finished"

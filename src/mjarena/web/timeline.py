@@ -260,19 +260,22 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
                   for seat in data["seats"]],
         "errors": marks,
         "tournament": data.get("tournament"),
-        "tile_names": tile_names(judge.notation),
+        "tile_names": tile_names(judge.name),
         "steps": steps,
     }
 
 
-def tile_names(notation: str) -> dict[int, str]:
-    """Kind -> the rule set's tile name, for the kinds that have one."""
-    from mjarena.tiles import TileError, format_tile
+def tile_names(rules: str) -> dict[int, str]:
+    """Kind -> the tile's name in rule set ``rules``, as its bots and its log name it, for the kinds it has.
 
+    >>> tile_names("baida")[27], tile_names("thupc2021")[27], 27 in tile_names("noi2014")
+    ('F1', 'E', False)
+    """
+    name = judge_rules(rules).tile_name
     names = {}
     for kind in range(38):
         try:
-            names[kind] = format_tile(kind, notation)  # type: ignore[arg-type]
-        except TileError:
+            names[kind] = name(kind)
+        except ValueError:  # TileError is one
             continue
     return names

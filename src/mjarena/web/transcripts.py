@@ -1,0 +1,74 @@
+"""What each bot was asked and what it answered, turn by turn: the transcript panel of the replay viewer.
+
+A program bot's replay keeps every exchange (``transcripts``: request, response, time, mode, and the bot's
+``debug`` field and standard error when it gave any); an in-process agent (``builtin:``, ``python:``) has none,
+and its panel lists its decisions instead (stage, answer, time).  The verdict of a turn is ``ok``, or the seat's
+error on the turn it happened (its last exchange: the judge plays for it from then on).
+
+>>> data = {"seats": [{"seat": 0, "reason": "timeout", "detail": "no answer in 1000 ms"}],
+...         "transcripts": {"0": [{"request": "0 0", "response": "PASS", "elapsed_ms": 3.2, "mode": "restart"},
+...                               {"request": "1 W1", "response": None, "elapsed_ms": 1000.4, "mode": "restart"}]},
+...         "decisions": []}
+>>> [(row["request"], row["verdict"]) for row in transcripts(data)[0]["rows"]]
+[('0 0', 'ok'), ('1 W1', 'timeout')]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["transcripts"]
+
+_TEXT_LIMIT = 4096
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)[:_TEXT_LIMIT]
+
+
+def _number(value: Any) -> float | None:
+    return round(float(value), 1) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
+    ``request``, ``response``, ``ms``, ``verdict`` and, when present, ``debug`` and ``stderr``), ``mean_ms``,
+    ``max_ms`` and the seat's ``error`` (reason and detail) if it erred."""
+    kept = data.get("transcripts") or {}
+    panels = []
+    for seat in data["seats"]:
+        number = seat["seat"]
+        reason = seat.get("reason")
+        exchanges = kept.get(str(number)) if isinstance(kept, dict) else None
+        rows: list[dict[str, Any]] = []
+        if isinstance(exchanges, list) and exchanges:
+            kind = "exchanges"
+            for item in exchanges:
+                if not isinstance(item, dict):
+                    continue
+                row = {"request": _text(item.get("request")), "response": _text(item.get("response")),
+                       "ms": _number(item.get("elapsed_ms")), "mode": _text(item.get("mode")), "verdict": "ok"}
+                for extra in ("debug", "stderr"):
+                    if item.get(extra):
+                        row[extra] = _text(item[extra])
+                rows.append(row)
+        else:
+            kind = "decisions"
+            for item in data.get("decisions") or []:
+                if isinstance(item, dict) and item.get("seat") == number:
+                    rows.append({"request": _text(item.get("stage")), "response": _text(item.get("response")),
+                                 "ms": _number(item.get("ms")),
+                                 "verdict": "judge" if item.get("by") == "judge" else "ok"})
+        if reason and kind == "exchanges" and rows:
+            rows[-1]["verdict"] = reason
+        elif reason and kind == "decisions":
+            first = next((row for row in rows if row["verdict"] == "judge"), rows[-1] if rows else None)
+            if first is not None and reason != "false_hu":
+                first["verdict"] = reason
+        times = [row["ms"] for row in rows if row["ms"] is not None and row["verdict"] != "judge"]
+        panels.append({
+            "seat": number, "bot": _text(seat.get("bot")), "kind": kind, "rows": rows,
+            "mean_ms": round(sum(times) / len(times), 1) if times else None, "max_ms": max(times, default=None),
+            "error": {"reason": reason, "detail": _text(seat.get("detail"))} if reason else None,
+        })
+    return panels
