@@ -22,8 +22,7 @@ BUILDS = {  # language -> (source, compile command run in the build folder, run 
     "cpp": ("bot.cpp", ["g++", "-o", "bot", "bot.cpp"], "{dir}/bot"),
     "pascal": ("bot.pas", ["fpc", "bot.pas"], "{dir}/bot"),
     "java": ("Main.java", ["javac", "Main.java"], "java -cp {dir} Main"),
-    # Node reads /etc/ssl/openssl.cnf at start, which the sandbox does not show it yet: point it elsewhere.
-    "javascript": ("bot.js", ["node", "--check", "bot.js"], "env OPENSSL_CONF=/dev/null node {dir}/bot.js"),
+    "javascript": ("bot.js", ["node", "--check", "bot.js"], "node {dir}/bot.js"),
 }
 
 
