@@ -1,5 +1,6 @@
 """Turn a bot SPEC into an agent: ``builtin:NAME`` (in-process), ``python:MODULE:NAME`` (in-process, your
-code) or a command line (a program).
+code), a source file (``bots/mine.cpp``: built and cached, then played as a program, see
+:mod:`mjarena.agents.source_bot`) or a command line (a program).
 
 ``python:MODULE:NAME`` names an importable object (the module must be on the path of the process that plays,
 tournament workers included; installed, or on ``PYTHONPATH``):
@@ -25,6 +26,7 @@ mjarena.agents.factory.BotSpecError: python:mjarena.no_such_module:policy: canno
 from __future__ import annotations
 
 import inspect
+import os
 import shlex
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -44,8 +46,9 @@ class BotSpecError(ValueError):
     """A bot spec that names no built-in bot or is not a usable command line."""
 
 
-def check_spec(spec: str, rules: JudgeRules | None = None) -> None:
-    """Raise :class:`BotSpecError` unless ``spec`` can make an agent (for ``rules``; NOI 2014 by default)."""
+def check_spec(spec: str, rules: JudgeRules | None = None, *, toolchains: str | None = None) -> None:
+    """Raise :class:`BotSpecError` unless ``spec`` can make an agent (for ``rules``; NOI 2014 by default;
+    ``toolchains``: the user's toolchain table, whose suffixes make a spec a source file)."""
     from mjarena.arena.rulesets import judge_rules
 
     agents = (rules or judge_rules("noi2014")).agents
@@ -57,6 +60,12 @@ def check_spec(spec: str, rules: JudgeRules | None = None) -> None:
         return
     if spec.startswith(PYTHON):
         _load(spec)
+        return
+    from mjarena.agents.source_bot import is_source
+
+    if is_source(spec, toolchains):
+        if not os.path.isfile(spec):
+            raise BotSpecError(f"{spec}: no such source file")
         return
     try:
         words = shlex.split(spec)
@@ -74,18 +83,22 @@ def make_agent(
     from mjarena.arena.rulesets import judge_rules
 
     rules = rules or judge_rules("noi2014")
-    check_spec(spec, rules)
+    check_spec(spec, rules, toolchains=limits.toolchains)
     if spec.startswith(BUILTIN):
         return rules.agents[spec[len(BUILTIN):]](seed=seed)
     if spec.startswith(PYTHON):
         return _python_agent(_load(spec), seed, rules)
+    from mjarena.agents.source_bot import is_source, source_agent
+
+    if is_source(spec, limits.toolchains):
+        return source_agent(spec, limits, rules)
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.protocol.process import BotProcess
     from mjarena.protocol.transport import ProcessTransport
 
     process = BotProcess(
         shlex.split(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,
-        output_limit=limits.output_bytes,
+        output_limit=limits.output_bytes, sandbox=limits.sandbox,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
 

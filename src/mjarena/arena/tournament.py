@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from mjarena.files import write_atomically
+from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
 if TYPE_CHECKING:
     from mjarena.arena.executors import Executor
@@ -142,6 +143,8 @@ class Settings:
     rules: str = "noi2014"
     time_limit: float = 1.0
     memory_limit: int = 256
+    toolchains: str | None = None  # the user's toolchain table for source-file entrants (absolute path)
+    language_limits: bool = False  # each language's time factor and memory from that table
 
     @classmethod
     def create(
@@ -156,6 +159,8 @@ class Settings:
         rules: str = "noi2014",
         time_limit: float = 1.0,
         memory_limit: int = 256,
+        toolchains: str | None = None,
+        language_limits: bool = False,
     ) -> Settings:
         """Checked settings; ``rounds`` defaults to :func:`default_rounds`."""
         from mjarena.arena.rulesets import judge_rules
@@ -186,7 +191,7 @@ class Settings:
         if time_limit <= 0 or memory_limit <= 0:
             raise TournamentError("--time-limit and --memory-limit must be positive")
         return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, rules, time_limit,
-                   memory_limit)
+                   memory_limit, toolchains, language_limits)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as stored in ``tournament.json``."""
@@ -194,6 +199,8 @@ class Settings:
             "rules": self.rules, "format": self.format, "rounds": self.rounds,
             "games_per_table": self.games_per_table, "duplicate": self.duplicate, "seed": self.seed,
             "time_limit": self.time_limit, "memory_limit": self.memory_limit,
+            **({"toolchains": self.toolchains} if self.toolchains else {}),
+            **({"language_limits": True} if self.language_limits else {}),
             "bots": [{"name": bot.name, "spec": bot.spec} for bot in self.bots],
         }
 
@@ -203,7 +210,8 @@ class Settings:
         return cls(
             tuple(Entrant(bot["name"], bot["spec"]) for bot in data["bots"]), data["format"], int(data["rounds"]),
             int(data["games_per_table"]), bool(data["duplicate"]), int(data["seed"]), data["rules"],
-            float(data["time_limit"]), int(data["memory_limit"]),
+            float(data["time_limit"]), int(data["memory_limit"]), data.get("toolchains"),
+            bool(data.get("language_limits", False)),
         )
 
     @property
@@ -437,6 +445,9 @@ class GameTask:
     memory_limit: int
     replay_path: str | None  # the worker writes the replay there; None: it returns the replay instead
     rules: str = "noi2014"
+    sandbox: Sandbox = DEFAULT_SANDBOX
+    toolchains: str | None = None
+    language_limits: bool = False
 
     def __str__(self) -> str:
         return self.game_id
@@ -448,7 +459,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
     from mjarena.replay import save
 
     result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed,
-                       limits=Limits(time=task.time_limit, memory_mib=task.memory_limit))
+                       limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox,
+                                     toolchains=task.toolchains, language_limits=task.language_limits))
     house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
     record = {
         "game": task.game_id, "round": task.round, "table": task.table, "number": task.number,
@@ -593,10 +605,14 @@ class Tournament:
     """A tournament bound to its directory: opening it checks or writes ``tournament.json`` and reads the
     games already finished; :meth:`run` plays the rest."""
 
-    def __init__(self, settings: Settings, out_dir: str | Path, *, seed_given: bool = True) -> None:
+    def __init__(
+        self, settings: Settings, out_dir: str | Path, *, seed_given: bool = True, sandbox: Sandbox = DEFAULT_SANDBOX
+    ) -> None:
         """``seed_given=False``: take the seed stored in an existing ``DIR`` (a fresh ``DIR`` keeps
-        ``settings.seed``)."""
+        ``settings.seed``).  ``sandbox`` is the box of the program bots (a choice of this run, not a parameter
+        of the tournament: a resumed tournament may use another)."""
         self.out_dir = Path(out_dir)
+        self.sandbox = sandbox
         try:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             (self.out_dir / "replays").mkdir(exist_ok=True)
@@ -652,6 +668,7 @@ class Tournament:
                     gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
                     tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
                     settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
+                    self.sandbox, settings.toolchains, settings.language_limits,
                 ))
         return tasks
 
@@ -719,13 +736,14 @@ def run_tournament(
     progress: bool | None = None,
     seed_given: bool = True,
     log: IO[str] | None = None,
+    sandbox: Sandbox = DEFAULT_SANDBOX,
 ) -> list[dict[str, Any]]:
     """Open (or resume) the tournament in ``out_dir`` and play it to the end on ``executor`` (``local`` or
     ``ray``); returns the final standings.  On Ctrl-C the games not started are dropped and the finished ones
     are kept; running again resumes."""
     from mjarena.arena.executors import make_executor
 
-    tournament = Tournament(settings, out_dir, seed_given=seed_given)
+    tournament = Tournament(settings, out_dir, seed_given=seed_given, sandbox=sandbox)
     pool = make_executor(executor, workers)
     interrupted = True
     try:

@@ -12,7 +12,7 @@ the build's run command (:mod:`mjarena.agents.factory`).
 
 from __future__ import annotations
 
-from mjarena.builds.build import MAX_SOURCE_BYTES, BuildResult, build, compiler_version
+from mjarena.builds.builder import MAX_SOURCE_BYTES, BuildResult, build, compiler_version
 from mjarena.builds.cache import cache_root
 from mjarena.builds.errors import BuildError
 from mjarena.builds.table import SOURCE_SUFFIXES, Toolchain, language_of, load_toolchains, toolchain_for

@@ -1,0 +1,88 @@
+"""Bot specs that are source files (``bots/mine.cpp``, ``NAME=bots/mine.java``): built through
+:mod:`mjarena.builds` (cached, so a tournament builds each entrant once) and played as a program in the
+sandbox, its build folder visible read-only.
+
+Per-language limits: the statement's time and memory limit for every language by default; with
+``Limits.language_limits`` on, the time limit is multiplied by the language's ``time_factor`` and the
+language's ``memory_mib`` (when the toolchain table sets one) replaces the memory limit, as Botzone does.
+
+A source that does not build plays as a bot that errs at its first request (reason ``crash``, the compiler's
+first line as the detail); pre-flight (:mod:`mjarena.arena.preflight`) normally stops a match before that.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from mjarena.agents.errors import BotCrash
+
+if TYPE_CHECKING:
+    from mjarena.arena.match import Limits
+    from mjarena.arena.rulesets import JudgeRules
+    from mjarena.builds import BuildResult
+    from mjarena.variants.base import Action, Agent
+
+__all__ = ["BrokenBuild", "is_source", "language_limits", "source_agent"]
+
+_SPACE = re.compile(r"\s")
+
+
+def is_source(spec: str, toolchains: str | os.PathLike[str] | None = None) -> bool:
+    """Whether ``spec`` names a source file: one word (no white space) with a suffix of the toolchain table.
+
+    >>> is_source("bots/mine.cpp"), is_source("python3 bots/mine.py"), is_source("builtin:greedy")
+    (True, False, False)
+    """
+    from mjarena.builds import language_of
+
+    return bool(spec) and not _SPACE.search(spec) and language_of(spec, toolchains) is not None
+
+
+def language_limits(result: BuildResult, limits: Limits) -> tuple[float, int]:
+    """(seconds, MiB) per answer for a bot built as ``result`` under ``limits``.
+
+    >>> from types import SimpleNamespace as N
+    >>> built = N(time_factor=3.0, memory_mib=512)
+    >>> language_limits(built, N(time=1.0, memory_mib=256, language_limits=False))
+    (1.0, 256)
+    >>> language_limits(built, N(time=1.0, memory_mib=256, language_limits=True))
+    (3.0, 512)
+    """
+    if not limits.language_limits:
+        return limits.time, limits.memory_mib
+    return limits.time * result.time_factor, result.memory_mib or limits.memory_mib
+
+
+class BrokenBuild:
+    """The agent of a source that does not build: it errs (``crash``) at its first request."""
+
+    def __init__(self, spec: str, why: str) -> None:
+        self.name = spec
+        self.why = why
+
+    def act(self, game: Any, seat: int, legal: Any) -> Action:
+        raise BotCrash(f"does not build: {self.why}")
+
+
+def source_agent(spec: str, limits: Limits, rules: JudgeRules) -> Agent:
+    """The agent of a source-file spec: its build played over ``rules``' protocol, or a :class:`BrokenBuild`."""
+    from mjarena.agents.botzone_agent import BotzoneAgent
+    from mjarena.builds import BuildError, build
+    from mjarena.protocol.process import BotProcess
+    from mjarena.protocol.transport import ProcessTransport
+
+    try:
+        result = build(spec, sandbox=limits.sandbox, toolchains=limits.toolchains)
+    except BuildError as error:
+        return BrokenBuild(spec, str(error))
+    if not result.ok:
+        first = next((line for line in result.message.splitlines() if "error" in line.lower()), None)
+        return BrokenBuild(spec, f"compile_error: {first or result.message.partition(chr(10))[0]}")
+    seconds, memory = language_limits(result, limits)
+    process = BotProcess(
+        result.command(memory), time_limit=seconds, memory_limit_mib=memory, output_limit=limits.output_bytes,
+        sandbox=limits.sandbox, readable=result.readable,
+    )
+    return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)

@@ -1,0 +1,4 @@
+#include <iostream>
+int main() {
+    std::cout << undeclared_name << std::endl;
+}
