@@ -5,8 +5,8 @@ previous server's worker processes (pid and start time, so a reused pid is never
 compiler of the contest is found by a token in its command line: the path of ``DIR/submissions/`` or
 ``DIR/builds/``, which every bot's argv holds (the sandbox's too).  Only processes of this user are touched.
 
->>> start_time(os.getpid()) is not None, start_time(-1)
-(True, None)
+>>> start_time(os.getpid()) is not None, start_time(-1), alive(os.getpid()), alive(os.getpid(), start=-5)
+(True, None, True, False)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["contest_tokens", "find_by_token", "kill", "kill_leftovers", "record_workers", "start_time"]
+__all__ = ["alive", "contest_tokens", "find_by_token", "kill", "kill_leftovers", "record_workers", "start_time"]
 
 
 def start_time(pid: int) -> int | None:
@@ -88,16 +88,17 @@ def kill_leftovers(root: Path, *, wait: float = 5.0) -> int:
     victims.update(find_by_token(contest_tokens(root)))
     kill(victims)
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and any(_alive(pid) for pid in victims):
+    while time.monotonic() < deadline and any(alive(pid) for pid in victims):
         time.sleep(0.02)
     return len(victims)
 
 
-def _alive(pid: int) -> bool:
-    """Alive and not a zombie."""
+def alive(pid: int, start: int | None = None) -> bool:
+    """Whether process ``pid`` (the one started at ``start``, when given) runs: it exists and is no zombie."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             stat = handle.read()
     except OSError:
         return False
-    return stat[stat.rindex(b")") + 2:][:1] not in (b"Z", b"X")
+    fields = stat[stat.rindex(b")") + 2:].split()
+    return fields[0] not in (b"Z", b"X") and (start is None or int(fields[19]) == start)
