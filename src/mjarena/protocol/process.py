@@ -389,8 +389,6 @@ class BotProcess:
             raise
         elapsed = deadline.elapsed()
         self._child = child if kept else None
-        if kept:
-            child.box.freeze()  # no CPU between its turns
         self.requests.append(request)
         self.responses.append(response)
         if data is not None:
@@ -481,14 +479,15 @@ class BotProcess:
                 f"the bot asked to keep running, then exited ({_describe_exit(child.exit_status)}) "
                 "before its next request"
             )
-        child.box.thaw()
-        cpu_start = child.box.measure().cpu
+        cpu_start = child.cpu()  # as measured when it was frozen after its last answer (0 for a new process)
         out = bytearray(child.leftover)
         child.leftover = b""
-        pending = memoryview(payload)
+        pending = self._write(child, memoryview(payload))  # into the pipe while it is stopped: it wakes up once
+        child.box.thaw()
         selector = child.selector
-        selector.register(child.stdin, selectors.EVENT_WRITE, "stdin")
-        writing = True
+        writing = bool(pending)
+        if writing:
+            selector.register(child.stdin, selectors.EVENT_WRITE, "stdin")
         next_poll = 0.0
         scanned = 0  # no marker line starts before this offset of ``out``
         try:
@@ -497,7 +496,7 @@ class BotProcess:
                 scanned = out.rfind(b"\n") + 1  # a marker line still to come starts in the last, open line
                 if span is not None:
                     child.leftover = bytes(out[span[1] :])
-                    if child.poll_memory(peaks=True) > self._limit_kib():
+                    if child.box.freeze().peak_kib > self._limit_kib():  # kept: no CPU until its next request
                         child.reap()
                         raise self._memory_error(child)
                     self._check_cpu(child, cpu_start)

@@ -20,6 +20,7 @@ import glob
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -129,6 +130,7 @@ class Boxed:
         self._slot = slot
         self.usage = Usage()
         self.frozen = False
+        self._stopped: list[int] = []
 
     # -- the tree ---------------------------------------------------------------------------------------------
 
@@ -141,13 +143,14 @@ class Boxed:
             index += 1
         return seen
 
-    def measure(self, peaks: bool = False) -> Usage:
+    def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
         """Sample the tree's resident memory and CPU time (``peaks``: also each process's own high-water mark,
         which catches a spike between two samples); the sampled peak only grows."""
         resident = 0
         high = 0
         cpu = 0.0
-        pids = self.tree()
+        if pids is None:
+            pids = self.tree()
         for pid in pids:
             sample = _stat(pid)
             if sample is None:
@@ -164,26 +167,39 @@ class Boxed:
 
     # -- signals ----------------------------------------------------------------------------------------------
 
-    def _signal_tree(self, sig: int, rounds: int = 4) -> None:
+    def _signal_tree(self, sig: int, rounds: int = 4, skip: int = 0) -> list[int]:
+        """Send ``sig`` to every process of the tree but its first ``skip``; returns the whole tree as last seen."""
         done: set[int] = set()
+        pids: list[int] = []
         for _ in range(rounds):  # a process may fork while we walk: walk again until nothing new turns up
-            fresh = [pid for pid in self.tree() if pid not in done]
+            pids = self.tree()
+            fresh = [pid for pid in pids[skip:] if pid not in done]
             if not fresh:
-                return
+                break
             for pid in fresh:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, sig)
             done.update(fresh)
+        return pids
 
-    def freeze(self) -> None:
-        """Stop every process of the box (it gets no CPU between its turns)."""
+    def freeze(self) -> Usage:
+        """Stop every process of the program (it gets no CPU between its turns), and measure the tree as it is
+        then, high-water marks included.  The box's own processes (bwrap and the namespace's init) only wait for
+        the program: they are left alone."""
         if not self.frozen:
-            self._signal_tree(signal.SIGSTOP)
+            pids = self._signal_tree(signal.SIGSTOP, skip=2 if self.sandbox.boxed else 0)
+            self._stopped = pids[2 if self.sandbox.boxed else 0 :]
             self.frozen = True
+            return self.measure(peaks=True, pids=pids)
+        return self.usage
 
     def thaw(self) -> None:
+        """Let the stopped processes run again (they could not fork while stopped: no walk is needed)."""
         if self.frozen:
-            self._signal_tree(signal.SIGCONT)
+            for pid in self._stopped:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGCONT)
+            self._stopped = []
             self.frozen = False
 
     def kill(self) -> None:
@@ -279,6 +295,11 @@ def resolve_command(argv: Sequence[str], cwd: str) -> tuple[list[str], list[str]
     return [program, *argv[1:]], visible
 
 
+@functools.cache
+def _system_etc() -> tuple[str, ...]:
+    return tuple(path for pattern in _SYSTEM_ETC for path in sorted(glob.glob(pattern)))
+
+
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int) -> list[str]:
     """bwrap arguments for the file system: system directories, a private ``/tmp``, the given paths at their
     own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the working
@@ -292,7 +313,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
-    mounts = {(path, "--ro-bind") for pattern in _SYSTEM_ETC for path in glob.glob(pattern)}
+    mounts = {(path, "--ro-bind") for path in _system_etc()}
     mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
     made: set[str] = {"/", "/usr", "/tmp", "/proc", "/dev"}
@@ -310,6 +331,20 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
             args += ["--perms", "0755", "--dir", folder]
             made.add(folder)
     return args
+
+
+def _check_others_can_read(paths: Iterable[str]) -> None:
+    """A root judge runs the box under a uid of its own, which sees a shown file only when anyone may read it:
+    say so at once (:class:`PermissionError`) rather than let the bot crash on its own files."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue
+        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) or mode & stat.S_IXUSR else 0)
+        if mode & need != need:
+            raise PermissionError(f"{path} is not readable by others (mode {stat.S_IMODE(mode):o}), so a bot in the "
+                                  f"sandbox cannot read it: chmod o+r{'x' if need & stat.S_IXOTH else ''} {path}")
 
 
 def _count_processes(uid: int) -> int:
@@ -365,6 +400,8 @@ def spawn(
         )
         return Boxed(proc, sandbox, None)
     check(sandbox)
+    if os.getuid() == 0:
+        _check_others_can_read([*map(str, readable), *visible])
     slot = _take_slot() if os.getuid() == 0 else None
     uid = None if slot is None else _UID_BASE + os.getpid() * _SLOTS + slot
     outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
