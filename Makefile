@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test browser screenshots lint bench tables clean
+.PHONY: demo test browser toolchains screenshots lint bench tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/mjarena demo
 
-test: $(BIN)/python browser
+test: $(BIN)/python browser toolchains
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
@@ -23,6 +23,16 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || echo "note: no chromium; the browser tests will be skipped"
+
+# Source-file bots (docs/builds.md): the sandbox and the contest's compilers; as root, install the missing ones.
+TOOLCHAIN_PACKAGES := bwrap:bubblewrap g++:g++ fpc:fp-compiler javac:default-jdk-headless node:nodejs
+toolchains:
+	@missing=""; for pair in $(TOOLCHAIN_PACKAGES); do \
+		command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	elif [ -n "$$missing" ]; then \
+		echo "note: missing Debian packages:$$missing (as root: make toolchains); tests needing them are skipped"; fi
 
 # Refresh the README's screenshots: the browser tests save them into docs/screenshots.
 screenshots: $(BIN)/python browser
