@@ -9,6 +9,7 @@ and tests/bots/debug_bot.py.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -237,7 +238,7 @@ def test_the_same_attacks_from_a_kept_running_program(mode: str, tmp_path: Path)
 
 
 def test_a_legal_answer_with_surrogates_in_debug_stands_and_the_replay_is_written(tmp_path: Path) -> None:
-    data = check_match([GREEDY, GREEDY, program("hostile_output_bot.py", "surrogate_debug", "2"), GREEDY], 2,
+    data = check_match([GREEDY, GREEDY, program("hostile_output_bot.py", "surrogate_debug", "2", "keep"), GREEDY], 2,
                        None, tmp_path)
     debugs = [line["debug"] for line in data["transcripts"]["2"] if "debug" in line]
     assert debugs and all(debug == "lone \ufffd and \ufffd" for debug in debugs)
@@ -258,3 +259,327 @@ def test_a_programs_debug_field_is_kept_per_turn_in_the_replay(mode: str, tmp_pa
             assert json.loads(debug) == {"turn": turn, "request": line["request"]}
         else:
             assert debug == f"turn {turn}: {line['request']}"
+
+
+# -- replays a user hands in -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def replay_data() -> dict:
+    return run_match([GREEDY, "builtin:random"] * 2, seed=5).to_json()
+
+
+def damaged(data: dict, change: str) -> object:
+    """A copy of ``data`` with one thing broken, by name."""
+    data = json.loads(json.dumps(data))
+    if change == "not an object":
+        return [data]
+    if change == "no wall":
+        del data["wall"]
+    elif change == "unknown rules":
+        data["rules"] = "mahjong-soul"
+    elif change == "rules a number":
+        data["rules"] = 7
+    elif change == "wall a string":
+        data["wall"] = "W1 W2"
+    elif change == "a bad tile":
+        data["wall"][5] = "Z9"
+    elif change == "a tile a number":
+        data["wall"][5] = 3
+    elif change == "three seats":
+        data["seats"].pop()
+    elif change == "seats of ints":
+        data["seats"] = [1, 2, 3, 4]
+    elif change == "points a string":
+        data["seats"][1]["points"] = "4"
+    elif change == "rank null":
+        data["seats"][2]["rank"] = None
+    elif change == "seat out of order":
+        data["seats"][0]["seat"] = 3
+    elif change == "an unknown seat key":
+        data["seats"][0]["zzz"] = 1
+    elif change == "an event not an object":
+        data["events"][3] = "draw"
+    elif change == "an event seat 9":
+        data["events"][3]["seat"] = 9
+    elif change == "an event seat true":
+        data["events"][3]["seat"] = True
+    elif change == "an event tile unknown":
+        data["events"][3]["tiles"] = ["X1"]
+    elif change == "an event tiles a string":
+        data["events"][3]["tiles"] = "W1"
+    elif change == "an event type a list":
+        data["events"][3]["type"] = ["draw"]
+    elif change == "a decision seat 7":
+        data["decisions"][0]["seat"] = 7
+    elif change == "a decision response a number":
+        data["decisions"][0]["response"] = 1
+    elif change == "events an object":
+        data["events"] = {}
+    return data
+
+
+CHANGES = ["not an object", "no wall", "unknown rules", "rules a number", "wall a string", "a bad tile",
+           "a tile a number", "three seats", "seats of ints", "points a string", "rank null", "seat out of order",
+           "an unknown seat key", "an event not an object", "an event seat 9", "an event seat true",
+           "an event tile unknown", "an event tiles a string", "an event type a list", "a decision seat 7",
+           "a decision response a number", "events an object"]
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from mjarena.cli import main
+
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.err
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_damaged_replay_is_one_line_naming_the_file(change: str, replay_data: dict, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(damaged(replay_data, change)))
+    for args in (["replay", str(path)], ["replay", str(path), "--check"]):
+        code, err = run_cli(args, capsys)
+        assert code == 2 and err.startswith(f"mjarena replay: {path}: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b'{"format": "mjarena-replay", "x": ' + b"[" * 100_000, "nested too deeply"),
+        (b'{"format": "mjarena-replay", "seed": ' + b"9" * 5000 + b"}", "too many digits"),
+        (b'{"format": "mjarena-replay"}\xff', "not UTF-8"),
+        (b"", "invalid JSON"),
+        (b"\x00\x00", "invalid JSON"),
+    ],
+)
+def test_a_replay_that_is_not_json_is_one_line(content: bytes, words: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    code, err = run_cli(["replay", str(path)], capsys)
+    assert code == 2 and words in err and str(path) in err and err.count("\n") == 1, err
+
+
+def test_recorded_answers_that_do_not_parse_or_play_are_replay_errors(replay_data: dict, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    for change, words in [("PLAY Z9", "decision 1"), ("stage", "decision 1"), ("HU", "do not play out")]:
+        data = json.loads(json.dumps(replay_data))
+        first = next(item for item in data["decisions"] if item["stage"] == "draw")
+        if change == "stage":
+            data["decisions"][0]["stage"] = "nonsense"
+        else:
+            first["response"] = change
+            data["decisions"].remove(first)
+            data["decisions"].insert(0, first)
+        path.write_text(json.dumps(data))
+        assert run_cli(["replay", str(path)], capsys)[0] == 0  # prints: the structure is sound
+        code, err = run_cli(["replay", str(path), "--check"], capsys)
+        assert code == 2 and words in err and err.count("\n") == 1, (change, err)
+
+
+def test_a_sound_replay_with_surrogate_escapes_prints(replay_data: dict, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(json.dumps(replay_data))
+    data["seats"][0]["bot"] = "\ud800bot"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))  # ensure_ascii: the surrogate is written as the escape \\ud800
+    assert load(path)["seats"][0]["bot"] == "\ufffdbot"
+    code, _ = run_cli(["replay", str(path), "--check"], capsys)
+    assert code == 0
+
+
+# -- tournament folders --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from mjarena.arena.tournament import Entrant, Settings, run_tournament
+
+    out = tmp_path_factory.mktemp("t") / "t"
+    bots = [Entrant("a", GREEDY), Entrant("b", "builtin:random"), Entrant("c", GREEDY), Entrant("d", GREEDY),
+            Entrant("e", "builtin:random")]
+    with open(os.devnull, "w") as quiet:
+        run_tournament(Settings.create(bots, rounds=2, seed=3), out, workers=1, progress=False, log=quiet)
+    return out
+
+
+def copy_of(tournament_dir: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(tournament_dir, tmp_path / "copy"))
+
+
+def tournament_args(out: Path) -> list[str]:
+    return ["tournament", "--bot", "a=builtin:greedy", "--bot", "b=builtin:random", "--bot", "c=builtin:greedy",
+            "--bot", "d=builtin:greedy", "--bot", "e=builtin:random", "--rounds", "2", "--seed", "3",
+            "--workers", "1", "--out", str(out)]
+
+
+def games_lines(folder: Path) -> list[str]:
+    return [line for line in (folder / "games.jsonl").read_text().splitlines() if line.strip()]
+
+
+def set_lines(folder: Path, lines: list[str]) -> None:
+    (folder / "games.jsonl").write_text("".join(line + "\n" for line in lines))
+
+
+def test_the_fixture_tournament_resumes_as_today(tournament_dir: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = copy_of(tournament_dir, tmp_path)
+    assert len(games_lines(out)) == 4
+    before = (out / "games.jsonl").read_bytes()
+    code, err = run_cli(tournament_args(out), capsys)
+    assert code == 0, err
+    assert (out / "games.jsonl").read_bytes() == before  # all played: nothing added
+    assert run_cli(["standings", str(out)], capsys)[0] == 0
+
+
+def broken_games(lines: list[str], change: str) -> list[str]:
+    records = [json.loads(line) for line in lines]
+    if change == "a duplicate":
+        return [*lines, lines[1]]
+    if change == "invalid UTF-8 line":
+        return [lines[0], '{"game": "\xff"}', *lines[1:]]
+    if change == "a foreign game id":
+        records[1]["game"] = "zzz"
+    elif change == "game only":
+        return [lines[0], '{"game": "zzz"}', *lines[2:]]
+    elif change == "deep JSON":
+        return [lines[0], "[" * 100_000, *lines[2:]]
+    elif change == "points a string":
+        records[2]["results"][0]["points"] = "4"
+    elif change == "seats swapped":
+        records[1]["bots"][0], records[1]["bots"][1] = records[1]["bots"][1], records[1]["bots"][0]
+        for seat in records[1]["results"]:
+            seat["bot"] = records[1]["bots"][seat["seat"]]
+    elif change == "another entrant":
+        records[0]["bots"][0] = "mallory"
+        records[0]["results"][0]["bot"] = "mallory"
+    elif change == "a round too many":
+        records[3]["game"], records[3]["round"] = "r003-t001-g001", 3
+    elif change == "a later round alone":
+        return [lines[2]]
+    elif change == "a game not scheduled":
+        records[0]["game"], records[0]["table"] = "r001-t009-g001", 9
+    return [json.dumps(record) for record in records]
+
+
+GAME_CHANGES = ["a duplicate", "invalid UTF-8 line", "a foreign game id", "game only", "deep JSON", "points a string",
+                "seats swapped", "another entrant", "a round too many", "a later round alone", "a game not scheduled"]
+
+
+@pytest.mark.parametrize("change", GAME_CHANGES)
+def test_games_that_are_not_this_tournaments_are_refused_with_the_line(
+    change: str, tournament_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = copy_of(tournament_dir, tmp_path)
+    lines = broken_games(games_lines(out), change)
+    if change == "invalid UTF-8 line":
+        (out / "games.jsonl").write_bytes("".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+                                          .replace("\xff".encode(), b"\xff"))
+    else:
+        set_lines(out, lines)
+    before = (out / "games.jsonl").read_bytes()
+    for args in (["standings", str(out)], tournament_args(out)):
+        code, err = run_cli(args, capsys)
+        assert code == 2 and f"{out / 'games.jsonl'}:" in err and err.count("\n") == 1, (change, err)
+    assert (out / "games.jsonl").read_bytes() == before  # refused, not repaired nor added to
+
+
+def test_a_folder_of_games_without_tournament_json_is_refused(tournament_dir: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = copy_of(tournament_dir, tmp_path)
+    (out / "tournament.json").unlink()
+    before = (out / "games.jsonl").read_bytes()
+    code, err = run_cli(tournament_args(out), capsys)
+    assert code == 2 and "holds games of another tournament" in err
+    assert not (out / "tournament.json").exists() and (out / "games.jsonl").read_bytes() == before
+    (out / "games.jsonl").write_text("\n \n")  # nothing but white space: a fresh start is fine
+    assert run_cli(tournament_args(out), capsys)[0] == 0 and len(games_lines(out)) == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda p: p.update(rounds="2"), '"rounds"'),
+        (lambda p: p.update(duplicate="false"), '"duplicate"'),
+        (lambda p: p.update(time_limit=float("nan")), "--time-limit nan"),
+        (lambda p: p.update(time_limit=10**400), "--time-limit"),
+        (lambda p: p.update(memory_limit=0), "--memory-limit 0"),
+        (lambda p: p.update(format="knockout"), "--format knockout"),
+        (lambda p: p.update(rules="zzz"), "--rules zzz"),
+        (lambda p: p["bots"].append(7), "bot 6"),
+        (lambda p: p["bots"].append({"name": "house-1", "spec": GREEDY}), "house bots"),
+        (lambda p: p.pop("seed"), '"seed" is missing'),
+    ],
+)
+def test_a_damaged_tournament_json_is_one_line(change: object, words: str, tournament_dir: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = copy_of(tournament_dir, tmp_path)
+    meta = json.loads((out / "tournament.json").read_text())
+    change(meta["parameters"])  # type: ignore[operator]
+    (out / "tournament.json").write_text(json.dumps(meta))
+    code, err = run_cli(["standings", str(out)], capsys)
+    assert code == 2 and str(out / "tournament.json") in err and words in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("content", [b"[" * 100_000, b"\xff\xfe", b"[]", b'{"parameters": 3}'])
+def test_a_tournament_json_that_is_no_tournament_is_one_line(content: bytes, tournament_dir: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = copy_of(tournament_dir, tmp_path)
+    (out / "tournament.json").write_bytes(content)
+    for args in (["standings", str(out)], tournament_args(out)):
+        code, err = run_cli(args, capsys)
+        assert code == 2 and str(out / "tournament.json") in err and err.count("\n") == 1, err
+
+
+# -- numeric options and other files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "1e300", "86401"])
+def test_a_time_limit_that_is_no_time_is_refused(value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                 ) -> None:
+    code, err = run_cli(["match", f"--time-limit={value}"], capsys)
+    assert code == 2 and err.startswith("mjarena match: --time-limit ") and err.count("\n") == 1, err
+    code, err = run_cli([*tournament_args(tmp_path / "t"), f"--time-limit={value}"], capsys)
+    assert code == 2 and "--time-limit" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "t" / "tournament.json").exists()
+
+
+@pytest.mark.parametrize("value", ["0", "-5", str(1 << 40)])
+def test_a_memory_limit_that_is_no_memory_is_refused(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run_cli(["match", f"--memory-limit={value}"], capsys)
+    assert code == 2 and err.startswith(f"mjarena match: --memory-limit {value}: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"W1\x00 W2", "W1\\x00"), (b"\xff\xfe", "not a UTF-8 text file"), (b"W1 " * 200_000, "fifth copy"),
+     (b"", "108"), (b"\x1b[2J", "\\x1b")],
+)
+def test_a_wall_file_that_is_no_wall_is_one_line(content: bytes, words: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    wall = tmp_path / "wall.txt"
+    wall.write_bytes(content)
+    code, err = run_cli(["match", "--wall", str(wall)], capsys)
+    assert code == 2 and str(wall) in err and words in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("content", [b"1M\x00", b"\xff\xfe", b"1M " * 149, b"\x1b[2J 1M"])
+def test_a_deck_that_is_no_deck_is_one_line(content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                            ) -> None:
+    deck = tmp_path / "deck.in"
+    deck.write_bytes(content)
+    code, err = run_cli(["thupc", str(deck)], capsys)
+    assert code == 2 and str(deck) in err and err.count("\n") == 1 and "\x1b" not in err, err
+
+
+def test_a_deck_on_stdin_that_is_not_utf8_is_one_line() -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "mjarena.cli", "thupc", "-"], input=b"\xff\xfe 1M",
+                          capture_output=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == b"mjarena thupc: stdin: not UTF-8 text\n"

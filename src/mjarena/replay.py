@@ -4,6 +4,10 @@ timing) that can be read back, checked and played again.
 A replay is one JSON object (see :meth:`mjarena.arena.match.MatchResult.to_json`).  Playing it again feeds
 the recorded answers back to the rules engine from the recorded wall; the events must come out the same.
 
+Replays come from users, so reading one never ends in a traceback: :func:`load` checks the whole structure
+(:func:`check`: types, seats, tile names, every event writable as the rule set's log) and every problem is a
+:class:`ReplayError` naming the file and the place in it.
+
 >>> from mjarena.arena.match import run_match
 >>> data = run_match(["builtin:random", "builtin:greedy"] * 2, seed=3).to_json()
 >>> replay_game(data).events == load_events(data)
@@ -13,14 +17,17 @@ True
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.agents.errors import AgentError
 from mjarena.files import write_atomically
+from mjarena.untrusted import excerpt, parse_json
 from mjarena.variants.base import Action, Event
 
-__all__ = ["ReplayError", "load", "load_events", "replay_game", "save"]
+__all__ = ["ReplayError", "check", "load", "load_events", "replay_game", "save"]
 
 
 class ReplayError(ValueError):
@@ -35,18 +42,135 @@ def save(data: dict[str, Any], path: str | Path) -> None:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a replay, with errors that say what is wrong."""
+    """Read a replay and :func:`check` it; :class:`ReplayError` ``"FILE: what is wrong (where)"`` otherwise."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except OSError as error:
         raise ReplayError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ReplayError(f"{path}: not a replay (invalid JSON: {error})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ReplayError(f"{path}: not a replay (not UTF-8 text: byte {error.start + 1})") from None
+    try:
+        data = parse_json(text)
+    except ValueError as error:
+        raise ReplayError(f"{path}: not a replay ({error})") from None
+    try:
+        return check(data)
+    except ReplayError as error:
+        raise ReplayError(f"{path}: {error}") from None
+
+
+_SEAT_KEYS: dict[str, tuple[type, ...]] = {
+    "seat": (int,), "bot": (str,), "status": (str,), "reason": (str, type(None)), "detail": (str, type(None)),
+    "rank": (int,), "points": (int, float), "target": (list, type(None)), "distance": (int, type(None)),
+    "chance": (int, type(None)),
+}
+_STATUSES = ("won", "in", "error")
+
+
+_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer", float: "a number",
+          bool: "true/false", type(None): "null"}
+
+
+def _typed(value: object, types: tuple[type, ...], where: str) -> None:
+    """Raise :class:`ReplayError` unless ``value``'s type is one of ``types`` (exactly: true is no integer);
+    a float must be finite."""
+    if type(value) not in types or (type(value) is float and not math.isfinite(value)):
+        actual = "not finite" if type(value) is float else _NAMES[type(value)]
+        raise ReplayError(f"{where} is {actual}, not {' or '.join(_NAMES[t] for t in types)}")
+
+
+def _seat_index(value: object, where: str) -> None:
+    if value is not None and (type(value) is not int or not 0 <= value < 4):
+        raise ReplayError(f"{where} is {excerpt(str(value), 20)}, not a seat 0..3")
+
+
+def check(data: Any) -> dict[str, Any]:
+    """``data`` if it is a replay that can be printed and played again, else :class:`ReplayError` saying what is
+    wrong and where.
+
+    >>> check({"format": "mjarena-replay", "rules": "noi2014", "wall": ["W1"], "seats": [], "events": [],
+    ...        "decisions": []})
+    Traceback (most recent call last):
+    ...
+    mjarena.replay.ReplayError: the wall: a NOI 2014 wall has 108 tiles (4 of each of 27 kinds), not 1
+    """
+    from mjarena.arena.match import SeatOutcome
+    from mjarena.arena.rulesets import judge_rules
+    from mjarena.formats import event_from_dict
+    from mjarena.tiles import TileError, parse_tile
+
     if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
-        raise ReplayError(f"{path}: not an mjarena replay (no \"format\": \"mjarena-replay\")")
+        raise ReplayError('not an mjarena replay (no "format": "mjarena-replay")')
     for key in ("rules", "wall", "seats", "events", "decisions"):
         if key not in data:
-            raise ReplayError(f"{path}: the replay has no {key!r}")
+            raise ReplayError(f"the replay has no {key!r}")
+    _typed(data["rules"], (str,), '"rules"')
+    try:
+        judge = judge_rules(data["rules"])
+    except KeyError as error:
+        raise ReplayError(f'"rules": {error.args[0]}') from None
+    _typed(data.get("seed"), (int, type(None)), '"seed"')
+    _typed(data["wall"], (list,), "the wall")
+    wall = []
+    for position, name in enumerate(data["wall"], 1):
+        _typed(name, (str,), f"tile {position} of the wall")
+        try:
+            wall.append(parse_tile(name, judge.notation))
+        except TileError as error:
+            raise ReplayError(f"tile {position} of the wall: {error}") from None
+    try:
+        judge.validate_wall(wall)
+    except TileError as error:
+        raise ReplayError(f"the wall: {error}") from None
+    _typed(data["seats"], (list,), '"seats"')
+    if len(data["seats"]) != 4:
+        raise ReplayError(f'"seats" lists {len(data["seats"])} seats, not 4')
+    known = {field.name for field in SeatOutcome.__dataclass_fields__.values()}
+    for index, seat in enumerate(data["seats"]):
+        where = f"seat {index}"
+        _typed(seat, (dict,), where)
+        unknown = sorted(set(seat) - known)
+        if unknown:
+            raise ReplayError(f"{where} has an unknown key {excerpt(unknown[0], 40)}")
+        for key, types in _SEAT_KEYS.items():
+            if key in seat or key in ("seat", "bot", "status"):
+                _typed(seat.get(key), types, f"{where}: {key!r}")
+        if seat["seat"] != index or seat["status"] not in _STATUSES:
+            raise ReplayError(f"{where} has \"seat\" {seat['seat']} and \"status\" {excerpt(seat['status'], 20)} "
+                              f"(expected {index} and one of {', '.join(_STATUSES)})")
+        for position, name in enumerate(seat.get("target") or (), 1):
+            _typed(name, (str,), f"{where}: tile {position} of its target")
+    _typed(data["events"], (list,), '"events"')
+    for number, item in enumerate(data["events"], 1):
+        where = f"event {number}"
+        _typed(item, (dict,), where)
+        _typed(item.get("type"), (str,), f"{where}: its type")
+        _seat_index(item.get("seat"), f"{where}: its seat")
+        numbers = item["type"] in ("dice", "score")
+        _typed(item.get("tiles", []), (list,), f"{where}: its tiles")
+        _typed(item.get("dice", []), (list,), f"{where}: its dice")
+        for value in item.get("dice", []):
+            _typed(value, (int,), f"{where}: a die")
+        if not numbers:
+            _seat_index(item.get("target"), f"{where}: its target")
+        else:
+            _typed(item.get("tai"), (int, type(None)), f"{where}: its 台")
+        try:
+            event = event_from_dict(item, judge.notation)
+            judge.log([event])  # every event must be one the rule set's log can write
+        except TileError as error:
+            raise ReplayError(f"{where}: {error}") from None
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise ReplayError(f"{where}: not an event of {judge.name} ({excerpt(item['type'], 20)})") from None
+    _typed(data["decisions"], (list,), '"decisions"')
+    for number, item in enumerate(data["decisions"], 1):
+        where = f"decision {number}"
+        _typed(item, (dict,), where)
+        _seat_index(item.get("seat"), f"{where}: its seat")
+        for key in ("seat", "stage", "response"):
+            _typed(item.get(key), (int,) if key == "seat" else (str,), f"{where}: {key!r}")
     return data
 
 
@@ -88,11 +212,19 @@ def replay_game(data: dict[str, Any]) -> Any:
     except TileError as error:
         raise ReplayError(f"the replay's wall: {error}") from None
     answers: list[list[Action]] = [[], [], [], []]
-    for item in data["decisions"]:
+    for number, item in enumerate(data["decisions"], 1):
         response, stage = item["response"], item["stage"]
         no_target = stage == "target" and not response.strip()
-        answers[item["seat"]].append(Action("target") if no_target else parse_response(response, stage_kind(stage)))
-    play(game, [_Recorded(seat_answers) for seat_answers in answers])
+        try:
+            answers[item["seat"]].append(Action("target") if no_target else parse_response(response, stage_kind(stage)))
+        except (AgentError, ValueError) as error:
+            raise ReplayError(f"decision {number}: {getattr(error, 'detail', error)}") from None
+    try:
+        play(game, [_Recorded(seat_answers) for seat_answers in answers])
+    except ReplayError:
+        raise
+    except ValueError as error:  # an answer the rules refuse (IllegalAction)
+        raise ReplayError(f"the recorded answers do not play out: {excerpt(str(error), 200)}") from None
     recorded = load_events(data)
     if game.events != recorded:
         first = next((i for i, (a, b) in enumerate(zip(game.events, recorded, strict=False)) if a != b), len(recorded))

@@ -17,11 +17,23 @@ MODE (what it prints at that draw, instead of its answer):
 
 import json
 import sys
+from collections.abc import Iterator
 
 MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
-def hostile(mode: str, tile: str) -> bytes:
+def hostile(mode: str, tile: str) -> Iterator[bytes]:
+    """The hostile output, in pieces (the 100 MB line is never whole in memory)."""
+    if mode == "huge_line":
+        yield b'{"response": "'
+        for _ in range(100):
+            yield b"A" * (1 << 20)
+        yield b'"}\n'
+    else:
+        yield hostile_line(mode, tile)
+
+
+def hostile_line(mode: str, tile: str) -> bytes:
     if mode == "deep_array":
         return b'{"response": ' + b"[" * 200_000 + b"\n"
     if mode == "deep_object":
@@ -38,20 +50,18 @@ def hostile(mode: str, tile: str) -> bytes:
         return b'{"response": "PLAY \\ud800"}\n'
     if mode == "surrogate_debug":
         return b'{"response": "PLAY ' + tile.encode() + b'", "debug": "lone \\ud800 and \\udfff"}\n'
-    if mode == "huge_line":
-        return b'{"response": "' + b"A" * (100 << 20) + b'"}\n'  # about 100 MB, under the bot's memory limit
     raise SystemExit(f"unknown mode {mode!r}")
 
 
-def answer(request: str, draws: int, mode: str, when: int) -> bytes:
+def answer(request: str, draws: int, mode: str, when: int) -> Iterator[bytes]:
     words = request.split()
     if words[0] == "2":
         if draws >= when:
             return hostile(mode, words[1])
-        return (json.dumps({"response": f"PLAY {words[1]}"}) + "\n").encode()
+        return iter([(json.dumps({"response": f"PLAY {words[1]}"}) + "\n").encode()])
     if words[0] == "4":
-        return b'{"response": "W1 W1 W1 W2 W3 W4 B5 B5 B5 B7 B8 B9 T9 T9"}\n'
-    return b'{"response": "PASS"}\n'
+        return iter([b'{"response": "W1 W1 W1 W2 W3 W4 B5 B5 B5 B7 B8 B9 T9 T9"}\n'])
+    return iter([b'{"response": "PASS"}\n'])
 
 
 def main() -> None:
@@ -62,7 +72,8 @@ def main() -> None:
     out = sys.stdout.buffer
     while True:
         draws = sum(1 for r in requests if r.startswith("2 "))
-        out.write(answer(requests[-1], draws, mode, when))
+        for piece in answer(requests[-1], draws, mode, when):
+            out.write(piece)
         out.flush()
         if not keep:
             return

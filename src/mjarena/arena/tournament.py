@@ -33,12 +33,13 @@ import random
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from mjarena.files import write_atomically
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
+from mjarena.untrusted import excerpt, parse_json
 
 if TYPE_CHECKING:
     from mjarena.arena.executors import Executor
@@ -53,6 +54,7 @@ __all__ = [
     "Settings",
     "Tournament",
     "TournamentError",
+    "check_records",
     "compute_standings",
     "default_rounds",
     "derive_seed",
@@ -62,8 +64,10 @@ __all__ = [
     "load_records",
     "parse_bot",
     "play_game",
+    "read_records",
     "read_tournament",
     "round_robin_schedule",
+    "round_tables",
     "run_tournament",
     "swiss_tables",
     "table_games",
@@ -80,6 +84,13 @@ _ATTEMPTS = 24  # random starts per round-robin round, each improved by swaps
 
 class TournamentError(ValueError):
     """Bad tournament parameters, or a DIR that holds another tournament."""
+
+
+_PARAMETERS: dict[str, tuple[type, ...]] = {
+    "rules": (str,), "format": (str,), "rounds": (int,), "games_per_table": (int,), "duplicate": (bool,),
+    "seed": (int,), "time_limit": (float, int), "memory_limit": (int,), "bots": (list,),
+}
+"""The keys every ``tournament.json`` has in its parameters, and their JSON types (exactly: true is no integer)."""
 
 
 # -- parameters ----------------------------------------------------------------------------------------
@@ -188,8 +199,12 @@ class Settings:
         rounds = default_rounds(len(bots)) if rounds is None else rounds
         if rounds < 1 or games_per_table < 1:
             raise TournamentError("--rounds and --games-per-table must be at least 1")
-        if time_limit <= 0 or memory_limit <= 0:
-            raise TournamentError("--time-limit and --memory-limit must be positive")
+        from mjarena.arena.match import check_limits
+
+        try:
+            check_limits(time_limit, memory_limit)
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
         return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, rules, time_limit,
                    memory_limit, toolchains, language_limits)
 
@@ -563,42 +578,200 @@ def _standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
 # -- the directory -------------------------------------------------------------------------------------
 
 
-def load_records(path: Path) -> dict[str, dict[str, Any]]:
-    """The finished games in ``games.jsonl``, by game id.  A last line cut short by a crash is dropped from the
-    file (it was never acknowledged), so that the next line appended starts on a line of its own."""
-    if not path.exists():
-        return {}
-    raw = path.read_bytes()
+def _has_games(path: Path) -> bool:
+    """Whether ``games.jsonl`` at ``path`` holds anything but white space."""
+    try:
+        with open(path, "rb") as games:
+            return any(line.strip() for line in games)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise TournamentError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+_RESULT_KEYS: dict[str, tuple[type, ...]] = {
+    "seat": (int,), "bot": (str,), "house": (bool,), "status": (str,), "reason": (str, type(None)),
+    "rank": (int,), "points": (int, float),
+}
+_RECORD_KEYS: dict[str, tuple[type, ...]] = {
+    "game": (str,), "round": (int,), "table": (int,), "number": (int,), "wall_seed": (int,),
+    "rotation": (int, type(None)), "bots": (list,), "results": (list,),
+}
+_GAME_ID = re.compile(r"r(\d{3})-t(\d{3})-g(\d{3})")
+
+
+def _record_problem(record: Any) -> str | None:
+    """What is wrong with one parsed line of ``games.jsonl`` as a game record, or None."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    for key, types in _RECORD_KEYS.items():
+        if type(record.get(key)) not in types:
+            return f"{key!r} is missing or {excerpt(json.dumps(record.get(key)), 30)}"
+    match = _GAME_ID.fullmatch(record["game"])
+    if match is None or tuple(map(int, match.groups())) != (record["round"], record["table"], record["number"]):
+        return f"game id {excerpt(record['game'], 30)} does not match its round, table and number"
+    bots = record["bots"]
+    if len(bots) != TABLE or not all(type(name) is str for name in bots):
+        return f"{len(bots)} bots, not {TABLE} names"
+    results = record["results"]
+    if len(results) != TABLE or not all(isinstance(seat, dict) for seat in results):
+        return f"{len(results)} results, not one object per seat"
+    for index, seat in enumerate(results):
+        for key, types in _RESULT_KEYS.items():
+            value = seat.get(key)
+            if type(value) not in types or (type(value) is float and not math.isfinite(value)):
+                return f"seat {index}: {key!r} is missing or {excerpt(json.dumps(value), 30)}"
+        if seat["seat"] != index or seat["bot"] != bots[index] or seat["house"] != bots[index].startswith(HOUSE_PREFIX):
+            return f"seat {index}: its seat, bot or house flag does not match \"bots\""
+        if seat["status"] not in ("won", "in", "error") or not 1 <= seat["rank"] <= TABLE:
+            return f"seat {index}: status {excerpt(seat['status'], 20)}, rank {seat['rank']}"
+    return None
+
+
+def read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The finished games in ``games.jsonl``, each with its line number, in file order.
+
+    A last line cut short by a crash is dropped from the file (it was never acknowledged), so that the next line
+    appended starts on a line of its own.  Any other line that is not a game record (not UTF-8, not JSON, a key
+    missing or of the wrong type), and a game id seen before, are refused: :class:`TournamentError`
+    ``"FILE:LINE: what"``; the file was changed by something else than the tournament.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise TournamentError(f"{path}: cannot read: {error.strerror or error}") from None
     end = raw.rfind(b"\n") + 1
     if end != len(raw):
         with open(path, "r+b") as fix:
             fix.truncate(end)
             fix.flush()
             os.fsync(fix.fileno())
-    records: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(raw[:end].decode("utf-8").splitlines(), 1):
+    numbered: list[tuple[int, dict[str, Any]]] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(raw[:end].split(b"\n")[:-1], 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-            records.setdefault(record["game"], record)
-        except (json.JSONDecodeError, KeyError, TypeError):
-            print(f"mjarena tournament: {path}:{number}: a damaged line, ignored (its game is played again)",
-                  file=sys.stderr)
+            record = parse_json(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise TournamentError(f"{path}:{number}: not UTF-8 text") from None
+        except ValueError as error:
+            raise TournamentError(f"{path}:{number}: not a game record ({error})") from None
+        problem = _record_problem(record)
+        if problem is not None:
+            raise TournamentError(f"{path}:{number}: not a game record: {problem}")
+        first = seen.setdefault(record["game"], number)
+        if first != number:
+            raise TournamentError(f"{path}:{number}: game {record['game']} again (first on line {first})")
+        numbered.append((number, record))
+    return numbered
+
+
+def load_records(path: Path) -> dict[str, dict[str, Any]]:
+    """The finished games in ``games.jsonl``, by game id (see :func:`read_records`)."""
+    return {record["game"]: record for _, record in read_records(path)}
+
+
+def round_tables(settings: Settings, round_no: int, records: Mapping[str, Mapping[str, Any]],
+                 round_robin: Sequence[Sequence[tuple[str, ...]]] | None = None) -> list[tuple[str, ...]]:
+    """The tables of round ``round_no``: from ``round_robin`` (the schedule; computed when None), or Swiss from
+    the points in ``records`` of the rounds before it."""
+    if settings.format == "round-robin":
+        if round_robin is None:
+            round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+        return list(round_robin[round_no - 1])
+    points: dict[str, float] = {}
+    for gid in sorted(records):
+        if records[gid]["round"] < round_no:
+            for seat in records[gid]["results"]:
+                if not seat["house"]:
+                    points[seat["bot"]] = points.get(seat["bot"], 0.0) + seat["points"]
+    return swiss_tables(settings.names, points, random.Random(derive_seed(settings.seed, "swiss", round_no)))
+
+
+def check_records(settings: Settings, numbered: Sequence[tuple[int, dict[str, Any]]], path: Path,
+                  round_robin: Sequence[Sequence[tuple[str, ...]]] | None = None) -> dict[str, dict[str, Any]]:
+    """The records by game id, once each is shown to be a game of this tournament's schedule: its id, seats
+    (which entrant sat where), wall and rotation as the seed and the earlier rounds give them, and for Swiss,
+    every game of the rounds before it present.  :class:`TournamentError` ``"FILE:LINE: what"`` otherwise."""
+    by_round: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    for number, record in numbered:
+        if not 1 <= record["round"] <= settings.rounds:
+            raise TournamentError(f"{path}:{number}: game {record['game']} of round {record['round']}; this "
+                                  f"tournament has {settings.rounds} round(s)")
+        by_round.setdefault(record["round"], []).append((number, record))
+    if by_round and settings.format == "round-robin" and round_robin is None:
+        round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+    records: dict[str, dict[str, Any]] = {}
+    for round_no in sorted(by_round):
+        first = by_round[round_no][0][0]
+        before = (round_no - 1) * settings.tables * settings.games_at_table
+        if settings.format == "swiss" and len(records) != before:
+            raise TournamentError(f"{path}:{first}: a game of round {round_no}, but only {len(records)} of the "
+                                  f"{before} games before it are here")
+        scheduled = {
+            game_id(round_no, table, game.number): game
+            for table, players in enumerate(round_tables(settings, round_no, records, round_robin), 1)
+            for game in table_games(players, seed=settings.seed, round_no=round_no, table=table,
+                                    games_per_table=settings.games_per_table, duplicate=settings.duplicate)
+        }
+        for number, record in by_round[round_no]:
+            game = scheduled.get(record["game"])
+            if game is None:
+                raise TournamentError(f"{path}:{number}: game {record['game']} is not in this tournament's schedule")
+            if (tuple(record["bots"]), record["wall_seed"], record["rotation"]) != (
+                game.seats, game.wall_seed, game.rotation
+            ):
+                raise TournamentError(
+                    f"{path}:{number}: game {record['game']} has seats {', '.join(record['bots'])}; this "
+                    f"tournament's schedule seats {', '.join(game.seats)} (or its wall differs)"
+                )
+            records[record["game"]] = record
     return records
 
 
-def read_tournament(out_dir: str | Path) -> tuple[Settings, dict[str, dict[str, Any]]]:
-    """The settings and finished games of the tournament in ``out_dir``."""
-    out_dir = Path(out_dir)
+def read_settings(out_dir: Path) -> Settings:
+    """The settings in ``out_dir/tournament.json``; :class:`TournamentError` naming the file and the problem."""
+    from mjarena.arena.match import check_limits
+
+    meta = out_dir / "tournament.json"
     try:
-        data = json.loads((out_dir / "tournament.json").read_text(encoding="utf-8"))
-        settings = Settings.from_json(data["parameters"])
+        text = meta.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise TournamentError(f"{out_dir}: no tournament here (no tournament.json)") from None
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise TournamentError(f"{out_dir}/tournament.json: cannot read it ({error})") from None
-    return settings, load_records(out_dir / "games.jsonl")
+    except OSError as error:
+        raise TournamentError(f"{meta}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{meta}: not UTF-8 text") from None
+    try:
+        data = parse_json(text)
+        if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
+            raise TournamentError('not a tournament (no "parameters" object)')
+        parameters = data["parameters"]
+        for key, types in _PARAMETERS.items():
+            if type(parameters.get(key)) not in types:
+                raise TournamentError(f'"{key}" is missing or {excerpt(json.dumps(parameters.get(key)), 40)}')
+        for number, bot in enumerate(parameters["bots"], 1):
+            if not isinstance(bot, dict) or type(bot.get("name")) is not str or type(bot.get("spec")) is not str:
+                raise TournamentError(f'bot {number} is not {{"name": NAME, "spec": SPEC}}')
+            parse_bot(f"{bot['name']}={bot['spec']}")  # a name that a --bot could have given
+        check_limits(parameters["time_limit"], parameters["memory_limit"])
+        stored = Settings.from_json(parameters)
+        return Settings.create(stored.bots, **{field.name: getattr(stored, field.name) for field in fields(Settings)
+                                               if field.name != "bots"})  # checked as a new one is
+    except ValueError as error:  # TournamentError included
+        raise TournamentError(f"{meta}: {error}") from None
+
+
+def read_tournament(out_dir: str | Path) -> tuple[Settings, dict[str, dict[str, Any]]]:
+    """The settings and finished games of the tournament in ``out_dir``, both checked (:func:`read_settings`,
+    :func:`read_records`, :func:`check_records`)."""
+    out_dir = Path(out_dir)
+    settings = read_settings(out_dir)
+    path = out_dir / "games.jsonl"
+    return settings, check_records(settings, read_records(path), path)
 
 
 class Tournament:
@@ -620,7 +793,7 @@ class Tournament:
             raise TournamentError(f"{self.out_dir}: cannot create the folder: {error.strerror or error}") from None
         meta = self.out_dir / "tournament.json"
         if meta.exists():
-            stored, _ = read_tournament(self.out_dir)
+            stored = read_settings(self.out_dir)
             if not seed_given:
                 settings = replace(settings, seed=stored.seed)
             mine, theirs = settings.to_json(), stored.to_json()
@@ -630,12 +803,20 @@ class Tournament:
                     f"{self.out_dir} holds a tournament with other parameters ({changed}); "
                     "use the same command to resume it, or another --out"
                 )
+        elif _has_games(self.out_dir / "games.jsonl"):
+            raise TournamentError(
+                f"{self.out_dir}: this folder holds games of another tournament (games.jsonl without "
+                "tournament.json); use another --out"
+            )
         else:
             write_atomically(meta, json.dumps({"format": "mjarena-tournament", "version": 1,
                                                 "parameters": settings.to_json()}, indent=2) + "\n")
         self.settings = settings
-        self.records = load_records(self.out_dir / "games.jsonl")
         self._round_robin: list[list[tuple[str, ...]]] | None = None
+        numbered = read_records(self.out_dir / "games.jsonl")
+        if numbered and settings.format == "round-robin":
+            self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+        self.records = check_records(settings, numbered, self.out_dir / "games.jsonl", self._round_robin)
 
     def tables(self, round_no: int) -> list[tuple[str, ...]]:
         """The tables of round ``round_no`` (from 1); a Swiss round needs every game of the rounds before."""
@@ -648,12 +829,7 @@ class Tournament:
         expected = (round_no - 1) * settings.tables * settings.games_at_table
         if len(earlier) != expected:
             raise RuntimeError(f"round {round_no} needs the {expected} games before it, {len(earlier)} finished")
-        points: dict[str, float] = {}
-        for gid in sorted(earlier):
-            for seat in earlier[gid]["results"]:
-                if not seat["house"]:
-                    points[seat["bot"]] = points.get(seat["bot"], 0.0) + seat["points"]
-        return swiss_tables(settings.names, points, random.Random(derive_seed(settings.seed, "swiss", round_no)))
+        return round_tables(settings, round_no, earlier)
 
     def tasks(self, round_no: int, *, replays_here: bool = True) -> list[GameTask]:
         """Every game of round ``round_no``, finished or not, in game-id order."""
