@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import previous_arrangements as previous
 import reference_wild as ref
 from mjarena.hand import distance as standard_distance
 from mjarena.hand.options import RULES, SUITED_KINDS, HandRules, get_rules
@@ -410,3 +411,58 @@ def test_both_paths_validate_alike(scan_path: str, counts: list, problem: str | 
     else:
         with pytest.raises((TileError, ValueError), match=problem):
             distance(counts)
+
+
+# ---------------------------------------------------------------------------------------------- the enumerator
+
+
+@st.composite
+def winning_hands(draw: st.DrawFn) -> tuple[list[int], int, HandRules]:
+    """0-4 melds, sets and a pair (or seven pairs) with 0-4 tiles turned into wildcards (up to 8 with melds)."""
+    rules = draw(st.sampled_from(ALL_RULES))
+    melds = draw(st.integers(0, 4))
+    kinds: list[int] = []
+    if melds == 0 and draw(st.integers(0, 4)) == 0:
+        for _ in range(7):
+            kinds += [draw(st.sampled_from(KINDS))] * 2
+    else:
+        for _ in range(4 - melds):
+            start = draw(st.sampled_from(KINDS))
+            run = start < 27 and start % 9 <= 6 and draw(st.booleans())
+            kinds += [start, start + 1, start + 2] if run else [start] * 3
+        kinds += [draw(st.sampled_from([1, 4, 7, 10, 13, 16, 19, 22, 25, *KINDS]))] * 2
+    if draw(st.booleans()):  # a near miss: one tile swapped
+        kinds[draw(st.integers(0, len(kinds) - 1))] = draw(st.sampled_from(KINDS))
+    wild_kind = WILD if rules.wild_kind is None else rules.wild_kind
+    for index in draw(st.sets(st.integers(0, len(kinds) - 1), max_size=min(len(kinds), 4 if melds < 2 else 8))):
+        kinds[index] = wild_kind
+    counts = counts_of(kinds)
+    if max(counts[:34]) > 4 or counts[WILD] > 8:
+        counts = counts_of([k % 34 for k in range(14 - 3 * melds)])
+    return counts, melds, rules
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(winning_hands())
+def test_arrangements_list_what_the_previous_enumerator_listed(case: tuple[list[int], int, HandRules]) -> None:
+    """The rank-by-rank enumerator against the depth-first one it replaced (itself checked against the brute
+    force): the same arrangements in the same order, with up to 4 wildcards (8 with two or more melds)."""
+    counts, melds, rules = case
+    label = shown(counts, melds, rules)
+    assert arrangements(counts, melds, rules) == previous.arrangements(counts, melds, rules), label
+
+
+@pytest.mark.parametrize(("text", "melds", "rules"), [
+    ("123m456p78s11z****", 0, DEFAULT), ("123m456p78s11z****", 0, BAIDA), ("1234567899m****", 0, DEFAULT),
+    ("2223334445556m*", 0, DEFAULT), ("11223344m5566p**", 0, BAIDA), ("1122334455667z*", 0, BAIDA),
+    ("45m77z****", 2, DEFAULT), ("4m77z*****", 2, BAIDA), ("1m*******", 2, DEFAULT), ("1p1z***", 3, NO_FIFTH),
+    ("1235m7777z", 2, RED_DRAGON_WILD), ("5m****", 3, BAIDA_NO_FIFTH),
+])
+def test_many_wildcards_against_both_references(text: str, melds: int, rules: HandRules) -> None:
+    counts = hand(text)
+    found = arrangements(counts, melds, rules)
+    assert found == previous.arrangements(counts, melds, rules)
+    assert len({tuple(a.groups) for a in found}) == len(found)  # each multiset of groups once
+    wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
+    if melds >= 2 and wilds <= 3:  # the brute force tries what every wildcard stands for: quick for a few only
+        assert found == ref.arrangements_bruteforce(counts, melds, rules)

@@ -40,8 +40,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import product
+from functools import cache, lru_cache
+from itertools import chain, combinations_with_replacement, product
 from typing import Literal, NoReturn
 
 from mjarena.hand import tables as _std
@@ -516,163 +516,210 @@ def discards(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_R
 
 
 # ---------------------------------------------------------------------------------------------- arrangements
+#
+# Groups of different suits (and the honours) never share a tile, so the arrangements of a winning hand are
+# the combinations of each suit's own decompositions, completed by groups made of wildcards only.  A suit is
+# decomposed rank by rank: at each rank, every multiset of groups whose lowest member sits there (a triplet, the
+# pair, runs; each member real or wild, at least one real tile per group) that uses up the real tiles of the rank
+# left over by the runs started below.  What those runs still ask of the next two ranks is the state carried
+# upward, so equal tails are solved once (memoised) and each multiset of groups comes out exactly once.  The
+# decompositions are bucketed by signature (wildcards used, sets, pairs) and the suits are combined only along
+# signatures that add up to a whole hand.  Groups are numbered in their sort order, so the search handles small
+# ints and the final sort compares tuples of ints.
 
 _ANY = WILD
 _GroupTuple = tuple[Group, ...]
+_Signature = tuple[int, int, int]
+"""(wildcards used, sets, pairs) of a suit's decomposition."""
+_Option = tuple[tuple[int, ...], tuple[int, ...]]
+"""A decomposition of one suit: its sets and its pair (zero or one group), as group numbers, sets in output order."""
+_Choice = tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...]]
+"""The groups starting at one rank: (wildcards, pairs, real tiles asked of rank + 1, of rank + 2, runs, sets, pair)."""
+
+_RUN_SHAPES = ((1, 1, 1), (1, 1, 0), (1, 0, 1), (1, 0, 0), (0, 1, 1), (0, 1, 0), (0, 0, 1))
+"""Runs by which members are real (1) or wild (0); at least one is real.  The first four hold a real lowest tile."""
 
 
 def _cap(rules: HandRules) -> int:
     return 5 if rules.wild_fifth_copy else 4
 
 
+@cache
+def _catalogue() -> tuple[tuple[Group, ...], dict[tuple[str, tuple[int, ...], tuple[int, ...]], int]]:
+    """Every group an arrangement can hold, in :class:`Group`'s order, and the number of each by its fields."""
+    fields: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [
+        ("triplet", (_ANY,) * 3, (_ANY,) * 3), ("pair", (_ANY,) * 2, (_ANY,) * 2)]
+    for kind in range(STANDARD_KINDS):
+        fields += [("triplet", (kind,) * 3, (kind,) * wild) for wild in range(3)]
+        fields += [("pair", (kind,) * 2, (kind,) * wild) for wild in range(2)]
+        if kind < 27 and kind % 9 <= 6:
+            fields += [("run", (kind, kind + 1, kind + 2), tuple(kind + i for i in range(3) if not shape[i]))
+                       for shape in _RUN_SHAPES]
+    fields.sort()
+    return tuple(Group(*item) for item in fields), {item: number for number, item in enumerate(fields)}  # type: ignore[arg-type]
+
+
+def _number(kind: str, kinds: tuple[int, ...], wild: tuple[int, ...]) -> int:
+    return _catalogue()[1][kind, kinds, wild]
+
+
+@cache
+def _rank_choices(kind: int, real: int, room: int, budget: int, pair_ok: bool, runs_ok: bool) -> tuple[_Choice, ...]:
+    """Every multiset of groups whose lowest member is ``kind`` and that holds exactly ``real`` real tiles of it.
+
+    At most ``room`` members stand for ``kind`` (the cap less the runs from below), at most ``budget`` are
+    wildcards; a pair only if ``pair_ok``, runs only if ``runs_ok``.  Hand-independent: a small table filled on use.
+    """
+    choices: list[_Choice] = []
+    for triplet_real in range(4):  # 0: no triplet
+        for pair_real in range(3 if pair_ok else 1):  # 0: no pair
+            cost = (3 - triplet_real if triplet_real else 0) + (2 - pair_real if pair_real else 0)
+            low_runs = real - triplet_real - pair_real  # runs holding a real tile of this kind
+            spare = room - (3 if triplet_real else 0) - (2 if pair_real else 0) - low_runs
+            if low_runs < 0 or spare < 0 or cost > budget or (low_runs and not runs_ok):
+                continue
+            fixed = [("triplet", (kind,) * 3, (kind,) * (3 - triplet_real))] if triplet_real else []
+            pair = (_number("pair", (kind,) * 2, (kind,) * (2 - pair_real)),) if pair_real else ()
+            for real_low in combinations_with_replacement(_RUN_SHAPES[:4], low_runs):
+                for wild_lows in range(min(spare, budget) + 1 if runs_ok else 1):
+                    for wild_low in combinations_with_replacement(_RUN_SHAPES[4:], wild_lows):
+                        runs = real_low + wild_low
+                        total = cost + sum(3 - sum(shape) for shape in runs)
+                        if total > budget:
+                            continue
+                        sets = fixed + [("run", (kind, kind + 1, kind + 2), tuple(
+                            kind + i for i in range(3) if not shape[i])) for shape in runs]
+                        sets.sort(key=lambda group: (group[1], group[2]))  # output order: kinds, then wild
+                        choices.append((total, len(pair), sum(shape[1] for shape in runs),
+                                        sum(shape[2] for shape in runs), len(runs),
+                                        tuple(_number(*group) for group in sets), pair))
+    return tuple(choices)
+
+
 @lru_cache(maxsize=4096)
 def _suit_options(base: int, real: tuple[int, ...], wilds: int, runs: bool, pair_ranks: tuple[int, ...],
-                  wild_ranks: tuple[int, ...], cap: int) -> tuple[tuple[int, int, int, _GroupTuple], ...]:
-    """Every distinct way to split one group's real tiles into sets and at most one pair, with wildcards.
-
-    Returns (wildcards used, sets, pairs, groups) for each; every group holds at least one real tile; wildcards
-    stand only for ranks in ``wild_ranks``; no kind is represented more than ``cap`` times.
-    """
+                  cap: int) -> dict[_Signature, list[_Option]]:
+    """Every distinct way to split one suit's real tiles into sets and at most one pair with up to ``wilds``
+    wildcards, by signature.  Every group holds a real tile; no kind is represented more than ``cap`` times."""
     size = len(real)
-    found: set[tuple[int, int, int, _GroupTuple]] = set()
-    left = list(real)
-    represented = [0] * size
-    chosen: list[Group] = []
-    wild_ok = set(wild_ranks)
+    last = max(rank for rank in range(size) if real[rank])
+    memo: dict[tuple[int, int, int, int, int, int, int], list[tuple[int, int, int, _Option]]] = {}
+    done = [(0, 0, 0, ((), ()))]
 
-    def place(members: list[tuple[int, bool]], kind: str) -> bool:
-        for rank, is_wild in members:
-            if is_wild and rank not in wild_ok:
-                return False
-        for rank, is_wild in members:
-            represented[rank] += 1
-            if not is_wild:
-                left[rank] -= 1
-        if any(represented[rank] > cap for rank, _ in members):
-            unplace(members)
-            return False
-        chosen.append(Group(kind, tuple(base + r for r, _ in members),  # type: ignore[arg-type]
-                            tuple(sorted(base + r for r, w in members if w))))
-        return True
+    def tail(rank: int, asked: int, asked_next: int, covered: int, covered_next: int, budget: int,
+             paired: int) -> list[tuple[int, int, int, _Option]]:
+        """The decompositions of ranks ``rank`` and up: (wildcards, sets, pairs, option) each."""
+        if rank > last and not asked:  # nothing real is left, and a group needs a real tile
+            return done
+        key = (rank, asked, asked_next, covered, covered_next, budget, paired)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        found = []
+        here = real[rank] - asked
+        if here >= 0:
+            above = real[rank + 1] - asked_next if rank + 1 < size else 0
+            above_next = real[rank + 2] if rank + 2 < size else 0
+            for cost, pair, ask1, ask2, started, sets, pairs in _rank_choices(
+                    base + rank, here, cap - covered, budget, not paired and rank in pair_ranks,
+                    runs and rank + 2 < size):
+                if ask1 > above or ask2 > above_next or covered_next + started > cap:
+                    continue
+                for used, n_sets, n_pairs, (more, more_pairs) in tail(
+                        rank + 1, asked_next + ask1, ask2, covered_next + started, started, budget - cost,
+                        paired + pair):
+                    found.append((cost + used, len(sets) + n_sets, pair + n_pairs, (sets + more, pairs + more_pairs)))
+        memo[key] = found
+        return found
 
-    def unplace(members: list[tuple[int, bool]]) -> None:
-        for rank, is_wild in members:
-            represented[rank] -= 1
-            if not is_wild:
-                left[rank] += 1
+    first = next(rank for rank in range(size) if real[rank])
+    by_signature: dict[_Signature, list[_Option]] = {}
+    start = max(0, first - 2) if runs else first  # a run may start with wildcards below the first real tile
+    for used, sets, pairs, option in tail(start, 0, 0, 0, 0, wilds, 0):
+        by_signature.setdefault((used, sets, pairs), []).append(option)
+    return by_signature
 
-    def search(wild_left: int, pairs: int) -> None:
-        lowest = next((r for r in range(size) if left[r]), None)
-        if lowest is None:
-            groups = tuple(sorted(chosen))
-            found.add((wilds - wild_left, len(groups) - pairs, pairs, groups))
+
+def _signature_paths(per_suit: list[dict[_Signature, list[_Option]]], wilds: int,
+                     sets_needed: int) -> list[tuple[tuple[_Signature, ...], int, int]]:
+    """Every choice of one signature per suit that the wildcards left complete: (signatures, free sets, pairs)."""
+    paths: list[tuple[tuple[_Signature, ...], int, int]] = []
+
+    def extend(index: int, used: int, sets: int, pairs: int, chosen: tuple[_Signature, ...]) -> None:
+        if index == len(per_suit):
+            free_sets, free_pairs = sets_needed - sets, 1 - pairs
+            if wilds - used == 3 * free_sets + 2 * free_pairs:
+                paths.append((chosen, free_sets, pairs))
             return
-        candidates: list[tuple[str, list[tuple[int, bool]]]] = []
-        for reals in range(1, min(3, left[lowest]) + 1):
-            candidates.append(("triplet", [(lowest, False)] * reals + [(lowest, True)] * (3 - reals)))
-        if pairs == 0 and lowest in pair_ranks:
-            for reals in range(1, min(2, left[lowest]) + 1):
-                candidates.append(("pair", [(lowest, False)] * reals + [(lowest, True)] * (2 - reals)))
-        if runs:
-            for start in range(max(0, lowest - 2), min(lowest, size - 3) + 1):
-                above = [r for r in range(start, start + 3) if r > lowest]
-                below = [(r, True) for r in range(start, lowest)]
-                for real_above in product((False, True), repeat=len(above)):
-                    if any(is_real and left[r] == 0 for r, is_real in zip(above, real_above, strict=True)):
-                        continue
-                    members = [*below, (lowest, False), *((r, not is_real) for r, is_real in
-                                                          zip(above, real_above, strict=True))]
-                    candidates.append(("run", members))
-        for kind, members in candidates:
-            cost = sum(1 for _, is_wild in members if is_wild)
-            if cost > wild_left or not place(members, kind):
-                continue
-            search(wild_left - cost, pairs + (kind == "pair"))
-            chosen.pop()
-            unplace(members)
+        for signature in per_suit[index]:
+            u, s, p = signature
+            if used + u <= wilds and sets + s <= sets_needed and pairs + p <= 1:
+                extend(index + 1, used + u, sets + s, pairs + p, (*chosen, signature))
 
-    search(wilds, 0)
-    return tuple(sorted(found, key=lambda option: (option[0], option[3])))
+    extend(0, 0, 0, 0, ())
+    return paths
 
 
 def _standard_arrangements(counts: Sequence[int], melds: int, rules: HandRules, wilds: int) -> list[Arrangement]:
     cap = _cap(rules)
-    per_group = []
+    per_suit: list[dict[_Signature, list[_Option]]] = []
     for group, base in enumerate((0, 9, 18, 27)):
         size = 9 if group < 3 else 7
-        kinds = range(base, base + size)
-        exists = base in rules.kinds
-        real = tuple(0 if kind == rules.wild_kind else counts[kind] for kind in kinds)
+        real = tuple(0 if kind == rules.wild_kind else counts[kind] for kind in range(base, base + size))
         if not any(real):
             continue
-        if not exists:
+        if base not in rules.kinds:
             return []
         if rules.pair_258:
             pair_ranks: tuple[int, ...] = (1, 4, 7) if group < 3 else ()
         else:
             pair_ranks = tuple(range(size))
-        wild_ranks = tuple(range(size)) if wilds else ()
-        options = _suit_options(base, real, wilds, group < 3, pair_ranks, wild_ranks, cap)
+        options = _suit_options(base, real, wilds, group < 3, pair_ranks, cap)
         if not options:
             return []
-        per_group.append(options)
-    sets_needed = MAX_MELDS - melds
-    found: set[_GroupTuple] = set()
-    for combination in product(*per_group):
-        used = sum(option[0] for option in combination)
-        sets = sum(option[1] for option in combination)
-        pairs = sum(option[2] for option in combination)
-        if used > wilds or sets > sets_needed or pairs > 1:
-            continue
-        free_sets, free_pairs = sets_needed - sets, 1 - pairs
-        if wilds - used != 3 * free_sets + 2 * free_pairs:
-            continue
-        groups = [group for option in combination for group in option[3]]
-        groups += [Group("triplet", (_ANY,) * 3, (_ANY,) * 3)] * free_sets
-        groups += [Group("pair", (_ANY,) * 2, (_ANY,) * 2)] * free_pairs
-        found.add(_ordered(groups))
-    return [Arrangement("standard", groups) for groups in sorted(found)]
+        per_suit.append(options)
+    groups_by_number, numbers = _catalogue()
+    any_set, any_pair = numbers["triplet", (_ANY,) * 3, (_ANY,) * 3], numbers["pair", (_ANY,) * 2, (_ANY,) * 2]
+    found: list[tuple[int, ...]] = []
+    for signatures, free_sets, pairs in _signature_paths(per_suit, wilds, MAX_MELDS - melds):
+        tail = (any_set,) * free_sets + (() if pairs else (any_pair,))
+        for combination in product(*(options[signature] for options, signature in zip(per_suit, signatures,
+                                                                                        strict=True))):
+            found.append(tuple(chain.from_iterable(sets for sets, _ in combination)) + tail
+                         + tuple(chain.from_iterable(pair for _, pair in combination)))
+    found.sort()
+    return [Arrangement("standard", tuple(map(groups_by_number.__getitem__, numbers_))) for numbers_ in found]
 
 
-def _ordered(groups: list[Group]) -> _GroupTuple:
-    """Sets first (sorted), then the pairs (sorted)."""
-    return tuple(sorted(groups, key=lambda g: (g.type == "pair", g.kinds, g.type, g.wild)))
+@cache
+def _pair_options(kind: int, count: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The ways ``count`` real tiles of ``kind`` make pairs (four of a kind is two): (wildcards, group numbers)."""
+    real_pair, mixed_pair = _number("pair", (kind, kind), ()), _number("pair", (kind, kind), (kind,))
+    return tuple((count - 2 * real_pairs, (real_pair,) * real_pairs + (mixed_pair,) * (count - 2 * real_pairs))
+                 for real_pairs in range(count // 2 + 1) if real_pairs + count - 2 * real_pairs <= 2)
 
 
 def _seven_pairs_arrangements(counts: Sequence[int], rules: HandRules, wilds: int) -> list[Arrangement]:
-    per_kind: list[list[tuple[int, list[Group]]]] = []
+    partial: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     for kind in range(NUM_KINDS):
         count = 0 if kind == rules.wild_kind else counts[kind]
         if not count:
             continue
         if kind not in rules.kinds:
             return []
-        options = []
-        for real_pairs in range(count // 2 + 1):
-            mixed = count - 2 * real_pairs
-            if real_pairs + mixed <= 2 and mixed <= wilds:  # four copies at most: two pairs of a kind
-                groups = [Group("pair", (kind, kind))] * real_pairs + [Group("pair", (kind, kind), (kind,))] * mixed
-                options.append((mixed, groups))
-        if not options:
-            return []
-        per_kind.append(options)
-    found: set[_GroupTuple] = set()
-    for combination in product(*per_kind):
-        used = sum(option[0] for option in combination)
-        left = wilds - used
-        if left < 0 or left % 2:
-            continue
-        groups = [group for option in combination for group in option[1]]
-        groups += [Group("pair", (_ANY, _ANY), (_ANY, _ANY))] * (left // 2)
-        found.add(_ordered(groups))
-    return [Arrangement("seven_pairs", groups) for groups in sorted(found)]
+        partial = [(used + mixed, pairs + more) for used, pairs in partial
+                   for mixed, more in _pair_options(kind, count) if used + mixed <= wilds]
+    groups_by_number, numbers = _catalogue()
+    any_pair = numbers["pair", (_ANY,) * 2, (_ANY,) * 2]
+    found = sorted(pairs + (any_pair,) * ((wilds - used) // 2) for used, pairs in partial if (wilds - used) % 2 == 0)
+    return [Arrangement("seven_pairs", tuple(map(groups_by_number.__getitem__, numbers_))) for numbers_ in found]
 
 
 def arrangements(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES) -> list[Arrangement]:
     """Every distinct winning arrangement of a ``14 - 3 * melds`` hand (distinct as multisets of groups).
 
     Empty when the hand does not win (a ``13 - 3 * melds`` hand never does).  Standard forms come first,
-    then seven pairs.
+    then seven pairs, each sorted by their groups (as :class:`Group` orders them).
 
     >>> from mjarena.tiles import counts_of, parse_mpsz
     >>> [format_arrangement(a) for a in arrangements(counts_of(parse_mpsz("1123m*")), melds=3)]
@@ -683,11 +730,9 @@ def arrangements(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAU
     ['**']
     """
     total = _check(counts, melds)
-    if total != 14 - 3 * melds:
+    if total != 14 - 3 * melds or distance(counts, melds, rules):  # distance 0: some arrangement exists
         return []
     wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
-    if any(counts[kind] for kind in range(NUM_KINDS) if kind != rules.wild_kind and kind not in rules.kinds):
-        return []
     found = _standard_arrangements(counts, melds, rules, wilds)
     if rules.seven_pairs and melds == 0:
         found += _seven_pairs_arrangements(counts, rules, wilds)
