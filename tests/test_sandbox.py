@@ -316,3 +316,34 @@ def test_java_and_node_start_under_the_default_memory_limit(argv: list[str]) -> 
         pytest.skip(f"{argv[0]} is not installed")
     result = run(argv, sandbox=Sandbox(), time_limit=10, memory_mib=256)
     assert result.ok, result.stderr.decode()
+
+
+# -- a delegated cgroup ---------------------------------------------------------------------------------------
+
+
+def test_a_delegated_cgroup_gets_the_limits_the_processes_and_the_freezer(tmp_path: Path) -> None:
+    """The plumbing, on a stand-in folder: this machine's cgroups are not ours to change, so the kernel's side
+    (enforcing memory.max and pids.max) is not exercised here; what mjarena writes, and when, is."""
+    delegated = tmp_path / "delegated"
+    delegated.mkdir()
+    (delegated / "cgroup.procs").write_text("")
+    sandbox = Sandbox(kind="none", cgroup=str(delegated), max_processes=40)
+    process = BotProcess([PY, str(BOTS / "good_bot.py"), "keep"], time_limit=5.0, memory_limit_mib=128,
+                         sandbox=sandbox)
+    with process:
+        process.ask("0 0")
+        (box_cgroup,) = [path for path in delegated.iterdir() if path.is_dir()]
+        assert (box_cgroup / "memory.max").read_text() == f"{128 << 20}\n"
+        assert (box_cgroup / "pids.max").read_text() == "40\n"
+        assert (box_cgroup / "cgroup.procs").read_text().strip() == str(process.pid)  # entered before exec
+        assert (box_cgroup / "cgroup.freeze").read_text() == "1\n"  # frozen between its turns
+        (box_cgroup / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
+        process.ask("1 W1 W1 W1 W2 W3 W4 B5 B5 B6 B7 T8 T8 T9")
+        assert (box_cgroup / "cgroup.freeze").read_text() == "1\n"
+        assert process._child is not None and process._child.box.oom_killed()  # read from memory.events
+    assert (box_cgroup / "cgroup.kill").read_text() == "1\n"  # killed through the cgroup at the end
+
+
+def test_a_cgroup_option_that_names_no_cgroup_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a cgroup v2 directory"):
+        Sandbox(cgroup=str(tmp_path))

@@ -197,7 +197,10 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     that says what to install, never a silent run without one."""
     from mjarena.sandbox import Sandbox, SandboxUnavailable, check
 
-    sandbox = Sandbox(kind=args.sandbox)
+    try:
+        sandbox = Sandbox(kind=args.sandbox, cgroup=args.cgroup)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if any(not spec.startswith(("builtin:", "python:")) for spec in specs):
         try:
             check(sandbox)
@@ -211,6 +214,11 @@ def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
         "--sandbox", choices=("bwrap", "none"), default="bwrap",
         help="how program bots are held: bwrap (default: namespaces, own files only, no network; see "
         "docs/security.md) or none (trusted bots that need the real file system)",
+    )
+    parser.add_argument(
+        "--cgroup", metavar="DIR",
+        help="a cgroup v2 directory delegated to you: each bot gets a child cgroup there (exact memory and "
+        "process limits, freezer); without it mjarena creates no cgroup",
     )
 
 

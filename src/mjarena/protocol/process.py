@@ -437,7 +437,7 @@ class BotProcess:
         try:
             box = spawn(
                 self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
-                address_space=address_space,
+                address_space=address_space, memory_limit=self.memory_limit_mib * MIB,
             )
         except (OSError, subprocess.SubprocessError) as error:
             raise BotCrash(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
@@ -584,7 +584,8 @@ class BotProcess:
         status = child.exit_status
         stderr = bytes(child.stderr_buffer).lower()
         if status != 0:
-            if child.peak_kib > self._limit_kib() or any(sign in stderr for sign in _MEMORY_SIGNS):
+            memory = child.peak_kib > self._limit_kib() or child.box.oom_killed()
+            if memory or any(sign in stderr for sign in _MEMORY_SIGNS):
                 raise self._memory_error(child, _describe_exit(status))
             raise BotCrash(_describe_exit(status))
         if child.peak_kib > self._limit_kib():

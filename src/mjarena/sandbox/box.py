@@ -26,6 +26,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
 __all__ = ["BOX_ENV", "Boxed", "Usage", "spawn"]
@@ -123,14 +124,18 @@ class Boxed:
     """One started program and its box. ``proc`` is the :class:`subprocess.Popen` of the outermost process
     (``bwrap``, or the program itself with no box); its pipes are the program's standard streams."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], sandbox: Sandbox, slot: int | None) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], sandbox: Sandbox, slot: int | None, cgroup: BoxCgroup | None = None
+    ) -> None:
         self.proc = proc
         self.pid = proc.pid
         self.sandbox = sandbox
+        self.cgroup = cgroup
         self._slot = slot
         self.usage = Usage()
         self.frozen = False
         self._stopped: list[int] = []
+        self._oom = False
 
     # -- the tree ---------------------------------------------------------------------------------------------
 
@@ -159,6 +164,8 @@ class Boxed:
             resident += sample[1]
             if peaks:
                 high += _peak_kib(pid)
+        if self.cgroup is not None:
+            high = max(high, self.cgroup.peak_kib())
         usage = self.usage
         usage.peak_kib = max(usage.peak_kib, resident, high)
         usage.cpu = max(usage.cpu, cpu)
@@ -186,6 +193,10 @@ class Boxed:
         """Stop every process of the program (it gets no CPU between its turns), and measure the tree as it is
         then, high-water marks included.  The box's own processes (bwrap and the namespace's init) only wait for
         the program: they are left alone."""
+        if not self.frozen and self.cgroup is not None:
+            self.cgroup.freeze(True)
+            self.frozen = True
+            return self.measure(peaks=True)
         if not self.frozen:
             pids = self._signal_tree(signal.SIGSTOP, skip=2 if self.sandbox.boxed else 0)
             self._stopped = pids[2 if self.sandbox.boxed else 0 :]
@@ -195,6 +206,9 @@ class Boxed:
 
     def thaw(self) -> None:
         """Let the stopped processes run again (they could not fork while stopped: no walk is needed)."""
+        if self.frozen and self.cgroup is not None:
+            self.cgroup.freeze(False)
+            self.frozen = False
         if self.frozen:
             for pid in self._stopped:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -206,6 +220,8 @@ class Boxed:
         """SIGKILL every process of the box (the namespace's init too: the kernel then kills the rest)."""
         if self.proc.returncode is not None:
             return  # reaped: its pid may belong to another process by now
+        if self.cgroup is not None:
+            self.cgroup.kill()
         self._signal_tree(signal.SIGKILL, rounds=2)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)  # the outermost process leads its own process group
@@ -226,8 +242,18 @@ class Boxed:
         """The live (not zombie) processes left in the tree, the outermost one excluded."""
         return [pid for pid in self.tree()[1:] if _stat(pid) is not None]
 
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed one of its processes for memory (known with a delegated cgroup only)."""
+        if self.cgroup is not None:
+            self._oom = self._oom or self.cgroup.oom_killed()
+        return self._oom
+
     def release(self) -> None:
-        """Give the box's uid back for another box (after the tree is dead and reaped)."""
+        """Give the box's uid (and cgroup) back (after the tree is dead and reaped)."""
+        if self.cgroup is not None:
+            self.oom_killed()  # remembered: the cgroup is about to go
+            self.cgroup.remove()
+            self.cgroup = None
         if self._slot is not None:
             _give_slot(self._slot)
             self._slot = None
@@ -380,25 +406,24 @@ def spawn(
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     address_space: int | None = None,
+    memory_limit: int | None = None,
 ) -> Boxed:
     """Start ``argv`` in a box, its standard streams as non-inherited pipes.
 
     ``readable`` paths are shown read-only and ``writable`` ones read-write, each at its own path; ``cwd`` (the
     judge's current folder by default) is where the program starts, an empty folder in the box unless shown.
-    ``env`` is added to :data:`BOX_ENV`; ``address_space`` (bytes) also caps each process's address space.
+    ``env`` is added to :data:`BOX_ENV`; ``address_space`` (bytes) also caps each process's address space;
+    ``memory_limit`` (bytes) is the whole box's ``memory.max`` when the sandbox names a delegated cgroup.
     Raises :class:`FileNotFoundError` when the program does not exist and
     :class:`~mjarena.sandbox.SandboxUnavailable` when the box cannot be made here.
     """
     workdir = os.path.abspath(cwd if cwd is not None else os.getcwd())
     command, visible = resolve_command(argv, workdir)
     box_env = {**BOX_ENV, **(env or {})}
+    limits = _limits_argv(sandbox, None, address_space)
     if not sandbox.boxed:
-        proc = subprocess.Popen(
-            ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *_limits_argv(sandbox, None, address_space), *command],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=workdir,
-            env={**os.environ, **(env or {})}, start_new_session=True, bufsize=0,
-        )
-        return Boxed(proc, sandbox, None)
+        full = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *limits, *command]
+        return _start(full, sandbox, None, memory_limit, cwd=workdir, env={**os.environ, **(env or {})})
     check(sandbox)
     if os.getuid() == 0:
         _check_others_can_read([*map(str, readable), *visible])
@@ -415,14 +440,31 @@ def spawn(
         outer += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         inner = ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                  "--bounding-set=-all", "--"]
+    full = [*outer, "--", *inner, *_limits_argv(sandbox, uid, address_space), *command]
     try:
-        proc = subprocess.Popen(
-            [*outer, "--", *inner, *_limits_argv(sandbox, uid, address_space), *command],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={}, cwd="/",
-            start_new_session=True, bufsize=0,
-        )
+        return _start(full, sandbox, slot, memory_limit, cwd="/", env={})
     except BaseException:
         if slot is not None:
             _give_slot(slot)
         raise
-    return Boxed(proc, sandbox, slot)
+
+
+def _start(
+    argv: list[str], sandbox: Sandbox, slot: int | None, memory_limit: int | None, *, cwd: str,
+    env: Mapping[str, str],
+) -> Boxed:
+    """Start the outermost process (in its own cgroup first, when one is delegated)."""
+    cgroup = None
+    if sandbox.cgroup is not None:
+        cgroup = BoxCgroup(sandbox.cgroup, memory_bytes=memory_limit, max_processes=sandbox.max_processes)
+        argv = [*cgroup.enter_argv(), *argv]
+    try:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+            start_new_session=True, bufsize=0,
+        )
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    return Boxed(proc, sandbox, slot, cgroup)

@@ -93,7 +93,8 @@ def run(
     ('crash', 3, b'hi\\n')
     """
     start = time.monotonic()
-    box = spawn(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env)
+    box = spawn(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env,
+                memory_limit=memory_mib << 20)
     proc = box.proc
     assert proc.stdin and proc.stdout and proc.stderr
     out = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
@@ -150,6 +151,6 @@ def run(
         box.measure(peaks=True)
         code = finish(box)
     if status == "ok" and code != 0:
-        status = "crash"
+        status = "memory" if box.usage.peak_kib > limit_kib or box.oom_killed() else "crash"
     stdout, stderr = (bytes(buffer[:output_limit]) for buffer in out.values())
     return RunResult(status, code, time.monotonic() - start, box.usage.cpu, box.usage.peak_kib, stdout, stderr)
