@@ -1,0 +1,121 @@
+"""Time ``arrangements()`` before and after the rank-by-rank rewrite, per number of wildcards.
+
+    python benchmarks/arrangements.py [--hands 300] [--seed 1]
+
+"Before" is the depth-first enumerator the library had until the rewrite, kept as ``tests/previous_arrangements.py``
+(a test reference); "after" is :func:`mjarena.hand.wild.arrangements`.  Both must list the same arrangements on
+every hand timed (the script counts disagreements).  Hands, 14 tiles and no melds, for each wildcard count 0..4:
+
+- ``winning``: four random sets and a pair (any pair under the default rules, a 2-5-8 pair under 百搭), then that
+  many tiles turned into wildcards; so every hand wins, often in many ways;
+- ``random``: drawn from the 144-tile 百搭 wall (most do not win).
+
+Each figure is the median over hands of one call (``time.perf_counter_ns``):
+
+- ``cold``: the enumerators' per-suit caches emptied before the call (a hand whose suits were never seen);
+  hand-independent tables (the catalogue of groups, the choices at one rank) stay filled after first use;
+- ``warm``: the same hand again at once (every suit cached), the steady state of a caller that sees the same
+  suits often, like a replay viewer or an RL feature.
+
+The spec's example ``123m456p78s11z****`` (105 arrangements under the default rules) is timed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _machine import describe
+
+import previous_arrangements as previous
+from mjarena.hand import wild
+from mjarena.hand.options import RULES, HandRules
+from mjarena.tiles import WILD, counts_of, parse_mpsz
+
+WALL = [kind for kind in range(34) for _ in range(4)]
+Enumerator = Callable[[Sequence[int], int, HandRules], list]
+
+
+def winning_hand(rng: random.Random, wilds: int, rules: HandRules) -> list[int]:
+    while True:
+        kinds: list[int] = []
+        for _ in range(4):
+            start = rng.randrange(34)
+            kinds += [start, start + 1, start + 2] if start < 27 and start % 9 <= 6 and rng.random() < 0.6 \
+                else [start] * 3
+        pair = rng.choice([1, 4, 7, 10, 13, 16, 19, 22, 25]) if rules.pair_258 else rng.randrange(34)
+        kinds += [pair, pair]
+        for index in rng.sample(range(14), wilds):
+            kinds[index] = WILD
+        counts = counts_of(kinds)
+        if max(counts[:34]) <= 4:
+            return counts
+
+
+def random_hand(rng: random.Random, wilds: int) -> list[int]:
+    return counts_of([WILD] * wilds + rng.sample(WALL, 14 - wilds))
+
+
+def timed(enumerate_: Enumerator, clear: Callable[[], None], counts: list[int], rules: HandRules) -> tuple[int, int]:
+    """(cold ns, warm ns) of one hand."""
+    clock = time.perf_counter_ns
+    clear()
+    start = clock()
+    enumerate_(counts, 0, rules)
+    cold = clock() - start
+    start = clock()
+    enumerate_(counts, 0, rules)
+    return cold, clock() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=300, help="hands per wildcard count and kind (default 300)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    before = (previous.arrangements, previous._suit_options.cache_clear)
+    after = (wild.arrangements, wild._suit_options.cache_clear)
+    print(f"machine: {describe()}")
+    print(f"{args.hands} hands per row, 14 tiles, no melds; median per call in µs; before = tests/previous_arrangements"
+          ".py, after = mjarena.hand.wild.arrangements")
+    print(f"{'hands':<22}{'wild':>5}{'found':>7}{'before cold':>13}{'after cold':>12}{'×':>7}"
+          f"{'before warm':>13}{'after warm':>12}{'×':>7}")
+    disagreements = 0
+    for label, rules in (("winning, default", HandRules()), ("winning, 百搭", RULES["baida"]),
+                         ("random, 百搭 wall", RULES["baida"])):
+        for wilds in range(5):
+            hands = [random_hand(rng, wilds) if label.startswith("random") else winning_hand(rng, wilds, rules)
+                     for _ in range(args.hands)]
+            wild.arrangements(hands[0], 0, rules)  # first use: the hand-independent tables
+            times: dict[str, list[tuple[int, int]]] = {"before": [], "after": []}
+            found = 0
+            for counts in hands:
+                times["before"].append(timed(*before, counts, rules))
+                times["after"].append(timed(*after, counts, rules))
+                listed = wild.arrangements(counts, 0, rules)
+                found += len(listed)
+                disagreements += listed != previous.arrangements(counts, 0, rules)
+            cold = {name: statistics.median(t[0] for t in pairs) / 1000 for name, pairs in times.items()}
+            warm = {name: statistics.median(t[1] for t in pairs) / 1000 for name, pairs in times.items()}
+            print(f"{label:<22}{wilds:>5}{found / len(hands):>7.1f}{cold['before']:>13.1f}{cold['after']:>12.1f}"
+                  f"{cold['before'] / cold['after']:>7.0f}{warm['before']:>13.1f}{warm['after']:>12.1f}"
+                  f"{warm['before'] / warm['after']:>7.0f}")
+    example = counts_of(parse_mpsz("123m456p78s11z****"))
+    for name, (enumerate_, clear) in (("before", before), ("after", after)):
+        runs = [timed(enumerate_, clear, example, HandRules()) for _ in range(20)]
+        print(f"123m456p78s11z**** (default rules, {len(wild.arrangements(example))} arrangements) {name}: "
+              f"cold {statistics.median(r[0] for r in runs) / 1000:.0f} µs, "
+              f"warm {statistics.median(r[1] for r in runs) / 1000:.0f} µs")
+    print(f"hands where before and after disagree: {disagreements}")
+
+
+if __name__ == "__main__":
+    main()
