@@ -223,7 +223,8 @@ def toolchain_for(path: str | os.PathLike[str], toolchains: str | os.PathLike[st
     language = language_of(path, toolchains)
     if language is None:
         known = " ".join(sorted(s for t in table.values() for s in t.suffixes))
-        raise BuildError(f"{os.fspath(path)}: no language has the suffix {_suffix(path) or '(none)'!r}; known: {known}")
+        suffix = repr(_suffix(path)) if _suffix(path) else "(no suffix)"
+        raise BuildError(f"{os.fspath(path)}: no language has the suffix {suffix}; known: {known}")
     return table[language]
 
 
