@@ -75,6 +75,8 @@ _MEMORY_SIGNS = (
     b"failed to allocate",
 )
 _REAP_SECONDS = 5.0
+_DETAIL_STDERR = 500  # characters of standard error quoted in an error's one-line detail
+_PRINTABLE = {code: " " for code in [*range(32), 127]}  # control characters (escape sequences too) as spaces
 _CHUNK = 1 << 16
 
 
@@ -450,7 +452,8 @@ class BotProcess:
             tail = child.stderr_tail(self.stderr_limit)
             if tail and not error.stderr:
                 error.stderr = tail
-                error.detail = f"{error.detail}; stderr: {tail.strip()}"
+                last = tail.strip()[-_DETAIL_STDERR:]  # the whole tail stays in error.stderr
+                error.detail = f"{error.detail}; stderr: {last.translate(_PRINTABLE)}"
                 error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
