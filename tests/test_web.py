@@ -727,18 +727,19 @@ def test_the_end_of_a_noi_game_explains_targets_and_ties() -> None:
     panel = outcome(data)
     assert "the wall ran out" in panel["ended"]
     targets = [row for row in panel["rows"] if "target" in row["why"]]
-    assert len(targets) == 4 and all("away, 胡牌机会值" in row["why"] for row in targets)
+    assert len(targets) == 4 and all("away, win chance" in row["why"] for row in targets)
     tied = [(a, b) for a in data["seats"] for b in data["seats"]
             if a["seat"] < b["seat"] and a["distance"] == b["distance"]]
     assert len(panel["notes"]) >= 1 and len(tied) >= 1
-    assert all(("tie" in note) or ("胡牌机会值" in note and " > " in note) for note in panel["notes"])
+    assert all(("tie" in note) or ("win chance" in note and " > " in note) for note in panel["notes"])
 
 
 def test_the_end_of_baida_and_thupc_games_shows_the_win() -> None:
     from mjarena.web.outcome import outcome
 
     baida = outcome(run_match(BOTS["baida"], rules="baida", seed=1).to_json())
-    assert baida["wins"] and baida["score"]["form"] in ("小胡", "七巧对", "清一色")
+    assert baida["wins"] and baida["score"]["form_zh"] in ("小胡", "七巧对", "清一色")
+    assert baida["score"]["form"].isascii(), "every glyph renders without CJK fonts"
     assert isinstance(baida["score"]["items"], list) and baida["score"]["arrangement"]
     thupc = outcome(run_match(["builtin:fixed"] * 4, rules="thupc2021", seed=5).to_json())
     assert thupc["ended"] == "A won on a discard of 4P from C"

@@ -32,9 +32,11 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 SHOTS = Path(os.environ.get("MJARENA_SCREENSHOTS") or tempfile.mkdtemp(prefix="mjarena-screenshots-"))
-DESKTOP = {"width": 1180, "height": 900}
+DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 CRASHING_BOT = f"{shlex.quote(sys.executable)} -c 'raise SystemExit(3)'"
+DEBUG_BOT = f"{shlex.quote(sys.executable)} {Path(__file__).parent / 'bots' / 'debug_bot.py'} keep"
+CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _unavailable(reason: str) -> None:
@@ -65,6 +67,8 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
          folder / "noi-crash.json")
     save(run_match(["builtin:greedy", "builtin:random"] * 2, rules="baida", seed=5).to_json(), folder / "baida.json")
     save(run_match(["builtin:fixed"] * 4, rules="thupc2021", seed=5).to_json(), folder / "thupc.json")
+    save(run_match(["builtin:greedy", DEBUG_BOT, "builtin:random", "builtin:greedy"], seed=11).to_json(),
+         folder / "debug" / "noi-debug.json")
     return folder
 
 
@@ -122,12 +126,15 @@ def test_replay_step_through_to_the_end(page: Any, server: str, root: Path) -> N
     from playwright.sync_api import expect
 
     page.goto(server + "/")
-    assert page.locator("table.list a").count() == 3
+    assert page.locator("table.list a").count() == 4
+    assert page.locator("h3.folder").count() == 2, "grouped by folder"
     _shot(page, "index", phone=True)
     page.click("text=noi-crash.json")
     page.wait_for_selector("body[data-ready=replay]")
+    start, last = _counter(page)
+    assert start > 0 and page.locator(".seat .hand .tile").count() == 52, "it opens on the table just dealt"
+    page.keyboard.press("Home")
     assert _counter(page)[0] == 0
-    last = _counter(page)[1]
     crash_step = None
     for expected in range(1, last + 1):
         page.keyboard.press("ArrowRight")
@@ -188,6 +195,7 @@ def _play_one_move(page: Any) -> None:
 def _play_whole_game(page: Any, server: str, rules: str, seed: int, shots: str | None) -> int:
     page.goto(f"{server}/play?seed={seed}")
     page.wait_for_selector("body[data-ready=start]")
+    page.evaluate("localStorage.setItem('mjarena.autopass', 'off')")  # this test clicks every decision itself
     page.select_option("#rules", rules)
     if shots:
         _shot(page, f"{shots}-start", phone=True)
@@ -275,3 +283,136 @@ def test_tournament_standings_change_while_it_runs(page: Any, server: str, root:
     page.locator("#games-table a").first.click()
     page.wait_for_selector("body[data-ready=replay]")
     assert page.locator(".seathead", has_text="builtin:").count() == 4
+
+
+# -- watching and debugging a bot ---------------------------------------------------------------------------
+
+
+def test_transcript_panel_shows_requests_answers_debug_and_the_error(page: Any, server: str) -> None:
+    page.goto(f"{server}/replays/debug/noi-debug.json")
+    page.wait_for_selector("body[data-ready=replay]")
+    panel = page.locator("#transcripts")
+    panel.locator("button[role=tab]", has_text="South").click()
+    rows = panel.locator("tbody tr")
+    assert rows.count() > 20
+    first = rows.first.inner_text()
+    assert "0 1" in first and "PASS" in first and "ok" in first
+    assert "turn 1: 0 1" in panel.locator(".debug").first.inner_text()
+    assert "stderr turn 1" in panel.locator(".stderr").first.inner_text()
+    assert "mean" in panel.inner_text() and "max" in panel.inner_text()
+    panel.scroll_into_view_if_needed()
+    _shot(page, "transcripts", phone=True)
+    page.goto(f"{server}/replays/noi-crash.json")
+    page.wait_for_selector("body[data-ready=replay]")
+    crashed = page.locator("#transcripts")
+    assert crashed.locator("button[aria-selected=true]").inner_text() == "South", "the erring seat opens first"
+    assert crashed.locator("tr[data-verdict=crash]").count() == 1
+    assert "no answer" in crashed.locator("tr[data-verdict=crash]").inner_text()
+
+
+@pytest.mark.parametrize(("name", "words"), [("noi-crash.json", ["win chance", "error (crash)"]),
+                                             ("baida.json", ["tai", "arranged as"]),
+                                             ("thupc.json", ["won on a discard of 4P from C"])])
+def test_end_of_game_panel_per_rule_set(page: Any, server: str, name: str, words: list[str]) -> None:
+    page.goto(f"{server}/replays/{name}")
+    page.wait_for_selector("body[data-ready=replay]")
+    page.keyboard.press("End")
+    panel = page.locator("#outcome.now")
+    assert panel.count() == 1
+    text = panel.inner_text()
+    assert all(word in text for word in words), text
+    if name != "noi-crash.json":
+        assert page.locator(".seat .tile.winning").count() == 1, "the winning tile is marked"
+    assert not CJK.search(page.locator("main").inner_text()), "every glyph renders without CJK fonts"
+    panel.scroll_into_view_if_needed()
+    _shot(page, f"outcome-{name.removesuffix('.json')}", phone=name == "baida.json")
+
+
+# -- playing with the keyboard, auto-pass, hints, the phone ---------------------------------------------------
+
+
+_NOW = """() => [document.body.dataset.state, document.body.dataset.version,
+                 [...document.querySelectorAll('#choices button[data-group]')].map((b) => b.dataset.group)]"""
+
+
+def _press_a_move(page: Any, groups: list[str]) -> None:
+    """Win when offered, pass on claims, declare no target; otherwise pick the last tile (the one just drawn)
+    with the keys and discard it with Enter."""
+    if any(group in ("HU", "SELF-DRAWN win", "RON") for group in groups):
+        page.keyboard.press("h")
+    elif "Pass" in groups:
+        page.keyboard.press(" ")
+    elif "No target hand" in groups:
+        page.click("#choices button[data-group='No target hand']")
+    else:
+        page.keyboard.press("ArrowLeft")  # from nothing picked, ← picks the last tile: the one just drawn
+        assert page.locator(".seat.you .slot.selected").count() == 1
+        page.keyboard.press("Enter")
+
+
+def test_keyboard_play_with_auto_pass_and_distance_hints(page: Any, server: str, root: Path) -> None:
+    page.goto(f"{server}/play?seed=21")
+    page.wait_for_selector("body[data-ready=start]")
+    page.click("#go")
+    page.wait_for_url(re.compile(r"/play/[\w-]+$"))
+    assert page.locator("#autopass").is_checked(), "auto-pass is on by default"
+    moves, hinted = 0, False
+    while True:
+        page.wait_for_selector("body[data-state=waiting], body[data-state=finished]")
+        state, version, groups = page.evaluate(_NOW)  # one snapshot: the page may be auto-passing meanwhile
+        if state == "finished":
+            break
+        if state == "waiting" and groups != ["Pass"]:  # a Pass-only decision is the page's to answer
+            assert "seed" not in page.locator("#facts").inner_text(), "the seed is shown only after the game"
+            slots = page.locator(".seat.you .slot")
+            if slots.count() and not hinted:
+                hints = page.locator(".seat.you .slot .hint")
+                assert hints.count() == slots.count() and page.locator(".seat.you .slot .hint.best").count() >= 1
+                assert all(box["height"] >= 44 for box in (s.bounding_box() for s in slots.all()))
+                hinted = True
+            _press_a_move(page, groups)
+            moves += 1
+        page.wait_for_selector(f"body:not([data-version='{version}'])")
+        assert moves < 400, "the game does not end"
+    assert hinted
+    assert "seed 21" in page.locator("#facts").inner_text()
+    auto = int(re.search(r"(\d+)×", page.locator("#autopassed").inner_text()).group(1))
+    assert auto > 0, "decisions with Pass as the only choice were answered for the player"
+    page.locator("#outcome").wait_for()
+    replay = root / page.get_attribute("#replay-link", "href").removeprefix("/replays/")
+    from mjarena.replay import load
+
+    data = load(replay)
+    mine = [d for d in data["decisions"] if d["seat"] == 0]
+    assert len(mine) == moves + auto, "every decision was either pressed or auto-passed"
+    assert sum(1 for d in mine if d["response"] == "PASS") >= auto
+
+
+def test_phone_layout_keeps_the_hand_and_the_controls_on_screen(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/play?seed=4")
+        page.wait_for_selector("body[data-ready=start]")
+        page.click("#go")
+        page.wait_for_selector("body[data-state=waiting]")
+        while page.locator(".seat.you .slot").count() == 0:  # until a discard
+            state, version, groups = page.evaluate(_NOW)
+            if state == "waiting" and groups != ["Pass"]:
+                _press_a_move(page, groups)
+            page.wait_for_selector(f"body:not([data-version='{version}'])")
+            page.wait_for_selector("body[data-state=waiting]")
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= PHONE["width"], f"the page is {width} px wide: it scrolls sideways"
+        tops = {round(box["y"]) for box in (s.bounding_box() for s in page.locator(".seat.you .hand > *").all())}
+        assert len(tops) == 1, "the hand is one row"
+        dock = page.locator("#dock").bounding_box()
+        assert dock["y"] + dock["height"] <= PHONE["height"] + 1, "the controls are on screen"
+        for button in page.locator("#choices button, .seat.you .slot").all():
+            box = button.bounding_box()
+            assert box["height"] >= 44, box
+        assert not CJK.search(page.locator("main").inner_text())
+        page.screenshot(path=str(SHOTS / "play-phone-discard.png"))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+    finally:
+        context.close()

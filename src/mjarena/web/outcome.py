@@ -1,8 +1,8 @@
 """The end of a game explained, per rule set: who won on which tile and how, why the others rank as they do.
 
 - NOI 2014: each winner in the order of winning; when the wall ran out, each other seat's target hand, its
-  distance and 胡牌机会值 (the ``chance``), and for each pair of seats with the same distance why one ranks above
-  the other (the higher 胡牌机会值) or why they tie.
+  distance and 胡牌机会值 ("win chance"), and for each pair of seats with the same distance why one ranks above
+  the other (the higher win chance) or why they tie.
 - 百搭: the winner's win form (小胡, 七巧对, 清一色), each 台 item by name with its count (or that there are
   none), and the arrangement the items were counted on; the game is played again from the replay to get them.
 - THUPC 2021: the winner, its winning hand and tile, and whether it won on a discard, by its own draw, or the
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mjarena.arena.rulesets import judge_rules
+from mjarena.web.latin import latin
 
 __all__ = ["outcome"]
 
@@ -60,10 +61,10 @@ def _noi_notes(seats: Sequence[dict[str, Any]], names: Sequence[str]) -> list[st
             continue
         a, b = names[upper["seat"]], names[lower["seat"]]
         if upper["rank"] == lower["rank"]:
-            notes.append(f"{a} and {b} tie: both {upper['distance']} away, both 胡牌机会值 {upper['chance']}")
+            notes.append(f"{a} and {b} tie: both {upper['distance']} away, both with win chance {upper['chance']}")
         else:
-            notes.append(f"{a} ranks above {b}: both {upper['distance']} away, 胡牌机会值 {upper['chance']} > "
-                         f"{lower['chance']} (the tiles {a} lacks were discarded later)")
+            notes.append(f"{a} ranks above {b}: both {upper['distance']} away, and {a}'s win chance "
+                         f"{upper['chance']} > {lower['chance']} (the tiles {a} lacks were discarded later)")
     return notes
 
 
@@ -78,7 +79,8 @@ def _baida_score(data: dict[str, Any]) -> dict[str, Any] | None:
     score = getattr(game, "score", None)
     if score is None:
         return None
-    return {"form": score.win_form, "items": [{"name": item.name, "tai": item.tai} for item in score.items],
+    return {"form": latin(score.win_form), "form_zh": score.win_form,
+            "items": [{"name": latin(item.name), "name_zh": item.name, "tai": item.tai} for item in score.items],
             "total": score.total, "arrangement": format_arrangement(score.arrangement)}
 
 
@@ -114,7 +116,7 @@ def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[s
             why = "won" if order is None or judge.name != "noi2014" else f"won, {_ordinal(order + 1)} to win"
         elif seat.get("distance") is not None:
             why = f"target {' '.join(seat.get('target') or []) or '(none)'}: {seat['distance']} away, " \
-                  f"胡牌机会值 {seat.get('chance')}"
+                  f"win chance {seat.get('chance')}"
         elif judge.name == "noi2014" and seat["status"] == "in" and last != "exhausted":
             why = "the last player in: gives no target"
         else:

@@ -46,8 +46,11 @@ def seat_names(rules: str) -> tuple[str, ...]:
 
 
 def describe(events: Sequence[Event], rules: str) -> list[str]:
-    """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines)."""
-    return judge_rules(rules).log(events)
+    """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines), with
+    Chinese terms in Latin letters (:func:`~mjarena.web.latin.latin`)."""
+    from mjarena.web.latin import latin
+
+    return [latin(line) for line in judge_rules(rules).log(events)]
 
 
 @dataclass

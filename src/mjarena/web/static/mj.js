@@ -45,30 +45,52 @@ const MJ = (() => {
   }
 
   const MELD_NAMES = {peng: "PENG", pong: "PONG", gang: "GANG", chi: "CHI", chow: "CHOW"};
+  // Where each seat sits, seen from the seat at the bottom: turns go 0 -> 1 -> 2 -> 3 counter-clockwise, so the
+  // next seat is on the right, the one after across, the last on the left (as on Tenhou or Majsoul).
+  const POSITIONS = ["self", "right", "across", "left"];
 
   /**
    * Draw the table: `snap` is a timeline snapshot, `info` = {seatNames, names, bots, you, clickable(kind),
-   * onTile(kind), marks: {seat: text}, result}.
+   * onTile(kind), hints: {kind: distance}, selected: index in your hand, marks: {seat: text}, result,
+   * winning: [{seat, tile}]}.
    */
   function table(snap, info) {
-    const order = info.you === null || info.you === undefined ? [0, 1, 2, 3]
-      : [1, 2, 3, 0].map((step) => (info.you + step) % 4);
-    const seats = order.map((number) => seatPanel(number, snap, info));
-    const dice = snap.dice ? ` · dice ${snap.dice.join("+")}` : "";
+    const base = info.you === null || info.you === undefined ? 0 : info.you;
+    const seats = [0, 1, 2, 3].map((step) => seatPanel((base + step) % 4, POSITIONS[step], snap, info));
     const turn = snap.turn === null || snap.turn === undefined ? "—" : info.seatNames[snap.turn];
-    const bar = el("div", {class: "tablebar"},
+    const centre = el("div", {class: "centre tablebar"},
       el("span", {class: "pill", id: "wall"}, `wall ${snap.wall}`),
       el("span", {class: "pill", id: "turn"}, `turn ${turn}`),
-      dice ? el("span", {class: "pill"}, dice.slice(3)) : null,
-      snap.tai ? el("span", {class: "pill"}, `${info.seatNames[snap.tai.seat]} scores ${snap.tai.total} 台`) : null);
-    return el("div", {class: `table${info.you === undefined || info.you === null ? "" : " playing"}`}, bar,
-              el("div", {class: "seats"}, seats));
+      snap.dice ? el("span", {class: "pill"}, `dice ${snap.dice.join("+")}`) : null,
+      snap.tai ? el("span", {class: "pill"}, `${info.seatNames[snap.tai.seat]} scores ${snap.tai.total} tai`) : null);
+    return el("div", {class: `table${info.you === undefined || info.you === null ? "" : " playing"}`},
+              el("div", {class: "seats"}, seats, centre));
   }
 
-  function seatPanel(number, snap, info) {
+  function handTile(kind, drawn, index, number, info) {
+    const names = info.names;
+    const picture = tile(kind, names, drawn ? "drawn" : "");
+    const winning = (info.winning || []).some((w) => w.seat === number && w.tile === kind);
+    if (!(info.you === number && info.clickable && info.clickable(kind))) {
+      if (winning && drawn) picture.classList.add("winning");
+      return {node: picture, winning};
+    }
+    const hint = info.hints && info.hints[kind] !== undefined ? info.hints[kind] : null;
+    const best = info.hints ? Math.min(...Object.values(info.hints)) : null;
+    const name = names[kind] || String(kind);
+    const slot = el("button", {class: `slot${drawn ? " drawn" : ""}${info.selected === index ? " selected" : ""}`,
+      type: "button", "data-kind": kind, "data-index": index,
+      title: hint === null ? `discard ${name}` : `discard ${name}: ${hint} tile(s) still needed after it`,
+      onclick: () => info.onTile(kind)}, picture,
+      hint === null ? null : el("span", {class: `hint${hint === best ? " best" : ""}`}, String(hint)));
+    picture.classList.add("clickable");
+    return {node: slot, winning: false};
+  }
+
+  function seatPanel(number, position, snap, info) {
     const seat = snap.seats[number];
     const names = info.names;
-    const classes = ["seat"];
+    const classes = ["seat", `pos-${position}`];
     if (snap.turn === number) classes.push("turn");
     if (seat.status !== "in") classes.push(seat.status);
     if (info.you === number) classes.push("you");
@@ -85,23 +107,22 @@ const MJ = (() => {
         : null);
     const hand = el("div", {class: "hand", "aria-label": `${info.seatNames[number]} hand`});
     if (seat.hand === null) {
+      hand.classList.add("hidden-hand");
       for (let i = 0; i < seat.hidden; i += 1) hand.append(tile(-1, names, "small"));
+      hand.append(el("span", {class: "count"}, `${seat.hidden} tiles`));
     } else {
-      const kinds = seat.hand.slice();
+      let index = 0;
+      let marked = false;
       const add = (kind, drawn) => {
-        const picture = tile(kind, names, drawn ? "drawn" : "");
-        if (info.you === number && info.clickable && info.clickable(kind)) {
-          picture.classList.add("clickable");
-          picture.tabIndex = 0;
-          picture.setAttribute("role", "button");
-          picture.addEventListener("click", () => info.onTile(kind));
-          picture.addEventListener("keydown", (event) => {
-            if (event.key === "Enter") info.onTile(kind);
-          });
+        const made = handTile(kind, drawn, index, number, info);
+        if (made.winning && !drawn && !marked && !(seat.drawn !== null && seat.drawn !== undefined)) {
+          marked = true;  // won on a discard: the tile sits in the hand; mark one copy
+          (made.node.tagName === "IMG" ? made.node : made.node.querySelector("img")).classList.add("winning");
         }
-        hand.append(picture);
+        hand.append(made.node);
+        index += 1;
       };
-      kinds.forEach((kind) => add(kind, false));
+      seat.hand.forEach((kind) => add(kind, false));
       if (seat.drawn !== null && seat.drawn !== undefined) add(seat.drawn, true);
     }
     const melds = el("div", {class: "melds"}, seat.melds.map((meld) => el("span", {
@@ -112,8 +133,56 @@ const MJ = (() => {
     const discards = el("div", {class: "discards", "aria-label": `${info.seatNames[number]} discards`},
       seat.discards.map((item, i) => tile(item.tile, names,
         `small${item.claimed ? " claimed" : ""}${last && last.seat === number && last.index === i ? " last" : ""}`)));
-    return el("section", {class: classes.join(" "), "data-seat": number}, head, hand,
+    return el("section", {class: classes.join(" "), "data-seat": number, "data-pos": position}, head, hand,
               seat.melds.length ? melds : null, discards);
+  }
+
+  /** The end-of-game panel (see mjarena.web.outcome). */
+  function outcome(panel, seatNames) {
+    if (!panel) return null;
+    const rows = panel.rows.map((row) => el("li", {"data-seat": row.seat},
+      el("b", {}, `${row.rank}. ${seatNames[row.seat]}`), ` (${row.points} pt): ${row.why}`));
+    const score = panel.score ? el("p", {class: "score"},
+      `${seatNames[panel.wins[0].seat]} wins with ${panel.score.form}: ${panel.score.total} tai — `,
+      panel.score.items.length ? panel.score.items.map((item) => `${item.name} (${item.tai} tai)`).join(", ")
+        : "no tai pattern (each needs one suit, or an edge 3 or 7)",
+      el("br"), el("span", {class: "muted"}, `arranged as ${panel.score.arrangement}`)) : null;
+    return el("section", {class: "outcome", id: "outcome"}, el("h2", {}, "How the game ended"),
+      el("p", {class: "ended"}, panel.ended), score,
+      el("ol", {class: "why"}, rows),
+      panel.notes.length ? el("ul", {class: "notes"}, panel.notes.map((note) => el("li", {}, note))) : null);
+  }
+
+  /** The per-seat transcript panel (see mjarena.web.transcripts): what each bot was asked and answered. */
+  function transcripts(panels, seatNames) {
+    if (!panels || !panels.length) return null;
+    const body = el("div", {class: "transcript-body"});
+    const tabs = el("div", {class: "tabs", role: "tablist"});
+    function show(index) {
+      const panel = panels[index];
+      for (const button of tabs.children) button.setAttribute("aria-selected", button.dataset.index === String(index));
+      const timing = panel.mean_ms === null ? "" : ` · mean ${panel.mean_ms} ms, max ${panel.max_ms} ms`;
+      const head = el("p", {class: "muted"}, `${panel.bot} · ${panel.rows.length} ` +
+        (panel.kind === "exchanges" ? "exchanges" : "decisions (an in-process agent: no protocol text)") + timing);
+      const error = panel.error ? el("p", {class: "error"}, `${panel.error.reason}: ${panel.error.detail || ""}`) : null;
+      const rows = panel.rows.map((row, i) => {
+        const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, "debug "), row.debug) : null,
+                       row.stderr ? el("div", {class: "stderr"}, el("b", {}, "stderr "), row.stderr) : null];
+        return el("tr", {class: row.verdict === "ok" ? "" : "bad", "data-verdict": row.verdict},
+          el("td", {}, String(i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
+          el("td", {}, row.response === null ? el("i", {}, "no answer") : el("code", {}, row.response), ...extra),
+          el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, row.verdict));
+      });
+      body.replaceChildren(head, error || "", el("div", {class: "scroll"}, el("table", {class: "list transcript"},
+        el("thead", {}, el("tr", {}, ["#", panel.kind === "exchanges" ? "request" : "stage", "response", "ms",
+                                      "verdict"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows))));
+    }
+    panels.forEach((panel, index) => tabs.append(el("button", {type: "button", role: "tab", "data-index": index,
+      class: panel.error ? "erred" : "", onclick: () => show(index)}, seatNames[panel.seat])));
+    show(panels.findIndex((panel) => panel.error) >= 0 ? panels.findIndex((panel) => panel.error) : 0);
+    return el("section", {class: "transcripts", id: "transcripts"},
+      el("h2", {}, "Transcripts"), tabs, body);
   }
 
   /** The results of a finished game, best first. */
@@ -126,5 +195,5 @@ const MJ = (() => {
         el("td", {}, row.reason ? `error: ${row.reason}` : row.status), el("td", {}, String(row.points))))));
   }
 
-  return {el, tile, json, table, results};
+  return {el, tile, json, table, results, outcome, transcripts};
 })();

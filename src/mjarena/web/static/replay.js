@@ -1,4 +1,5 @@
-// The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed.
+// The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed;
+// the end of the game explained and each bot's transcript below.
 "use strict";
 
 (async () => {
@@ -49,9 +50,11 @@
                                    `(move ${mark.step})`)))) : null;
   const results = el("details", {class: "resultbox"}, el("summary", {}, "Result"),
     MJ.results(view.seats, view.seat_names));
+  const ending = MJ.outcome(view.outcome, view.seat_names);
   title.after(facts);
   app.append(errors || "", controls, slider, action, banner, board,
-             el("div", {class: "below"}, results, el("h2", {}, "Moves"), log));
+             el("div", {class: "below"}, ending || "", results, el("h2", {}, "Moves"), log,
+                MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
   const speedMs = () => 700 / speeds[speed];
 
@@ -76,7 +79,9 @@
       el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason}`), ` — ${mark.detail || ""}. `,
       mark.reason === "false_hu" ? "The seat leaves the game." : "From here the judge plays for this seat.")));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
-      bots: view.seats.map((s) => s.bot), marks: marksAt(step), result: step === last ? view.seats : null}));
+      bots: view.seats.map((s) => s.bot), marks: marksAt(step), result: step === last ? view.seats : null,
+      winning: step === last && view.outcome ? view.outcome.wins : []}));
+    if (ending) ending.classList.toggle("now", step === last);
     for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");
     const current = log.children[step];
     current.classList.add("current");
@@ -125,7 +130,9 @@
     event.preventDefault();
     handler();
   });
-  const fromHash = Number(location.hash.slice(1));
-  go(Number.isInteger(fromHash) ? fromHash : 0);
+  // Open on the table just dealt (step 0 is the empty table before the deal), or on the step in the address.
+  const firstMove = steps.findIndex((item) => item.event && !["deal", "dice"].includes(item.event.type));
+  const fromHash = location.hash.length > 1 ? Number(location.hash.slice(1)) : NaN;
+  go(Number.isInteger(fromHash) ? fromHash : Math.max(0, firstMove - 1));
   document.body.dataset.ready = "replay";
 })();
