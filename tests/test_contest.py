@@ -262,6 +262,9 @@ def test_a_new_version_plays_from_the_next_game_and_a_running_game_keeps_its_ver
     with server.contest.db.transaction() as tx:
         tx.start_game(game.id, server.clock(), pinned)
     server.upload("red", version_of("contest-bot-v2"))
+    (listed,) = server.games()  # a game in progress: listed with its versions and null points
+    assert listed["state"] == "running" and {p["points"] for p in listed["players"]} == {None}
+    assert {row["games"] for row in server.standings()["rows"]} == {0}
     server.scheduler.step()
     first = server.games("red")[0]
     assert {p["team"]: p["version"] for p in first["players"] if p["team"]} == {"red": 1, "blue": 1}

@@ -210,6 +210,10 @@ def test_pages_in_chromium_login_upload_and_live_standings(served: Served) -> No
                 return int(page.locator("body").get_attribute("data-games") or 0)
 
             before = _wait("games in the standings", games_shown)
+            page.goto(served.url + "/teams/cpp")
+            page.click("#games-table a[href^='/replays/']")
+            page.wait_for_selector("body[data-ready=replay]")
+            assert page.locator("#turns").count() == 0  # not logged in: the public replay only
             page.click("#login-link")
             page.fill("#token", served.tokens["teams"]["cpp"])
             page.click("#login button[type=submit]")
@@ -219,6 +223,12 @@ def test_pages_in_chromium_login_upload_and_live_standings(served: Served) -> No
             page.set_input_files("#source", str(EXAMPLES / "bot.cpp"))
             page.click("#upload button[type=submit]")
             page.wait_for_selector("#submissions tr[data-version='2'] .status-ok", timeout=60_000)
+            page.goto(served.url + "/teams/cpp")
+            page.click("#games-table a[href^='/replays/']")
+            page.wait_for_selector("body[data-turns=ready]")
+            own = page.locator("#turns").inner_text()
+            assert "cpp v1" in own and "debug" in own and "stderr" in own
+            assert not any(f"{team} v1" in own for team in ("java", "js", "py"))
             page.goto(served.url + "/")
             _wait("the standings to update", lambda: games_shown() > before, timeout=90)
             assert page.locator("#whoami").inner_text() == "cpp"

@@ -5,7 +5,7 @@ Tokens are :func:`secrets.token_urlsafe` strings handed out once; only their SHA
 :func:`hmac.compare_digest`, so the time taken says nothing about how close a guess was.
 
 >>> token = new_token()
->>> len(token) >= 43, matches(token, hash_token(token)), matches(token + "x", hash_token(token))
+>>> token.startswith("mjc_"), matches(token, hash_token(token)), matches(token + "x", hash_token(token))
 (True, True, False)
 >>> limiter = RateLimiter(2, 60.0)
 >>> [limiter.allow("red", now=t) for t in (0.0, 1.0, 2.0, 61.0)]
@@ -20,12 +20,17 @@ import secrets
 import threading
 from collections import deque
 
-__all__ = ["RateLimiter", "hash_token", "matches", "new_token"]
+__all__ = ["TOKEN_PREFIX", "RateLimiter", "hash_token", "matches", "new_token"]
+
+
+TOKEN_PREFIX = "mjc_"
+"""Starts every token: it never begins with ``-`` (which a command line would take for an option), and a secret
+scanner can recognise one."""
 
 
 def new_token() -> str:
-    """A fresh secret: 32 random bytes, URL-safe."""
-    return secrets.token_urlsafe(32)
+    """A fresh secret: 32 random bytes, URL-safe, after :data:`TOKEN_PREFIX`."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
 def hash_token(token: str) -> str:
