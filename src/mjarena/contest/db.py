@@ -172,6 +172,11 @@ class Transaction:
         row = self._c.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
+    def create_tables(self) -> None:
+        """The tables of :data:`SCHEMA` that do not exist yet."""
+        for statement in SCHEMA:
+            self._c.execute(statement)
+
     def set_meta(self, key: str, value: Any) -> None:
         """Store ``value`` (as JSON) under ``key``."""
         text = json.dumps(value)
@@ -202,6 +207,9 @@ class Transaction:
             "created) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', '', ?)",
             (submission_id, team_id, version, language, filename, path, sha256, now))
         return int(submission_id), int(version)
+
+    def set_source_path(self, submission_id: int, path: str) -> None:
+        self._c.execute("UPDATE submissions SET path = ? WHERE id = ?", (path, submission_id))
 
     def set_verdict(self, submission_id: int, status: str, message: str) -> None:
         self._c.execute("UPDATE submissions SET status = ?, message = ? WHERE id = ?",
@@ -306,8 +314,7 @@ class Database:
 
     def create_schema(self) -> None:
         with self.transaction() as tx:
-            for statement in SCHEMA:
-                tx._c.execute(statement)
+            tx.create_tables()
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._connection().execute(sql, params).fetchall()

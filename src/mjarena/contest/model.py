@@ -207,7 +207,7 @@ class Contest:
             stem = _SAFE.sub("_", Path(filename).stem).strip("._")[:60] or "source"
             path = folder / f"{stem}{suffix}"  # the compiler's messages name the team's own file
             path.write_bytes(raw)
-            tx._c.execute("UPDATE submissions SET path = ? WHERE id = ?", (str(path), submission_id))
+            tx.set_source_path(submission_id, str(path))
         found = self.db.submission(submission_id)
         assert found is not None
         return found
