@@ -537,6 +537,16 @@ def test_tournament_data_reads_a_running_tournament_without_touching_it(client: 
     assert replay == "cup/replays/r001-t001-g001.json"
     assert client.get(f"/api/replays/{replay}").status_code == 200
     assert client.get("/tournaments/cup").status_code == 200
+    assert state["eta_seconds"] is None, "finished: nothing left"
+    versus = state["head_to_head"]
+    assert "house-1" not in versus and set(versus) == {"a", "b", "c", "d", "e"}
+    for a, row in versus.items():
+        for b, (better, tied, worse) in row.items():
+            assert versus[b][a] == [worse, tied, better], "the matrix mirrors itself"
+    games = {name: row["games"] for name, row in ((r["bot"], r) for r in state["standings"])}
+    assert all(sum(sum(cell) for cell in versus[name].values()) >= games[name] for name in games)
+    assert set(state["times"]) == {"a", "b", "c", "d", "e"}
+    assert all(t["answers"] > 0 and 0 <= t["mean_ms"] <= t["max_ms"] for t in state["times"].values())
 
 
 def test_the_folder_itself_can_be_the_tournament(tmp_path: Path) -> None:

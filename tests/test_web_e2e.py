@@ -264,6 +264,7 @@ def test_tournament_standings_change_while_it_runs(page: Any, server: str, root:
     runner = threading.Thread(target=tournament.run, args=(_SlowExecutor(),), kwargs={"log": io.StringIO()})
     runner.start()
     seen: dict[str, str] = {"0": before}  # games played, as the page showed it -> its standings
+    summaries: list[str] = []
     try:
         deadline = time.monotonic() + 20
         while seen.get("6") is None and time.monotonic() < deadline:
@@ -272,17 +273,30 @@ def test_tournament_standings_change_while_it_runs(page: Any, server: str, root:
                 seen[played] = page.locator("#standings-table tbody").inner_text()
                 if len(seen) == 2:
                     _shot(page, "tournament-running")
+                if played not in ("0", "6"):
+                    summaries.append(page.locator("#summary").inner_text())
             time.sleep(0.05)
     finally:
         runner.join(30)
     assert "6" in seen and len(seen) >= 3, f"the page showed {sorted(seen)} games played, expected 0, some, then 6"
     assert len(set(seen.values())) == len(seen), "the standings changed each time games were added"
+    assert any(re.search(r"about \d+ s left", text) for text in summaries), f"an ETA while it runs: {summaries}"
     assert "finished" in page.locator("#summary").inner_text()
     assert page.locator("#games-table tbody tr").count() == 6
+    assert "μ" in page.locator("#standings-table").inner_text() and "σ" in page.locator("#standings-table").inner_text()
+    page.locator("#versus-box summary").click()
+    assert page.locator("#versus-table tbody tr").count() == 4
+    page.select_option("#filter-round", "2")
+    assert page.locator("#games-table tbody tr").count() == 3
+    assert page.locator("#games-table tbody tr[data-round='1']").count() == 0
+    page.select_option("#filter-entrant", "random-1")
+    assert 0 < page.locator("#games-table tbody tr").count() <= 3
     _shot(page, "tournament", phone=True)
+    page.select_option("#filter-round", "")
     page.locator("#games-table a").first.click()
     page.wait_for_selector("body[data-ready=replay]")
     assert page.locator(".seathead", has_text="builtin:").count() == 4
+    assert page.locator(".seathead", has_text="random-1 (builtin:random)").count() == 1, "entrants by name"
 
 
 # -- watching and debugging a bot ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.replay import ReplayError, load
+from mjarena.web.tournament_stats import answer_times, eta_seconds, head_to_head, merge_times
 
 __all__ = ["PAGE_SIZE", "Library", "NotFound", "UploadError", "check_replay"]
 
@@ -94,6 +95,7 @@ class Library:
         self.root = Path(root).resolve()
         self._meta: dict[Path, tuple[tuple[int, int], dict[str, Any] | None]] = {}
         self._views: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+        self._times: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
 
     # -- names -----------------------------------------------------------------------------------------
 
@@ -225,22 +227,51 @@ class Library:
                 from None
         records = _records(folder / "games.jsonl")
         prefix = "" if folder == self.root else self.name_of(folder) + "/"
-        games = []
+        games, finished, timings = [], [], []
         for gid in sorted(records, key=_game_order):
             record = records[gid]
             replay = folder / "replays" / f"{gid}.json"
+            times = self._answer_times(replay, record.get("bots") or [])
+            if times is not None:
+                finished.append(times[0])
+                timings.append(times[1])
             games.append({
                 "game": gid, "round": record.get("round"), "table": record.get("table"),
                 "results": [{key: seat.get(key) for key in ("seat", "bot", "status", "reason", "rank", "points")}
                             for seat in record.get("results", [])],
-                "replay": f"{prefix}replays/{gid}.json" if replay.is_file() else None,
+                "replay": f"{prefix}replays/{gid}.json" if times is not None else None,
             })
+        try:
+            standings = compute_standings(settings, records)
+            versus = head_to_head(records)
+        except (KeyError, *_BAD_JSON) as error:
+            raise UploadError(f"{name}/games.jsonl holds a damaged game: {str(error)[:200]}") from None
+        started = (folder / "tournament.json").stat().st_mtime
         return {
             "name": name, "rules": settings.rules, "format": settings.format, "rounds": settings.rounds,
             "seed": settings.seed, "played": len(records), "total": settings.total_games,
             "complete": len(records) >= settings.total_games,
-            "standings": compute_standings(settings, records), "games": games,
+            "eta_seconds": eta_seconds(started, finished, len(records), settings.total_games),
+            "standings": standings, "head_to_head": versus,
+            "times": {bot: item for bot, item in merge_times(timings).items() if bot in settings.names}, "games": games,
         }
+
+    def _answer_times(self, replay: Path, names: list[str]) -> tuple[float, dict[str, Any]] | None:
+        """(when the replay was written, :func:`~mjarena.web.tournament_stats.answer_times`) of a tournament's
+        replay, cached by size and time; None if there is no such file."""
+        try:
+            stat = replay.stat()
+        except OSError:
+            return None
+        key = (stat.st_mtime_ns, stat.st_size)
+        cached = self._times.get(replay)
+        if cached is None or cached[0] != key:
+            try:
+                times = answer_times(load(replay), [str(name) for name in names])
+            except (ReplayError, *_BAD_JSON):
+                times = {}
+            cached = self._times[replay] = (key, times)
+        return stat.st_mtime, cached[1]
 
 
 def _game_order(gid: str) -> tuple[int, ...]:

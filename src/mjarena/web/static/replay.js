@@ -57,6 +57,9 @@
                 MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
   const speedMs = () => 700 / speeds[speed];
+  // A tournament's game names its entrants: "greedy-1 (builtin:greedy)".
+  const entrants = view.tournament && Array.isArray(view.tournament.bots) ? view.tournament.bots : null;
+  const seatLabels = view.seats.map((s, i) => (entrants && entrants[i] ? `${entrants[i]} (${s.bot})` : s.bot));
 
   function marksAt(index) {
     // A seat is played by the judge from the step its error happened on.
@@ -79,7 +82,7 @@
       el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason}`), ` — ${mark.detail || ""}. `,
       mark.reason === "false_hu" ? "The seat leaves the game." : "From here the judge plays for this seat.")));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
-      bots: view.seats.map((s) => s.bot), marks: marksAt(step), result: step === last ? view.seats : null,
+      bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
       winning: step === last && view.outcome ? view.outcome.wins : []}));
     if (ending) ending.classList.toggle("now", step === last);
     for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");

@@ -1,4 +1,5 @@
-// A tournament's standings and games, fetched again every 1.5 s until every game is played.
+// A tournament: progress with ETA, standings (rating ± σ, answer times, errors by reason), head-to-head,
+// and its games with filters by entrant and round; fetched again every 1.5 s until every game is played.
 "use strict";
 
 (() => {
@@ -9,52 +10,105 @@
   const url = `/api/tournaments/${name.split("/").map(encodeURIComponent).join("/")}`;
   const summary = el("p", {id: "summary", "aria-live": "polite"});
   const progress = el("progress", {id: "progress", max: 1, value: 0});
-  const standings = el("div", {id: "standings"});
+  const standings = el("div", {id: "standings", class: "scroll-x"});
+  const versus = el("div", {id: "versus", class: "scroll-x"});
+  const entrantFilter = el("select", {id: "filter-entrant", "aria-label": "entrant"});
+  const roundFilter = el("select", {id: "filter-round", "aria-label": "round"});
   const games = el("div", {id: "games"});
-  app.append(summary, progress, el("h2", {}, "Standings"), standings, el("h2", {}, "Games"), games);
+  app.append(summary, progress, el("h2", {}, "Standings"), standings,
+             el("details", {id: "versus-box"}, el("summary", {}, "Head to head"), versus),
+             el("h2", {}, "Games"), el("div", {class: "controls"}, "entrant ", entrantFilter, " round ", roundFilter),
+             games);
   let previous = {};
+  let state = null;
 
   function errorsText(errors) {
     const parts = Object.entries(errors).map(([kind, count]) => `${kind} ${count}`);
     return parts.length ? parts.join(", ") : "–";
   }
 
-  function render(state) {
+  function duration(seconds) {
+    if (seconds === null || seconds === undefined) return "";
+    const s = Math.round(seconds);
+    return s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
+  }
+
+  function fillSelect(select, values, label) {
+    const current = select.value;
+    select.replaceChildren(el("option", {value: ""}, `every ${label}`),
+      ...values.map((value) => el("option", {value: String(value), selected: String(value) === current},
+                                  String(value))));
+  }
+
+  function renderGames() {
+    const who = entrantFilter.value;
+    const round = roundFilter.value;
+    const shown = state.games.slice().reverse().filter((game) =>
+      (!who || game.results.some((seat) => seat.bot === who)) && (!round || String(game.round) === round));
+    games.replaceChildren(shown.length ? el("table", {class: "list", id: "games-table"},
+      el("thead", {}, el("tr", {}, ["game", "round", "entrants by seat", "results (points)"].map(
+        (h, i) => el("th", {class: i === 2 ? "wide" : ""}, h)))),
+      el("tbody", {}, shown.map((game) => el("tr", {"data-round": game.round},
+        el("td", {}, game.replay ? el("a", {href: `/replays/${game.replay}`}, game.game) : game.game),
+        el("td", {}, String(game.round)),
+        el("td", {class: "wide"}, game.results.map((seat) => seat.bot).join(", ")),
+        el("td", {}, game.results.slice().sort((a, b) => a.rank - b.rank).map((seat) =>
+          `${seat.bot} ${seat.points}${seat.reason ? ` (${seat.reason})` : ""}`).join(" · "))))))
+      : el("p", {class: "muted"}, state.games.length ? "No game matches the filters." : "No game finished yet."));
+  }
+
+  function render() {
+    const eta = state.complete ? " · finished" : state.eta_seconds === null ? " · running"
+      : ` · running, about ${duration(state.eta_seconds)} left`;
     summary.textContent = `${state.rules} · ${state.format} · ${state.rounds} round(s) · seed ${state.seed} · ` +
-      `${state.played} of ${state.total} games played` + (state.complete ? " · finished" : " · running");
+      `${state.played} of ${state.total} games played` + eta;
     progress.max = Math.max(1, state.total);
     progress.value = state.played;
     const now = {};
+    const times = state.times || {};
     const rows = state.standings.map((row) => {
       now[row.bot] = `${row.games}/${row.points}`;
       const changed = previous[row.bot] !== undefined && previous[row.bot] !== now[row.bot];
+      const time = times[row.bot];
       return el("tr", {class: changed ? "changed" : "", "data-bot": row.bot},
         el("td", {}, String(row.rank)), el("td", {}, el("b", {}, row.bot)), el("td", {}, String(row.games)),
         el("td", {}, String(row.points)), el("td", {class: "wide"}, row.average_rank === null ? "–"
           : row.average_rank.toFixed(2)),
-        el("td", {class: "wide"}, row.rating.toFixed(2)), el("td", {}, errorsText(row.errors)));
+        el("td", {class: "wide", title: "OpenSkill ordinal: μ − 3σ"},
+           `${row.rating.toFixed(2)} (μ ${row.mu.toFixed(1)} ± σ ${row.sigma.toFixed(1)})`),
+        el("td", {class: "wide num"}, time && time.mean_ms !== null ? `${time.mean_ms} / ${time.max_ms}` : "–"),
+        el("td", {}, errorsText(row.errors)));
     });
     previous = now;
     standings.replaceChildren(el("table", {class: "list", id: "standings-table"},
-      el("thead", {}, el("tr", {}, ["rank", "bot", "games", "points", "avg rank", "rating", "errors"].map(
-        (h, i) => el("th", {class: i === 4 || i === 5 ? "wide" : ""}, h)))),
+      el("thead", {}, el("tr", {}, ["rank", "bot", "games", "points", "avg rank", "rating (μ ± σ)",
+                                    "ms mean / max", "errors"].map(
+        (h, i) => el("th", {class: [4, 5, 6].includes(i) ? "wide" : ""}, h)))),
       el("tbody", {}, rows)));
-    const recent = state.games.slice().reverse();
-    games.replaceChildren(recent.length ? el("table", {class: "list", id: "games-table"},
-      el("thead", {}, el("tr", {}, el("th", {}, "game"), el("th", {}, "results (points)"))),
-      el("tbody", {}, recent.map((game) => el("tr", {},
-        el("td", {}, game.replay ? el("a", {href: `/replays/${game.replay}`}, game.game) : game.game),
-        el("td", {}, game.results.slice().sort((a, b) => a.rank - b.rank).map((seat) =>
-          `${seat.bot} ${seat.points}${seat.reason ? ` (${seat.reason})` : ""}`).join(" · "))))))
-      : el("p", {class: "muted"}, "No game finished yet."));
+    const names = state.standings.map((row) => row.bot);
+    const h2h = state.head_to_head || {};
+    versus.replaceChildren(el("table", {class: "list versus", id: "versus-table"},
+      el("thead", {}, el("tr", {}, el("th", {}, "better / tied / worse than →"),
+                         names.map((n) => el("th", {}, n)))),
+      el("tbody", {}, names.map((a) => el("tr", {}, el("th", {}, a), names.map((b) => {
+        const cell = a === b ? null : (h2h[a] || {})[b];
+        return el("td", {class: cell ? (cell[0] > cell[2] ? "ahead" : cell[0] < cell[2] ? "behind" : "") : "muted"},
+                  a === b ? "·" : cell ? cell.join(" / ") : "–");
+      }))))));
+    fillSelect(entrantFilter, names, "entrant");
+    fillSelect(roundFilter, [...new Set(state.games.map((game) => game.round))].sort((x, y) => x - y), "round");
+    renderGames();
   }
+
+  entrantFilter.addEventListener("change", renderGames);
+  roundFilter.addEventListener("change", renderGames);
 
   async function poll() {
     try {
-      const state = await MJ.json(url);
+      state = await MJ.json(url);
       status.textContent = `updated ${new Date().toLocaleTimeString()}`;
       status.className = "muted";
-      render(state);
+      render();
       document.body.dataset.played = state.played;
       if (state.complete) {
         status.textContent = "";
