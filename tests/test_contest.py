@@ -332,8 +332,9 @@ def test_each_team_sees_its_own_bots_debug_and_stderr_and_nobody_elses(server: S
     (game,) = server.games()
     public = server.client.get(f"/api/replays/{game['id']}")
     assert public.status_code == 200 and "red-secret" not in public.text and "blue-secret" not in public.text
-    as_red = server.client.get(f"/api/games/{game['id']}/turns", headers=server.auth("red")).text
-    assert "red-secret" in as_red and "blue-secret" not in as_red
+    as_red = server.client.get(f"/api/replays/{game['id']}", headers=server.auth("red"))
+    assert "red-secret debug" in as_red.text and "red-secret stderr" in as_red.text
+    assert "blue-secret" not in as_red.text and as_red.json()["transcripts"]
     turns = server.client.get(f"/api/games/{game['id']}/turns", headers=server.auth("blue")).json()
     (seat,) = turns["seats"].values()
     assert seat["team"] == "blue"

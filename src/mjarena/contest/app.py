@@ -10,7 +10,8 @@ API (``Authorization: Bearer TOKEN`` where private):
 - ``GET /api/submissions`` (the team's), ``GET /api/submissions/{id}``, ``GET /api/submissions/{id}/source``
   (the exact bytes): the team's own only (404 for another team's).
 - ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public.
-- ``GET /api/replays/{id}``: a finished game for the replay viewer, as the asker may see it;
+- ``GET /api/replays/{id}``: a finished game for the web app's replay viewer (its transcript panel included), as
+  the asker may see it: a team's own bots with their ``debug`` output and standard error, the others without;
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
 
 Pages: ``/`` standings, ``/rounds``, ``/teams/{name}``, ``/replays/{id}``, ``/login``, and for a logged-in team
@@ -263,16 +264,16 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return json.loads(body)
 
     async def api_replay(request: Request) -> Response:
-        from mjarena.web.timeline import TimelineError, timeline
+        from mjarena.web.library import UploadError, check_replay
 
         team = viewer(request)
         replay = await run_in_threadpool(replay_of, request)
         shown = public_replay(replay, None if team is None else team.name)
         try:
-            view = await run_in_threadpool(timeline, shown)
-        except (TimelineError, KeyError, TypeError, ValueError) as error:
+            view = await run_in_threadpool(check_replay, json.dumps(shown).encode())
+        except UploadError as error:
             raise HTTPException(422, f"this replay cannot be shown: {error}") from None
-        return JSONResponse({"name": request.path_params["id"], **view})
+        return JSONResponse({"name": request.path_params["id"], **view}, headers={"cache-control": "no-store"})
 
     async def api_turns(request: Request) -> Response:
         team = viewer(request)

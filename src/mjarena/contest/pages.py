@@ -1,7 +1,7 @@
 """The contest's HTML pages, in the web app's look (its style sheet, tiles and replay viewer).
 
 Pages are complete without scripts; ``/contest-static/contest.js`` refreshes the standings while the contest
-runs, and ``turns.js`` shows a team its own bots' output in a replay.  Every value from the database or a request
+runs; replays play in the web app's viewer.  Every value from the database or a request
 is escaped here.
 
 >>> "&lt;b&gt;" in error_page(404, "<b>"), 'name="csrf"' in login_page()
@@ -121,11 +121,11 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
 
 
 def replay_page(game_id: int, viewer: str | None) -> str:
-    """The web app's replay viewer on a contest game, and the viewer's own bots' output under it."""
+    """The web app's replay viewer on a contest game (its transcript panel shows a logged-in team its own bots'
+    output, see :func:`mjarena.contest.games.public_replay`)."""
     body = f'<h1 class="title">Game {game_id}</h1><p class="muted" id="status">Loading the replay…</p>'
-    scripts = ["/static/mj.js", "/static/replay.js"] + (["/contest-static/turns.js"] if viewer else [])
-    return page(f"Game {game_id}", body, scripts=scripts, viewer=viewer, replay=str(game_id),
-                game=str(game_id))
+    return page(f"Game {game_id}", body, scripts=["/static/mj.js", "/static/replay.js"], viewer=viewer,
+                replay=str(game_id))
 
 
 def login_page(error: str | None = None) -> str:
