@@ -3,13 +3,19 @@
 import os
 import time
 
-count = 0
-try:
-    while count < 500:
-        if os.fork() == 0:
-            time.sleep(5)
-            os._exit(0)
-        count += 1
-except OSError:
-    pass
-print(count)
+
+def main() -> None:
+    count = 0
+    try:
+        while count < 500:
+            if os.fork() == 0:
+                time.sleep(5)
+                os._exit(0)
+            count += 1
+    except OSError:
+        pass
+    print(count)
+
+
+if __name__ == "__main__":
+    main()
