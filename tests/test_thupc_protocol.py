@@ -142,4 +142,4 @@ def test_rank_refuses_an_unfinished_game() -> None:
 
 def test_the_judge_knows_the_three_rule_sets() -> None:
     assert judge_rules("thupc").name == "thupc2021"
-    assert sorted(judge_rules("thupc2021").agents) == ["fixed", "greedy", "random"]
+    assert sorted(judge_rules("thupc2021").agents) == ["fixed", "greedy", "random", "strong"]

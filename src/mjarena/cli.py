@@ -7,6 +7,7 @@ Modules are imported inside the subcommands so that start-up stays fast.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 from collections.abc import Sequence
@@ -308,10 +309,42 @@ def _cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+_EXPORT_SUFFIXES = {"html": ".html", "botzone": ".botzone.json", "jsonl": ".jsonl"}
+
+
+def _export_replay(source: str, fmt: str, out: str | None) -> int:
+    from mjarena.export import ExportError, export
+    from mjarena.files import write_atomically
+    from mjarena.replay import ReplayError, load
+
+    try:
+        text = export(load(source), fmt, name=Path(source).name)
+    except (ReplayError, ExportError) as error:
+        raise UsageError(str(error)) from None
+    if out == "-":
+        sys.stdout.write(text)
+        return 0
+    target = Path(out) if out else Path(source).with_suffix(_EXPORT_SUFFIXES[fmt])
+    try:
+        write_atomically(target, text)
+    except OSError as error:
+        raise UsageError(f"{target}: cannot write: {error.strerror or error}") from None
+    print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from mjarena.arena.match import MatchResult, SeatOutcome
     from mjarena.replay import ReplayError, load, load_events, replay_game
 
+    words = args.words
+    if len(words) == 2 and words[0] == "export":
+        return _export_replay(words[1], args.format, args.out)
+    if len(words) != 1:
+        raise UsageError("expected FILE (to print it) or export FILE")
+    if args.out is not None or args.format != "html":
+        raise UsageError("--format and --out go with export: mjarena replay export FILE --format html")
+    args.file = words[0]
     try:
         data = load(args.file)  # checked whole: what follows cannot fail on it
     except ReplayError as error:
@@ -393,6 +426,58 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     except (TournamentError, ExecutorUnavailable) as error:
         raise UsageError(str(error)) from None
     print(format_standings(rows))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    import json
+
+    from mjarena.agents.factory import BotSpecError, check_spec
+    from mjarena.arena.compare import SEATINGS, compare, format_result, tqdm_progress
+    from mjarena.arena.executors import ExecutorUnavailable, make_executor
+    from mjarena.arena.match import check_limits
+    from mjarena.arena.rulesets import judge_rules
+
+    try:
+        judge = judge_rules(args.rules)
+    except KeyError as error:
+        raise UsageError(f"--rules: {error.args[0]}") from None
+    for label, spec in (("A", args.a), ("B", args.b)):
+        try:
+            check_spec(spec, judge)
+        except BotSpecError as error:
+            raise UsageError(f"bot {label}: {error}") from None
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    sprt = None
+    if args.sprt is not None:
+        try:
+            elo0, elo1 = (float(part) for part in args.sprt.split(","))
+        except ValueError:
+            raise UsageError(f"--sprt {args.sprt!r}: expected two numbers ELO0,ELO1 (e.g. 0,10)") from None
+        if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+            raise UsageError(f"--sprt {args.sprt!r}: ELO0 must be less than ELO1, both finite")
+        sprt = (elo0, elo1)
+    try:
+        check_limits(args.time_limit, args.memory_limit)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    sandbox = _sandbox(args, [args.a, args.b])
+    try:
+        executor = make_executor(args.executor, args.workers)
+    except ExecutorUnavailable as error:
+        raise UsageError(str(error)) from None
+    total = math.ceil(args.games / len(SEATINGS)) * len(SEATINGS)
+    try:
+        result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=args.seed,
+                         executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
+                         sandbox=sandbox, progress=None if args.quiet else tqdm_progress(total))
+    finally:
+        executor.close()
+    summary = result.to_json()
+    print(json.dumps(summary) if args.json else format_result(summary))
     return 0
 
 
@@ -648,12 +733,20 @@ def build_parser() -> argparse.ArgumentParser:
     match.set_defaults(handler=_cmd_match)
 
     replay = sub.add_parser(
-        "replay", help="print a saved game",
-        description="Print a replay saved by match --replay, a tournament or the web app (docs/replay-format.md).",
-        epilog="examples:\n  mjarena replay game.json\n  mjarena replay game.json --check",
+        "replay", help="print a saved game, or export it (HTML, Botzone log, JSON lines)",
+        description="Print a replay saved by match --replay, a tournament or the web app (docs/replay-format.md), "
+        "or export it: html is one self-contained file that opens offline; botzone is each seat's requests and "
+        "responses as a Botzone bot reads them; jsonl is an mjai-like event stream.",
+        epilog="examples:\n  mjarena replay game.json\n  mjarena replay game.json --check\n"
+        "  mjarena replay export game.json                  # game.html\n"
+        "  mjarena replay export game.json --format jsonl --out -",
     )
-    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("words", nargs="+", metavar="[export] FILE")
     replay.add_argument("--check", action="store_true", help="also play it again and check it matches")
+    replay.add_argument("--format", choices=("html", "botzone", "jsonl"), default="html",
+                        help="export: the format (html)")
+    replay.add_argument("--out", metavar="PATH",
+                        help="export: where to write ('-': stdout; default: FILE with .html, .botzone.json or .jsonl)")
     replay.set_defaults(handler=_cmd_replay)
 
     demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
@@ -705,6 +798,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_build_options(tournament)
     tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
     tournament.set_defaults(handler=_cmd_tournament)
+
+    compare_ = sub.add_parser(
+        "compare",
+        help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
+        description="Play A against B on duplicate sets: each wall with all 14 seatings of two A and two B, one A "
+        "and three B, three A and one B. Prints mean points per game with 95%% intervals, the likelihood that A "
+        "is better, and how much the duplicate pairing reduced the variance (docs/compare.md). SPEC as in "
+        "mjarena match --help.",
+        epilog="examples:\n  mjarena compare builtin:strong builtin:greedy --games 2000 --workers 2\n"
+        "  mjarena compare \"python3 mine.py\" builtin:strong --rules baida --sprt 0,20 --json",
+    )
+    compare_.add_argument("a", metavar="A", help="the bot under test")
+    compare_.add_argument("b", metavar="B", help="the bot it is compared with")
+    compare_.add_argument("--rules", default="noi2014", help="rule set: noi2014 (default), baida or thupc2021")
+    compare_.add_argument("--games", type=int, default=1400, metavar="N",
+                          help="games at most, rounded up to whole sets of 14 (1400)")
+    compare_.add_argument("--sprt", metavar="ELO0,ELO1",
+                          help="stop as soon as the sequential test accepts H0 (Elo ELO0) or H1 (ELO1); alpha = "
+                          "beta = 0.05; Elo on the per-set A-minus-B points difference (docs/compare.md)")
+    compare_.add_argument("--seed", type=int, default=0, help="seed of the walls (0)")
+    compare_.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
+    compare_.add_argument("--executor", choices=("local", "ray"), default="local",
+                          help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+    compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
+    compare_.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    _add_sandbox_option(compare_)
+    compare_.add_argument("--json", action="store_true", help="print one JSON object")
+    compare_.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
+    compare_.set_defaults(handler=_cmd_compare)
 
     standings = sub.add_parser("standings", help="print the standings of a tournament folder",
                                epilog="example:\n  mjarena standings cup/ --json")

@@ -16,7 +16,7 @@ tournament workers included; installed, or on ``PYTHONPATH``):
 >>> check_spec("builtin:nope")
 Traceback (most recent call last):
 ...
-mjarena.agents.factory.BotSpecError: unknown built-in bot 'nope'; known: greedy, random
+mjarena.agents.factory.BotSpecError: unknown built-in bot 'nope'; known: greedy, random, strong
 >>> check_spec("python:mjarena.no_such_module:policy")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...

@@ -57,12 +57,14 @@ class JudgeRules:
 
 def _noi2014() -> JudgeRules:
     from mjarena.agents.builtin import BUILTIN_AGENTS
+    from mjarena.agents.strong import StrongNoiAgent
     from mjarena.protocol import botzone
     from mjarena.variants import noi2014
 
     return JudgeRules(
         name="noi2014", new_game=noi2014.NoiGame, shuffled_wall=noi2014.shuffled_wall,
-        validate_wall=noi2014.validate_wall, rank=noi2014.rank, protocol=botzone, agents=BUILTIN_AGENTS,
+        validate_wall=noi2014.validate_wall, rank=noi2014.rank, protocol=botzone,
+        agents={**BUILTIN_AGENTS, "strong": StrongNoiAgent},
         notation="noi", hu_always_accepted=True,
     )
 
@@ -78,18 +80,21 @@ def _errors_last(results: Sequence[Any], errors: Mapping[int, str]) -> list[Any]
 
 def _baida() -> JudgeRules:
     from mjarena.agents.baida_agents import BAIDA_AGENTS
+    from mjarena.agents.strong import StrongBaidaAgent
     from mjarena.protocol import baida as protocol
     from mjarena.variants import baida
 
     return JudgeRules(
         name="baida", new_game=baida.BaidaGame, shuffled_wall=baida.shuffled_wall,
         validate_wall=baida.validate_wall, rank=lambda game, _targets, errors: _errors_last(baida.rank(game), errors),
-        protocol=protocol, agents=BAIDA_AGENTS, notation="thupc", hu_always_accepted=False,
+        protocol=protocol, agents={**BAIDA_AGENTS, "strong": StrongBaidaAgent}, notation="thupc",
+        hu_always_accepted=False,
         log=lambda events: noi_log(events, tile_name=protocol.format_tile), tile_name=protocol.format_tile,
     )
 
 
 def _thupc2021() -> JudgeRules:
+    from mjarena.agents.strong import StrongThupcAgent
     from mjarena.agents.thupc_fixed import THUPC_AGENTS
     from mjarena.protocol import thupc as protocol
     from mjarena.variants import thupc2021
@@ -98,7 +103,8 @@ def _thupc2021() -> JudgeRules:
         name="thupc2021", new_game=thupc2021.ThupcGame, shuffled_wall=thupc2021.shuffled_wall,
         validate_wall=thupc2021.validate_wall,
         rank=lambda game, _targets, errors: _errors_last(thupc2021.rank(game), errors),
-        protocol=protocol, agents=THUPC_AGENTS, notation="thupc", hu_always_accepted=False,
+        protocol=protocol, agents={**THUPC_AGENTS, "strong": StrongThupcAgent}, notation="thupc",
+        hu_always_accepted=False,
         seats=SEATS_THUPC, log=thupc_log, tile_name=format_tile,
     )
 

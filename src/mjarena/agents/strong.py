@@ -1,0 +1,362 @@
+"""``builtin:strong``: an expected-value player for NOI 2014, 百搭 and THUPC 2021.
+
+Where :class:`~mjarena.agents.builtin.GreedyAgent` only lowers the exchange distance (和牌距离), this player
+also counts what is left to draw, from public information only (its own hand, every discard and every meld):
+
+- **Discards** (tile efficiency with wall counting): the discard that leaves the lowest distance, then the most
+  *useful tiles still unseen* (kinds whose draw would lower the distance, each weighted by the copies nobody has
+  shown; a 百搭 wildcard counts as useful whenever it lowers the distance), then the tile least connected to the
+  rest.  Distances are the rule set's exact table distance (:func:`mjarena.hand.wild.distance`: the 2-5-8 pair,
+  wildcards and seven pairs of 百搭 included; dead tiles such as THUPC's PASS must go).
+- **Claims** by expected distance: PENG, CHI (CHOW) and open kongs are compared, each with its best discard,
+  against passing; a claim is taken when it lowers the distance, or keeps it with more unseen useful tiles.
+  Kongs from the hand are declared when they do not raise the distance (a kong brings a free draw).
+- **NOI 2014 target hand** (the wall ran out): among the winning hands closest to the whole hand, the one with
+  the highest 胡牌机会值 (the ranking's tie-break).  At that point every tile is in a hand, a meld or the
+  discards, so a kind the target lacks appears "in a hand at the end" (the best position) unless all four
+  copies were discarded and left unclaimed; the target avoids such dead kinds when the distance allows.
+- **THUPC 2021 special tiles**: a hand holding one never wins, so they go first; DOUBLE (an extra turn at once)
+  before PASS before REVERSE; PASS skips the opponent with the most melds (the one whose progress shows).
+- **Defence**: none.  No rule set here charges the player who discards the winning tile (NOI ranks by the order
+  of winning, THUPC and 百搭 pay the winner only), so a tile is never held back for safety; docs/compare.md
+  shows the measured effect of the above.
+
+Deterministic: nothing is random (``seed`` is accepted like every built-in agent's).  Every decision is a few
+hundred table look-ups (``benchmarks/strong.py`` prints the time per decision).
+
+>>> from mjarena.arena.match import run_match
+>>> result = run_match(["builtin:strong", "builtin:greedy"] * 2, seed=5)
+>>> [(seat.bot, seat.points) for seat in result.seats][:2]
+[('builtin:strong', 4.0), ('builtin:greedy', 2.0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mjarena.hand.options import RULES, HandRules
+from mjarena.hand.wild import distance
+from mjarena.tiles import DOUBLE, NUM_KINDS, PASS, REVERSE, STANDARD_KINDS, WILD
+from mjarena.variants.base import Action
+
+__all__ = ["StrongBaidaAgent", "StrongNoiAgent", "StrongThupcAgent", "seen_tiles", "useful_tiles"]
+
+_CLAIM_MELDS = {"peng": 2, "pong": 2, "gang": 3, "chi": 2, "chow": 2}
+"""Tiles a claim takes from the claimer's hand (CHI/CHOW: the run less the claimed tile)."""
+_DISCARD_EVENTS = ("play", "discard")
+
+
+def seen_tiles(events: Sequence[Any]) -> list[int]:
+    """Counts (38 kinds) of the tiles every player has seen: discards and melds, from a game's events.
+
+    A claim shows the claimer's own tiles of the meld (the claimed discard was already seen), a concealed kong
+    its four tiles, an added kong its fourth.
+
+    >>> from mjarena.variants.base import Event
+    >>> seen = seen_tiles([Event("play", 0, (4,)), Event("peng", 1, (4,)), Event("angang", 2, (7,))])
+    >>> seen[4], seen[7]
+    (3, 4)
+    """
+    seen = [0] * NUM_KINDS
+    last = None
+    for event in events:
+        kind = event.type
+        if kind in _DISCARD_EVENTS:
+            last = event.tiles[0]
+            seen[last] += 1
+        elif kind in ("chi", "chow"):
+            for tile in event.tiles:
+                seen[tile] += 1
+            if last is not None:
+                seen[last] -= 1  # the claimed discard, counted when it was discarded
+        elif kind in _CLAIM_MELDS:  # peng / pong (the tile, or the three tiles in THUPC), open gang
+            tile = event.tiles[0]
+            seen[tile] += _CLAIM_MELDS[kind]
+        elif kind == "angang":
+            seen[event.tiles[0]] += 4
+        elif kind == "bugang":
+            seen[event.tiles[0]] += 1
+    return seen
+
+
+def _drawable(rules: HandRules) -> list[int]:
+    """The kinds a player can draw and that can help: live kinds, and the wildcard when the rules have one."""
+    kinds = sorted(kind for kind in rules.kinds if kind != rules.wild_kind)
+    return kinds + ([rules.wild_kind] if rules.wild_kind is not None else [])
+
+
+def useful_tiles(counts: list[int], melds: int, rules: HandRules, unseen: Sequence[int],
+                 now: int | None = None) -> int:
+    """How many unseen tiles would lower the distance of a ``13 - 3 * melds`` hand (``counts`` is restored).
+
+    >>> from mjarena.tiles import counts_of, parse_mpsz
+    >>> hand = counts_of(parse_mpsz("123m456p789s1122z"))
+    >>> useful_tiles(hand, 0, RULES["thupc2021"], [4 - held for held in hand])  # 1z or 2z: two of each left
+    4
+    """
+    now = distance(counts, melds, rules) if now is None else now
+    total = 0
+    for kind in _drawable(rules):
+        if unseen[kind] > 0 and counts[kind] < (8 if kind == WILD else 4):
+            counts[kind] += 1
+            if distance(counts, melds, rules) < now:
+                total += unseen[kind]
+            counts[kind] -= 1
+    return total
+
+
+def _connection(counts: Sequence[int], kind: int) -> int:
+    """How well a tile fits the rest: copies and neighbours, then nearness to the middle of its suit."""
+    if kind >= STANDARD_KINDS:
+        return 1000 if kind == WILD else -1000
+    value = 3 * (counts[kind] - 1)
+    if kind < 27:
+        rank = kind % 9
+        for offset, weight in ((1, 2), (2, 1)):
+            if rank >= offset:
+                value += weight * counts[kind - offset]
+            if rank + offset <= 8:
+                value += weight * counts[kind + offset]
+        return 5 * value + min(rank, 8 - rank)
+    return 5 * value
+
+
+class _Player:
+    """What the three rule sets share: the evaluation of discards and claims."""
+
+    rules: HandRules
+    name = "strong"
+
+    def __init__(self, seed: int | None = None) -> None:
+        """``seed`` is accepted like every built-in agent's; the player is deterministic."""
+
+    # -- evaluation -------------------------------------------------------------------------------------
+
+    def unseen(self, game: Any, counts: Sequence[int]) -> list[int]:
+        """Copies of each kind neither in this hand nor shown at the table (wildcards: 8 in all)."""
+        seen = seen_tiles(game.events)
+        return [(8 if kind == WILD else 4) - seen[kind] - counts[kind] for kind in range(NUM_KINDS)]
+
+    def score(self, counts: list[int], melds: int, unseen: Sequence[int]) -> tuple[int, int]:
+        """(distance, -useful unseen tiles) of a hand that waits (13 - 3n tiles): lower is better."""
+        now = distance(counts, melds, self.rules)
+        return now, -useful_tiles(counts, melds, self.rules, unseen, now)
+
+    def best_discard(self, counts: list[int], melds: int, unseen: Sequence[int],
+                     kinds: Sequence[int] | None = None) -> tuple[tuple[int, int], int]:
+        """(score, kind) of the best discard of a 14 - 3n hand among ``kinds`` (default: every kind held)."""
+        best: tuple[tuple[int, int, int], int] | None = None
+        for kind in sorted(set(kinds) if kinds is not None else (k for k in range(NUM_KINDS) if counts[k])):
+            counts[kind] -= 1
+            key = (*self.score(counts, melds, unseen), _connection(counts, kind))
+            counts[kind] += 1
+            if best is None or key < best[0]:
+                best = (key, kind)
+        assert best is not None, "a hand to discard from holds a tile"
+        return best[0][:2], best[1]  # type: ignore[return-value]
+
+    def kong_keeps_pace(self, counts: list[int], melds: int, kind: int, copies: int, laid: int,
+                        unseen: Sequence[int]) -> bool:
+        """Whether a kong from the hand (``copies`` tiles of ``kind`` out, ``laid`` new melds: 1 for a concealed
+        kong, 0 for a PENG made a kong) leaves no higher distance than the best discard (and it brings a draw)."""
+        before = self.best_discard(counts, melds, unseen)[0][0]
+        return distance(_less(counts, kind, copies), melds + laid, self.rules) <= before
+
+
+def _less(counts: Sequence[int], kind: int, copies: int) -> list[int]:
+    after = list(counts)
+    after[kind] -= copies
+    return after
+
+
+def _kong(counts: Sequence[int], kind: int) -> tuple[int, int]:
+    """(tiles out, new melds) of a kong declared from the hand: four concealed, or one added to a PENG."""
+    return (4, 1) if counts[kind] == 4 else (1, 0)
+
+
+class StrongNoiAgent(_Player):
+    """NOI 2014: tile efficiency with wall counting, claims by expected distance, the chance-maximising target."""
+
+    rules = RULES["noi2014"]
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        if not legal:
+            return Action("target", tiles=chance_target(game, seat))
+        if legal[0].type == "hu":
+            return legal[0]
+        counts = list(game.hands[seat].counts)
+        melds = len(game.melds[seat])
+        unseen = self.unseen(game, counts)
+        if legal[-1].type == "pass":
+            return self._claim(counts, melds, game.claimable, legal, unseen)
+        plays = [action.tile for action in legal if action.type == "play"]
+        _, kind = self.best_discard(counts, melds, unseen, plays)
+        for action in legal:
+            if action.type == "gang" and action.tile is not None and self.kong_keeps_pace(
+                    counts, melds, action.tile, *_kong(counts, action.tile), unseen):
+                return action
+        return Action("play", kind)
+
+    def _claim(self, counts: list[int], melds: int, kind: int, legal: Sequence[Action],
+               unseen: Sequence[int]) -> Action:
+        choice, best = legal[-1], self.score(counts, melds, unseen)
+        pengs = [action.tile for action in legal if action.type == "peng"]
+        if pengs:
+            counts[kind] -= 2
+            score, discard = self.best_discard(counts, melds + 1, unseen, pengs)
+            counts[kind] += 2
+            if score < best:
+                choice, best = Action("peng", discard), score
+        if any(action.type == "gang" and action.tile is None for action in legal):
+            concealed = counts[kind] >= 3  # else the discard joins a PENG: the concealed hand stays the same
+            if not concealed or distance(_less(counts, kind, 3), melds + 1, self.rules) <= best[0]:
+                choice = Action("gang")  # an open kong keeps the distance and brings a draw
+        return choice
+
+
+class StrongBaidaAgent(_Player):
+    """百搭: tile efficiency with wall counting (wildcards, the 2-5-8 pair and seven pairs included)."""
+
+    rules = RULES["baida"]
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        if legal[0].type == "hu":
+            return legal[0]
+        counts = list(game.hands[seat])
+        melds = len(game.melds[seat])
+        unseen = self.unseen(game, counts)
+        if legal[-1].type == "pass":
+            return self._claim(counts, melds, game.claimable, legal, unseen)
+        plays = [action.tile for action in legal if action.type == "play"]
+        _, kind = self.best_discard(counts, melds, unseen, plays)
+        for action in legal:
+            if action.type == "gang" and action.tile is not None and self.kong_keeps_pace(
+                    counts, melds, action.tile, *_kong(counts, action.tile), unseen):
+                return action
+        return Action("play", kind)
+
+    def _claim(self, counts: list[int], melds: int, kind: int, legal: Sequence[Action],
+               unseen: Sequence[int]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        choice, best = legal[-1], self.score(counts, melds, unseen)
+        pengs = [action.tile for action in legal if action.type == "peng"]
+        if pengs:
+            counts[kind] -= 2
+            score, discard = self.best_discard(counts, melds + 1, unseen, pengs)
+            counts[kind] += 2
+            if score < best:
+                choice, best = Action("peng", discard), score
+        for low in sorted({action.tile for action in legal if action.type == "chi"}):  # type: ignore[type-var]
+            after = list(counts)
+            after[kind] += 1
+            for tile in (low, low + 1, low + 2):
+                after[tile] -= 1
+            discards = [a.tiles[0] for a in legal if a.type == "chi" and a.tile == low]
+            score, discard = self.best_discard(after, melds + 1, unseen, discards)
+            if score < best:
+                choice, best = Action("chi", low, tiles=(discard,)), score
+        for action in legal:
+            if action.type == "gang" and distance(_less(counts, kind, 3), melds + 1, self.rules) <= best[0]:
+                choice = action
+        return choice
+
+
+class StrongThupcAgent(_Player):
+    """THUPC 2021: special tiles first, then tile efficiency with wall counting; PONG/CHOW by expected distance."""
+
+    rules = RULES["thupc2021"]
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        if first.type in ("self_drawn", "ron"):
+            return first
+        counts = list(game.hands[seat].counts)
+        melds = len(game.melds[seat])
+        if first.type == "discard":
+            return self._discard(game, seat, counts, melds, legal)
+        unseen = self.unseen(game, counts)
+        kind = game.claimable
+        choice, best = legal[-1], self.score(counts, melds, unseen)
+        for action in legal:
+            if action.type == "pong":
+                taken = [kind, kind]
+            elif action.type == "chow":
+                taken = [t for t in range(action.tile, action.tile + 3) if t != kind]  # type: ignore[operator]
+            else:
+                continue
+            after = list(counts)
+            for tile in taken:
+                after[tile] -= 1
+            score, _ = self.best_discard(after, melds + 1, unseen)
+            if score < best:
+                choice, best = action, score
+        return choice
+
+    def _discard(self, game: Any, seat: int, counts: list[int], melds: int, legal: Sequence[Action]) -> Action:
+        for special in (DOUBLE, PASS, REVERSE):
+            if counts[special]:
+                if special != PASS:
+                    return Action("discard", special)
+                others = [(len(game.melds[other]), -((other - seat) % 4), other) for other in range(4) if other != seat]
+                return Action("discard", PASS, max(others)[2])
+        unseen = self.unseen(game, counts)
+        _, kind = self.best_discard(counts, melds, unseen, [a.tile for a in legal if a.type == "discard"])
+        return Action("discard", kind)
+
+
+# -- the NOI 2014 target hand -----------------------------------------------------------------------------
+
+
+def chance_target(game: Any, seat: int) -> tuple[int, ...]:
+    """The target hand for an exhausted NOI 2014 wall: closest to the whole hand, then the best 胡牌机会值.
+
+    A kind the target lacks scores the last position (every hand at the end) unless all four of its copies were
+    discarded and none was claimed: then the position of its last discard.  Dead kinds are shut out of the
+    completion, the latest-discarded ones last, as long as the distance stays the closest.
+    """
+    from mjarena.agents.builtin import best_target
+    from mjarena.variants.noi2014_ranking import target_distance
+
+    hand, melds = game.hands[seat], game.melds[seat]
+    whole = game.whole_hand(seat)
+    closest = best_target(hand, melds)
+    best_distance = target_distance(closest, whole)
+    claimed = set(game.claimed)
+    discarded = [0] * 27
+    last = [0] * 27
+    for position, kind in enumerate(game.discards, start=1):
+        if position - 1 not in claimed:
+            discarded[kind] += 1
+            last[kind] = position
+    dead = sorted((last[k], k) for k in range(27) if discarded[k] == 4 and not whole[k])  # earliest first
+    for allowed in range(len(dead) + 1):  # shut every dead kind out, then allow the latest-discarded ones
+        target = _target_without(hand, melds, [kind for _, kind in dead[: len(dead) - allowed]])
+        if target is not None and target_distance(target, whole) == best_distance:
+            return target
+    return closest
+
+
+def _target_without(hand: Any, melds: Sequence[Any], shut: Sequence[int]) -> tuple[int, ...] | None:
+    """The closest target (as :func:`~mjarena.agents.builtin.best_target` completes one) that holds no more
+    tiles of the ``shut`` kinds than the hand does; None if the caps leave none."""
+    from mjarena.agents.builtin import _Completion
+
+    fixed: list[int] = []
+    cap = [4] * 27
+    for meld in melds:
+        size = 4 if meld.type == "gang" else 3
+        fixed += [meld.kind] * size
+        cap[meld.kind] -= size
+    concealed = list(hand.counts[:27])
+    for kind in shut:
+        cap[kind] = min(cap[kind], concealed[kind])
+    completion = _Completion(concealed.copy(), cap, 4 - len(melds)).run()
+    return None if completion is None else tuple(sorted(fixed + completion))
+
+
+STRONG_AGENTS: dict[str, type[_Player]] = {
+    "noi2014": StrongNoiAgent, "baida": StrongBaidaAgent, "thupc2021": StrongThupcAgent,
+}
+"""The strong player of each rule set, by rule-set name."""

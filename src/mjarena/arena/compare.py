@@ -1,0 +1,322 @@
+"""Is bot A better than bot B?  Duplicate deals, intervals, likelihood of superiority and a sequential test.
+
+A **duplicate set** is one wall played 14 times, once with each seating of A and B that has both at the table:
+the 6 seatings of two A and two B (AABB, ABAB, ABBA, BAAB, BABA, BBAA), the 4 of one A and three B, and the 4 of
+three A and one B.  Over a set, A and B sit each seat equally often (7 times), hold every hand of the deal
+equally often, and face each mix of opponents; 14 games give A and B 28 seat-games each.
+
+Per set, ``a`` and ``b`` are the mean points per seat-game of each bot, and ``d = a - b``.  Sets are independent
+(one wall each), so every figure comes from the per-set values:
+
+- ``a.mean`` / ``b.mean``: mean points per game, with a 95% interval (normal, ``1.96 * sd / sqrt(sets)``);
+- ``los``: likelihood of superiority, ``Phi(mean(d) / se(d))``, the probability that A is really the better;
+- ``variance_reduction``: ``1 - var(d) / var_independent``.  ``var_independent`` is what ``var(d)`` would be if
+  each of the 14 games of a set were dealt its own wall.  ``d`` is the sum over the 14 seatings of each game's
+  share ``c_p = (A's points - B's points in the game) / 28``; with independent walls the shares would be
+  independent, so ``var_independent = sum_p var(c_p)``, each variance taken over sets (over walls, as
+  independent deals' would be).  Measured on the games played, not assumed;
+- ``sprt``: with ``elo0, elo1`` (see :func:`sprt_llr`) the games stop as soon as the log-likelihood ratio leaves
+  ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``, alpha = beta = 0.05, and the hypothesis accepted is
+  reported.  Sets are counted in order, whatever order workers finish them in, so the result does not depend
+  on the executor or the number of workers.
+
+The model is written out in ``docs/compare.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
+
+__all__ = ["SEATINGS", "CompareResult", "CompareTask", "compare", "play_seating", "sprt_bounds", "sprt_llr"]
+
+
+def _seatings() -> tuple[str, ...]:
+    patterns = []
+    for count in (2, 1, 3):
+        for seats in combinations(range(4), count):
+            patterns.append("".join("A" if seat in seats else "B" for seat in range(4)))
+    return tuple(patterns)
+
+
+SEATINGS: tuple[str, ...] = _seatings()
+"""The 14 seatings of a duplicate set, seat 0 first: two A and two B, then one A, then three A."""
+
+SEAT_GAMES = 2 * len(SEATINGS)
+"""Seat-games of each bot in a set: 28 (A and B hold 4 x 14 / 2 seats each)."""
+POINT_RANGE = {"noi2014": 3.0, "baida": 4.0, "thupc2021": 1.0}
+"""The largest difference in points between two seats of one game, per rule set (NOI: 4 - 1; else: the win)."""
+
+ALPHA = BETA = 0.05
+
+
+@dataclass(frozen=True)
+class CompareTask:
+    """One game of a comparison (picklable: it runs in a worker)."""
+
+    set_index: int
+    seating: str
+    wall_seed: int
+    a: str
+    b: str
+    rules: str
+    time_limit: float = 1.0
+    memory_limit: int = 256
+    sandbox: Sandbox = DEFAULT_SANDBOX
+
+    def __str__(self) -> str:
+        return f"{self.set_index:06d}-{self.seating}"
+
+
+def play_seating(task: CompareTask) -> dict[str, Any]:
+    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}}``."""
+    from mjarena.arena.match import Limits, run_match
+
+    specs = [task.a if letter == "A" else task.b for letter in task.seating]
+    result = run_match(specs, rules=task.rules, seed=task.wall_seed,
+                       limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox))
+    points: dict[str, list[float]] = {"A": [], "B": []}
+    errors = {"A": 0, "B": 0}
+    for seat in result.seats:
+        letter = task.seating[seat.seat]
+        points[letter].append(seat.points)
+        errors[letter] += seat.status == "error"
+    return {"a": statistics.fmean(points["A"]), "b": statistics.fmean(points["B"]), "errors": errors}
+
+
+def elo_score(elo: float) -> float:
+    """The expected score in [0, 1] of an Elo difference (logistic, 400 points a factor of 10).
+
+    >>> elo_score(0.0), round(elo_score(400.0), 4)
+    (0.5, 0.9091)
+    """
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def set_score(difference: float, point_range: float) -> float:
+    """A set's A-minus-B difference in points per game mapped onto [0, 1] (0.5: even).
+
+    >>> set_score(0.0, 3.0), set_score(3.0, 3.0), set_score(-1.5, 3.0)
+    (0.5, 1.0, 0.25)
+    """
+    return 0.5 + difference / (2.0 * point_range)
+
+
+def sprt_llr(scores: Sequence[float], elo0: float, elo1: float) -> float:
+    """The generalised SPRT's log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``) given set scores.
+
+    Normal approximation (as chess testing frameworks use for game pairs): with ``s0, s1`` the expected scores
+    of ``elo0, elo1`` and ``m, v`` the mean and variance of the scores, ``LLR = n (s1 - s0)(2m - s0 - s1) / 2v``.
+
+    >>> round(sprt_llr([0.6, 0.7, 0.5, 0.65], 0.0, 50.0), 2)  # s0 0.5, s1 0.571, mean 0.6125, variance 0.00729
+    3.01
+    """
+    count = len(scores)
+    if count < 2:
+        return 0.0
+    variance = statistics.variance(scores)
+    if variance <= 0.0:
+        variance = 1e-6  # every set the same: the data still speaks, with a tiny spread
+    s0, s1 = elo_score(elo0), elo_score(elo1)
+    return count * (s1 - s0) * (2.0 * statistics.fmean(scores) - s0 - s1) / (2.0 * variance)
+
+
+def sprt_bounds(alpha: float = ALPHA, beta: float = BETA) -> tuple[float, float]:
+    """(lower, upper) bounds of the LLR: below, accept H0; above, accept H1.
+
+    >>> [round(bound, 3) for bound in sprt_bounds()]
+    [-2.944, 2.944]
+    """
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def _interval(values: Sequence[float]) -> list[float] | None:
+    if len(values) < 2:
+        return None
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return [round(mean - half, 4), round(mean + half, 4)]
+
+
+@dataclass
+class CompareResult:
+    """The comparison so far, in set order: each set's mean points of A and B, and each seating's share of the
+    set's difference (``(A's points - B's points in that game) / 28``: the shares of a set add up to its
+    difference, so their variances over sets add up to the variance that independent deals would give)."""
+
+    a: str
+    b: str
+    rules: str
+    sprt: tuple[float, float] | None = None
+    sets_a: list[float] = field(default_factory=list)
+    sets_b: list[float] = field(default_factory=list)
+    by_seating: list[dict[str, float]] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    accepted: str | None = None
+
+    @property
+    def games(self) -> int:
+        return len(self.sets_a) * len(SEATINGS)
+
+    def differences(self) -> list[float]:
+        return [a - b for a, b in zip(self.sets_a, self.sets_b, strict=True)]
+
+    def los(self) -> float | None:
+        """Likelihood of superiority of A, ``Phi(mean(d) / se(d))`` (None before two sets)."""
+        d = self.differences()
+        if len(d) < 2:
+            return None
+        spread = statistics.stdev(d)
+        mean = statistics.fmean(d)
+        if spread == 0.0:
+            return 0.5 if mean == 0.0 else float(mean > 0)
+        return 0.5 * (1.0 + math.erf(mean / (spread / math.sqrt(len(d))) / math.sqrt(2.0)))
+
+    def variance_reduction(self) -> float | None:
+        """``1 - var(d) / var_independent`` (see the module docstring); None before two sets."""
+        if len(self.by_seating) < 2:
+            return None
+        independent = sum(statistics.variance([row[p] for row in self.by_seating]) for p in SEATINGS)
+        if independent == 0.0:
+            return None
+        return 1.0 - statistics.variance(self.differences()) / independent
+
+    def llr(self) -> float | None:
+        if self.sprt is None:
+            return None
+        scores = [set_score(d, POINT_RANGE.get(self.rules, 4.0)) for d in self.differences()]
+        return sprt_llr(scores, *self.sprt)
+
+    def add_set(self, games: dict[str, dict[str, Any]]) -> None:
+        """Record one whole set (its 14 games by seating) and run the SPRT on the sets so far."""
+        self.sets_a.append(sum(games[p]["a"] * p.count("A") for p in SEATINGS) / SEAT_GAMES)
+        self.sets_b.append(sum(games[p]["b"] * p.count("B") for p in SEATINGS) / SEAT_GAMES)
+        self.by_seating.append({p: (games[p]["a"] * p.count("A") - games[p]["b"] * p.count("B")) / SEAT_GAMES
+                                for p in SEATINGS})
+        for game in games.values():
+            for letter in ("A", "B"):
+                self.errors[letter] += game["errors"][letter]
+        llr = self.llr()
+        if llr is not None and self.accepted is None:
+            lower, upper = sprt_bounds()
+            if llr <= lower:
+                self.accepted = "H0"
+            elif llr >= upper:
+                self.accepted = "H1"
+
+    def to_json(self) -> dict[str, Any]:
+        """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``), ``difference``, ``los``,
+        ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``)."""
+        d = self.differences()
+        sprt = None
+        if self.sprt is not None:
+            llr = self.llr()
+            sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
+                    "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
+        los = self.los()
+        reduction = self.variance_reduction()
+        return {
+            "rules": self.rules,
+            "games": self.games,
+            "sets": len(d),
+            "a": {"bot": self.a, "mean": _mean(self.sets_a), "ci95": _interval(self.sets_a),
+                  "errors": self.errors["A"]},
+            "b": {"bot": self.b, "mean": _mean(self.sets_b), "ci95": _interval(self.sets_b),
+                  "errors": self.errors["B"]},
+            "difference": {"mean": _mean(d), "ci95": _interval(d)},
+            "los": None if los is None else round(los, 6),
+            "variance_reduction": None if reduction is None else round(reduction, 4),
+            "sprt": sprt,
+        }
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(statistics.fmean(values), 4) if values else None
+
+
+def format_result(result: dict[str, Any]) -> str:
+    """The comparison as a few lines of text."""
+    def side(key: str) -> str:
+        entry = result[key]
+        interval = entry["ci95"]
+        shown = f"[{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "(more sets needed)"
+        errs = f", {entry['errors']} errors" if entry["errors"] else ""
+        return f"  {key.upper()} {entry['bot']}: {entry['mean']:.3f} points per game, 95% {shown}{errs}"
+
+    lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)})",
+             side("a"), side("b")]
+    if result["los"] is not None:
+        lines.append(f"  likelihood that A is better: {result['los']:.4f}")
+    if result["variance_reduction"] is not None:
+        lines.append(f"  duplicate pairing removed {100 * result['variance_reduction']:.1f}% of the variance of "
+                     "independent deals")
+    sprt = result["sprt"]
+    if sprt is not None:
+        verdict = f"accepted {sprt['accepted']}" if sprt["accepted"] else "undecided"
+        lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: LLR {sprt['llr']} in "
+                     f"({sprt['bounds'][0]}, {sprt['bounds'][1]}), {verdict}")
+    return "\n".join(lines)
+
+
+def compare(
+    a: str,
+    b: str,
+    *,
+    rules: str = "noi2014",
+    games: int = 1400,
+    sprt: tuple[float, float] | None = None,
+    seed: int = 0,
+    executor: Any = None,
+    time_limit: float = 1.0,
+    memory_limit: int = 256,
+    sandbox: Sandbox = DEFAULT_SANDBOX,
+    progress: Callable[[int, CompareResult], None] | None = None,
+) -> CompareResult:
+    """Play A against B on duplicate sets until ``games`` games are played (rounded up to whole sets) or the
+    SPRT decides.  ``executor``: a :mod:`mjarena.arena.executors` executor (None: in this process)."""
+    from mjarena.arena.tournament import derive_seed
+
+    result = CompareResult(a, b, rules, sprt)
+    sets = max(1, math.ceil(games / len(SEATINGS)))
+    workers = getattr(executor, "workers", 1) or 1
+    chunk = max(1, 2 * workers)  # sets in flight at once: the SPRT looks between chunks
+    index = 0
+    while index < sets and result.accepted is None:
+        batch = range(index, min(sets, index + chunk))
+        tasks = [CompareTask(i, seating, derive_seed(seed, "compare", i), a, b, rules, time_limit, memory_limit,
+                             sandbox) for i in batch for seating in SEATINGS]
+        outcomes: dict[int, dict[str, dict[str, Any]]] = {i: {} for i in batch}
+        pairs = executor.run(play_seating, tasks) if executor is not None else ((t, play_seating(t)) for t in tasks)
+        for task, outcome in pairs:
+            outcomes[task.set_index][task.seating] = outcome
+            if progress is not None:
+                progress(1, result)
+        for i in batch:  # in set order: the same sets decide, whatever finished first
+            if result.accepted is None:
+                result.add_set(outcomes[i])
+        index = batch.stop
+    return result
+
+
+def tqdm_progress(total: int) -> Callable[[int, CompareResult], None]:
+    """A progress callback that draws a bar on stderr (tqdm), or prints nothing when tqdm is missing."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return lambda _step, _result: None
+    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def update(step: int, result: CompareResult) -> None:
+        bar.update(step)
+        los = result.los()
+        if los is not None:
+            bar.set_postfix_str(f"LOS {los:.3f}")
+
+    return update
