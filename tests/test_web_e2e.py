@@ -430,3 +430,33 @@ def test_phone_layout_keeps_the_hand_and_the_controls_on_screen(browser: Any, se
         SHOTS.mkdir(parents=True, exist_ok=True)
     finally:
         context.close()
+
+
+def test_an_exported_replay_opens_from_disk_offline(browser: Any, root: Path, tmp_path: Path) -> None:
+    from mjarena.export import export
+    from mjarena.replay import load
+
+    exported = tmp_path / "noi-crash.html"
+    exported.write_text(export(load(root / "noi-crash.json"), "html", name="noi-crash.json"), encoding="utf-8")
+    context = browser.new_context(viewport=DESKTOP, offline=True)
+    requested: list[str] = []
+    context.route("**/*", lambda route: (requested.append(route.request.url),
+                                         route.continue_() if route.request.url.startswith("file://")
+                                         else route.abort()))
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto(exported.as_uri())
+        page.wait_for_selector("body[data-ready=replay]")
+        page.keyboard.press("End")
+        assert _counter(page)[0] == _counter(page)[1] > 50
+        assert page.locator("#outcome.now").count() == 1 and page.locator("#transcripts").count() == 1
+        loaded = page.evaluate("[...document.images].every((image) => image.complete && image.naturalWidth > 0)")
+        assert loaded and page.locator("img.tile").count() > 50, "every tile picture comes from the file"
+        assert [url for url in requested if not url.startswith("file://")] == [], "no request leaves the file"
+        assert problems == []
+        _shot(page, "exported")
+    finally:
+        context.close()

@@ -25,7 +25,7 @@ from typing import Any
 from mjarena.replay import ReplayError, load
 from mjarena.web.tournament_stats import answer_times, eta_seconds, head_to_head, merge_times
 
-__all__ = ["PAGE_SIZE", "Library", "NotFound", "UploadError", "check_replay"]
+__all__ = ["PAGE_SIZE", "Library", "NotFound", "UploadError", "check_replay", "viewer_data"]
 
 PAGE_SIZE = 50
 """Replays per page of the index."""
@@ -51,19 +51,14 @@ class UploadError(ValueError):
 
 def check_replay(raw: bytes) -> dict[str, Any]:
     """What the viewer shows of the replay in ``raw`` (JSON bytes): the replay checked as
-    :func:`mjarena.replay.load` checks a file, then its :func:`~mjarena.web.timeline.timeline`, its
-    :func:`~mjarena.web.transcripts.transcripts` and its end-of-game :func:`~mjarena.web.outcome.outcome`;
-    :class:`UploadError` saying what is wrong.
+    :func:`mjarena.replay.load` checks a file, then its :func:`viewer_data`; :class:`UploadError` saying what is
+    wrong.
 
     >>> check_replay(b'{"format": "something else"}')
     Traceback (most recent call last):
     ...
     mjarena.web.library.UploadError: not an mjarena replay (no "format": "mjarena-replay")
     """
-    from mjarena.web.outcome import outcome
-    from mjarena.web.timeline import TimelineError, timeline
-    from mjarena.web.transcripts import transcripts
-
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -77,6 +72,17 @@ def check_replay(raw: bytes) -> dict[str, Any]:
     for key in ("rules", "wall", "seats", "events", "decisions"):
         if key not in data:
             raise UploadError(f"the replay has no {key!r}")
+    return viewer_data(data)
+
+
+def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
+    """Everything the replay viewer shows of a replay: its :func:`~mjarena.web.timeline.timeline`, its
+    :func:`~mjarena.web.transcripts.transcripts` and its end-of-game :func:`~mjarena.web.outcome.outcome`;
+    :class:`UploadError` if the replay does not hold together."""
+    from mjarena.web.outcome import outcome
+    from mjarena.web.timeline import TimelineError, timeline
+    from mjarena.web.transcripts import transcripts
+
     try:
         view = timeline(data)
         view["transcripts"] = transcripts(data)

@@ -19,7 +19,10 @@ const MJ = (() => {
   /** One tile picture: kind -1 is a hidden tile. */
   function tile(kind, names = {}, extra = "") {
     const name = kind < 0 ? "hidden" : (names[kind] || String(kind));
-    return el("img", {class: `tile ${extra}`.trim(), src: `/tiles/${kind < 0 ? "back" : kind}.svg`,
+    const key = kind < 0 ? "back" : String(kind);
+    // A replay exported as one HTML file carries its tile pictures (window.MJ_TILES: data: URLs).
+    const src = (window.MJ_TILES && window.MJ_TILES[key]) || `/tiles/${key}.svg`;
+    return el("img", {class: `tile ${extra}`.trim(), src,
                       alt: name, title: name, "data-kind": kind, draggable: "false"});
   }
 

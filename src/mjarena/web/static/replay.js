@@ -7,9 +7,11 @@
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   const name = app.dataset.replay;
+  const embedded = document.getElementById("mj-data"); // a replay exported as one HTML file carries its data
   let view;
   try {
-    view = await MJ.json(`/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
+    view = embedded ? JSON.parse(embedded.textContent)
+      : await MJ.json(`/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
   } catch (error) {
     status.textContent = `This replay cannot be shown: ${error.message}`;
     status.className = "error";
