@@ -426,8 +426,8 @@ def test_phone_layout_keeps_the_hand_and_the_controls_on_screen(browser: Any, se
             box = button.bounding_box()
             assert box["height"] >= 44, box
         assert not CJK.search(page.locator("main").inner_text())
-        page.screenshot(path=str(SHOTS / "play-phone-discard.png"))
         SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "play-phone-discard.png"))
     finally:
         context.close()
 
