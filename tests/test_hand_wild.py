@@ -466,3 +466,52 @@ def test_many_wildcards_against_both_references(text: str, melds: int, rules: Ha
     wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
     if melds >= 2 and wilds <= 3:  # the brute force tries what every wildcard stands for: quick for a few only
         assert found == ref.arrangements_bruteforce(counts, melds, rules)
+
+
+# ---------------------------------------------------------------------------------------------- one discard's effect
+
+
+@pytest.mark.parametrize(("text", "melds", "rules"), [
+    ("123m456p789s1122z7z", 0, RULES["thupc2021"]), ("123m456p789s11z3z5p*", 0, BAIDA),
+    ("1m2m5p7p9p1s3s5s7s9s1z4z6z7z", 0, BAIDA), ("11z468m", 3, RULES["thupc2021"]), ("13579m258p4z**", 1, BAIDA),
+    ("1122m3344p5566s79s", 0, RULES["noi2014"]),
+])
+def test_discard_effect_matches_the_distance_and_the_waits(text: str, melds: int, rules: HandRules) -> None:
+    from mjarena.hand.effect import discard_effect
+
+    counts = hand(text)
+    visible = [0] * 38
+    visible[4] = 2  # two 5m seen elsewhere
+    before = distance(counts, melds, rules)
+    best = None
+    for kind in sorted({k for k in range(38) if counts[k]}):
+        effect = discard_effect(counts, kind, melds, rules, visible)
+        after = list(counts)
+        after[kind] -= 1
+        assert effect.distance_before == before and effect.distance_after == distance(after, melds, rules)
+        useful = []
+        for other in sorted(k for k in rules.kinds if k != rules.wild_kind):
+            if after[other] < 4:
+                after[other] += 1
+                if distance(after, melds, rules) < effect.distance_after:
+                    useful.append(other)
+                after[other] -= 1
+        assert list(effect.useful_kinds) == useful
+        assert effect.useful_after == sum(4 - counts[k] - visible[k] for k in useful)
+        key = (effect.distance_after, -effect.useful_after, kind)
+        best = key if best is None or key < best else best
+        assert effect.distance_loss >= 0
+    assert best is not None
+    assert discard_effect(counts, best[2], melds, rules, visible).distance_loss == 0
+    assert discard_effect(counts, best[2], melds, rules, visible).useful_loss == 0
+
+
+def test_discard_effect_says_what_is_wrong() -> None:
+    from mjarena.hand.effect import discard_effect
+
+    with pytest.raises(ValueError, match="cannot discard 5M: the hand holds none"):
+        discard_effect(hand("123m456p789s1122z7z"), 4)
+    with pytest.raises(ValueError, match="cannot discard 99: the hand holds none"):
+        discard_effect(hand("123m456p789s1122z7z"), 99)
+    with pytest.raises(ValueError, match="discards need a hand of 14"):
+        discard_effect(hand("123m456p789s1122z"), 0)

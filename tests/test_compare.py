@@ -1,0 +1,123 @@
+"""mjarena compare: duplicate sets, the statistics, the sequential test, executors and the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+
+import pytest
+
+from mjarena.arena.compare import (
+    SEAT_GAMES,
+    SEATINGS,
+    CompareResult,
+    compare,
+    set_score,
+    sprt_bounds,
+    sprt_llr,
+)
+from mjarena.arena.executors import LocalExecutor
+from mjarena.cli import main
+
+
+def test_a_duplicate_set_seats_a_and_b_alike() -> None:
+    assert len(SEATINGS) == len(set(SEATINGS)) == 14
+    assert all({"A", "B"} <= set(seating) for seating in SEATINGS)
+    for seat in range(4):
+        assert sum(seating[seat] == "A" for seating in SEATINGS) == 7
+    assert sum(seating.count("A") for seating in SEATINGS) == sum(seating.count("B") for seating in SEATINGS)
+    assert SEAT_GAMES == 28
+
+
+def test_a_bot_against_itself_differs_by_nothing_in_every_set() -> None:
+    """The same deterministic bot as A and B: each set's difference is exactly 0, so duplicate pairing removes
+    all the variance that independent deals would have."""
+    result = compare("builtin:greedy", "builtin:greedy", rules="noi2014", games=28, seed=1)
+    assert result.games == 28 and result.differences() == [0.0, 0.0]
+    summary = result.to_json()
+    assert summary["a"]["mean"] == summary["b"]["mean"] == 2.5  # NOI: 10 points a game over 4 seats
+    assert summary["los"] == 0.5
+    assert summary["variance_reduction"] == 1.0
+
+
+def _game(a: float, b: float) -> dict[str, object]:
+    return {"a": a, "b": b, "errors": {"A": 0, "B": 0}}
+
+
+def test_the_statistics_follow_their_definitions() -> None:
+    """Hand-made sets: the means per seat-game, LOS from the per-set differences, and the variance reduction
+    as 1 - var(d) / sum over seatings of the variance of each game's share."""
+    result = CompareResult("x", "y", "baida")
+    sets = []
+    for index in range(5):
+        games = {p: _game(4.0 * ((index + i) % 3 == 0), 4.0 * ((index + i) % 4 == 0) / 3) for i, p in
+                 enumerate(SEATINGS)}
+        result.add_set(games)
+        sets.append(games)
+    for games, a, b in zip(sets, result.sets_a, result.sets_b, strict=True):
+        assert a == pytest.approx(sum(g["a"] * p.count("A") for p, g in games.items()) / 28)
+        assert b == pytest.approx(sum(g["b"] * p.count("B") for p, g in games.items()) / 28)
+    d = [a - b for a, b in zip(result.sets_a, result.sets_b, strict=True)]
+    se = statistics.stdev(d) / math.sqrt(len(d))
+    assert result.los() == pytest.approx(0.5 * (1 + math.erf(statistics.fmean(d) / se / math.sqrt(2))))
+    shares = {p: [(g[p]["a"] * p.count("A") - g[p]["b"] * p.count("B")) / 28 for g in sets] for p in SEATINGS}
+    independent = sum(statistics.variance(values) for values in shares.values())
+    assert result.variance_reduction() == pytest.approx(1 - statistics.variance(d) / independent)
+    low, high = result.to_json()["a"]["ci95"]
+    half = 1.96 * statistics.stdev(result.sets_a) / math.sqrt(5)
+    assert (low, high) == (pytest.approx(statistics.fmean(result.sets_a) - half, abs=1e-4),
+                           pytest.approx(statistics.fmean(result.sets_a) + half, abs=1e-4))
+
+
+def test_the_sequential_test_accepts_each_hypothesis_when_the_data_says_so() -> None:
+    lower, upper = sprt_bounds()
+    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == -lower
+    even = [0.5 + 0.05 * (-1) ** i for i in range(200)]  # no difference: H0 (elo 0) against H1 (elo 30)
+    assert sprt_llr(even, 0.0, 30.0) < lower
+    ahead = [0.6 + 0.05 * (-1) ** i for i in range(200)]
+    assert sprt_llr(ahead, 0.0, 30.0) > upper
+    assert set_score(0.0, 4.0) == 0.5 and set_score(-4.0, 4.0) == 0.0
+
+
+def test_sprt_stops_as_soon_as_it_decides() -> None:
+    """builtin:strong against builtin:random is no contest: H1 is accepted long before the games run out."""
+    result = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 40, sprt=(0.0, 20.0), seed=3)
+    summary = result.to_json()
+    assert summary["sprt"]["accepted"] == "H1" and summary["sprt"]["llr"] >= sprt_bounds()[1]
+    assert summary["games"] < 14 * 40
+    assert summary["a"]["mean"] > summary["b"]["mean"]
+
+
+def test_a_process_pool_gives_the_same_result_as_one_process() -> None:
+    executor = LocalExecutor(2)
+    try:
+        pooled = compare("builtin:strong", "builtin:greedy", rules="baida", games=28, seed=4, executor=executor)
+    finally:
+        executor.close()
+    alone = compare("builtin:strong", "builtin:greedy", rules="baida", games=28, seed=4)
+    assert pooled.to_json() == alone.to_json()
+
+
+def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["compare", "builtin:strong", "builtin:greedy", "--rules", "thupc2021", "--games", "20",
+                 "--workers", "1", "--sprt", "0,10", "--json", "--quiet", "--sandbox", "none"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 28  # rounded up to whole sets
+    assert {"games", "a", "b", "los", "variance_reduction", "sprt"} <= set(summary)
+    assert set(summary["a"]) >= {"mean", "ci95"} and len(summary["b"]["ci95"]) == 2
+    assert summary["sprt"]["accepted"] in (None, "H0", "H1") and isinstance(summary["sprt"]["llr"], float)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["builtin:strong", "builtin:nope"], "bot B: unknown built-in bot 'nope'"),
+    (["builtin:strong", "builtin:greedy", "--sprt", "10"], "--sprt '10': expected two numbers"),
+    (["builtin:strong", "builtin:greedy", "--sprt", "10,0"], "ELO0 must be less than ELO1"),
+    (["builtin:strong", "builtin:greedy", "--games", "0"], "--games must be at least 1"),
+    (["builtin:strong", "builtin:greedy", "--rules", "riichi"], "--rules"),
+])
+def test_bad_arguments_get_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", *args, "--sandbox", "none"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
