@@ -1,7 +1,9 @@
 """NumPy batch versions of the wildcard-aware distance and win check (``pip install 'mjarena[fast]'``).
 
 The same tables and the same definitions as :mod:`mjarena.hand.wild` (seven pairs included), for an ``(N, 38)``
-array of count vectors at once.  NumPy is imported on first use, never by ``import mjarena.hand``.
+array of count vectors at once.  NumPy is imported on first use, never by ``import mjarena.hand``.  A C-ordered
+``int8`` array goes through the optional C accelerator (one pass per row, validation included); any other array,
+and any array holding a row that is not a hand, through NumPy (:func:`_distance`), which explains the error.
 
 >>> import numpy as np
 >>> from mjarena.hand.options import RULES
@@ -124,13 +126,71 @@ def _distance(c: Any, m: Any, rules: HandRules) -> Any:
     return out
 
 
+try:  # the optional C accelerator: the same look-ups row by row, validation included, in one pass
+    from mjarena.hand._speedups import batch_distance as _c_batch_distance
+except ImportError:  # pragma: no cover - depends on the install
+    _c_batch_distance = None
+
+_KIND_MAPS: dict[int, tuple[Any, ...]] = {}
+
+
+def _kind_maps(rules: HandRules) -> tuple[Any, ...]:
+    """(group, weight, live) per kind for the C kernel: what :func:`_weights` and ``live`` say, as arrays."""
+    maps = _KIND_MAPS.get(id(rules))
+    if maps is None or maps[0] is not rules:
+        np = _numpy()
+        weights = _weights(rules)
+        group = np.full(NUM_KINDS, 255, np.uint8)
+        weight = np.zeros(NUM_KINDS, np.int32)
+        for kind in range(NUM_KINDS):
+            nonzero = np.flatnonzero(weights[kind])
+            if len(nonzero):
+                group[kind], weight[kind] = nonzero[0], int(weights[kind, nonzero[0]])
+        live = np.array([kind in rules.kinds and kind != rules.wild_kind for kind in range(NUM_KINDS)], np.uint8)
+        maps = _KIND_MAPS[id(rules)] = (rules, group, weight, live)
+    return maps[1:]
+
+
+def _distance_accelerated(counts: Any, melds: Any, rules: HandRules, win_check: bool = False) -> Any:
+    """The C kernel's distances (with ``win_check``: whether each row wins), or None when it cannot take this
+    input (the NumPy path then runs, and explains what is wrong when a row is not a hand)."""
+    np = _numpy()
+    c = counts if isinstance(counts, np.ndarray) else None
+    if (_c_batch_distance is None or c is None or c.dtype != np.int8 or c.ndim != 2 or c.shape[1] != NUM_KINDS
+            or not c.flags.c_contiguous):
+        return None
+    m = np.asarray(melds)
+    if m.ndim == 0 and np.issubdtype(m.dtype, np.integer) and 0 <= int(m) <= 4:
+        m, per_row = np.array([int(m)], np.int64), False
+    elif m.shape == (len(c),) and np.issubdtype(m.dtype, np.integer):
+        m, per_row = np.ascontiguousarray(m, np.int64), True
+    else:
+        return None
+    table = _table(rules, 0 if rules.wild_kind is None else 1)[0]
+    suit, honour, pair, triple, final, suit_classes, honour_classes, excess = _arrays(table)
+    group, weight, live = _kind_maps(rules)
+    out = np.empty(len(c), np.int32)
+    wild_kind = -1 if rules.wild_kind is None else rules.wild_kind
+    bad = _c_batch_distance(c, m, per_row, out, group, weight, live, suit, honour, pair, triple, final,
+                            suit_classes, honour_classes, excess, wild_kind, rules.seven_pairs, win_check)
+    if bad >= 0:
+        return None
+    return out != 0 if win_check else out
+
+
 def batch_distance(counts: Any, melds: Any = 0, rules: HandRules = DEFAULT_RULES) -> np.ndarray:
     """The distance of every row of an ``(N, 38)`` count array (``melds``: a number or one per row)."""
+    fast = _distance_accelerated(counts, melds, rules)
+    if fast is not None:
+        return fast
     c, m, _ = _validate(counts, melds)
     return _distance(c, m, rules)
 
 
 def batch_can_win(counts: Any, melds: Any = 0, rules: HandRules = DEFAULT_RULES) -> np.ndarray:
     """Whether each row wins (``14 - 3 * melds`` tiles and distance 0)."""
+    fast = _distance_accelerated(counts, melds, rules, win_check=True)
+    if fast is not None:
+        return fast
     c, m, total = _validate(counts, melds)
     return (total == 14 - 3 * m) & (_distance(c, m, rules) == 0)

@@ -93,20 +93,42 @@ def _explain(counts: Sequence[int], melds: int) -> None:
     raise ValueError(f"a hand with {melds} meld(s) holds {13 - 3 * melds} or {14 - 3 * melds} tiles, not {total}")
 
 
-def distance(counts: Sequence[int], melds: int = 0) -> int:
-    """The exchange distance of a hand of ``13 - 3 * melds`` or ``14 - 3 * melds`` tiles.
-
-    0 means the hand wins (only possible with 14 - 3n tiles); 1 means it is ready (听牌).
-
-    >>> from mjarena.tiles import counts_of, parse_tiles
-    >>> distance(counts_of(parse_tiles("1M 2M 3M 4P 5P 6P 7S 8S 9S E E E PASS")))
-    2
-    """
+def _distance_python(counts: Sequence[int], melds: int = 0) -> int:
+    """:func:`distance` in pure Python: the reference of the C accelerator, and the path of every input it refuses."""
     _check(counts, melds)
     m, p, s, h = suit_keys(counts)
     pair = PAIR[SUIT_CLASS[m] * SUIT_CLASSES + SUIT_CLASS[p]]
     triple = TRIPLE[pair * SUIT_CLASSES + SUIT_CLASS[s]]
     return FINAL[(triple * _HONOUR_CLASSES + HONOUR_CLASS[h]) * STRIDE + melds]
+
+
+def _no_accelerator(counts: Sequence[int], melds: int) -> None:
+    return None
+
+
+try:  # the optional C accelerator (setup.py builds it when a compiler is at hand): the same tables, in C
+    from mjarena.hand import _speedups
+
+    _speedups.install_standard_tables(SUIT_CLASS, HONOUR_CLASS, PAIR.obj, TRIPLE.obj, FINAL, SUIT_CLASSES,
+                                      _HONOUR_CLASSES)
+    _accelerated = _speedups.standard_distance
+except ImportError:  # pragma: no cover - depends on the install
+    _accelerated = _no_accelerator
+
+
+def distance(counts: Sequence[int], melds: int = 0) -> int:
+    """The exchange distance of a hand of ``13 - 3 * melds`` or ``14 - 3 * melds`` tiles.
+
+    0 means the hand wins (only possible with 14 - 3n tiles); 1 means it is ready (听牌).  A list or tuple of
+    ints goes through the C accelerator when it is built; anything else, and every hand it refuses, through
+    :func:`_distance_python`, which explains what is wrong.
+
+    >>> from mjarena.tiles import counts_of, parse_tiles
+    >>> distance(counts_of(parse_tiles("1M 2M 3M 4P 5P 6P 7S 8S 9S E E E PASS")))
+    2
+    """
+    result = _accelerated(counts, melds)
+    return _distance_python(counts, melds) if result is None else result
 
 
 def is_winning(counts: Sequence[int], melds: int = 0) -> bool:
