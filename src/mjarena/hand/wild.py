@@ -662,7 +662,7 @@ def _signature_paths(per_suit: list[dict[_Signature, list[_Option]]], wilds: int
 
 def _standard_arrangements(counts: Sequence[int], melds: int, rules: HandRules, wilds: int) -> list[Arrangement]:
     cap = _cap(rules)
-    per_suit: list[dict[_Signature, list[_Option]]] = []
+    suits: list[tuple[int, tuple[int, ...], bool, tuple[int, ...]]] = []  # base, real counts, runs, pair ranks
     for group, base in enumerate((0, 9, 18, 27)):
         size = 9 if group < 3 else 7
         real = tuple(0 if kind == rules.wild_kind else counts[kind] for kind in range(base, base + size))
@@ -674,7 +674,19 @@ def _standard_arrangements(counts: Sequence[int], melds: int, rules: HandRules, 
             pair_ranks: tuple[int, ...] = (1, 4, 7) if group < 3 else ()
         else:
             pair_ranks = tuple(range(size))
-        options = _suit_options(base, real, wilds, group < 3, pair_ranks, cap)
+        suits.append((base, real, group < 3, pair_ranks))
+    # A suit of r real tiles makes 3s tiles (3s + 2 with the pair): it needs at least (-r) % 3 wildcards, or
+    # (2 - r) % 3 holding the pair, which one suit at most holds.  What the others need at least is not left to
+    # a suit: its search stops there.
+    alone = [-sum(real) % 3 for _, real, _, _ in suits]
+    paired = [(2 - sum(real)) % 3 if pair_ranks else alone[i] for i, (_, real, _, pair_ranks) in enumerate(suits)]
+    per_suit: list[dict[_Signature, list[_Option]]] = []
+    for index, (base, real, runs, pair_ranks) in enumerate(suits):
+        others = [j for j in range(len(suits)) if j != index]
+        least = sum(alone[j] for j in others) - max([0] + [alone[j] - paired[j] for j in others])
+        if least > wilds:
+            return []
+        options = _suit_options(base, real, wilds - least, runs, pair_ranks, cap)
         if not options:
             return []
         per_suit.append(options)
