@@ -227,6 +227,16 @@ def test_crash(make, mode: str, words: str) -> None:
         assert "RuntimeError: the bot lost track of its hand" in error.stderr
 
 
+def test_a_bot_that_reads_to_the_end_of_input_gets_a_hint(make) -> None:
+    error = fails(make(bot("eof_reader_bot.py"), time_limit=0.5), "0 0", BotTimeout)
+    assert "read one line, not to the end of input" in error.detail
+
+
+def test_a_slow_bot_gets_no_such_hint(make) -> None:
+    error = fails(make(bot("sleep_bot.py"), time_limit=0.5), "0 0", BotTimeout)
+    assert "end of input" not in error.detail
+
+
 def test_crash_of_a_kept_bot_that_exits_instead_of_waiting(make) -> None:
     process = make(bot("keep_then_exit_bot.py"))
     assert process.ask("0 0").kept

@@ -77,6 +77,12 @@ _MEMORY_SIGNS = (
 _REAP_SECONDS = 5.0
 _DETAIL_STDERR = 500  # characters of standard error quoted in an error's one-line detail
 _PRINTABLE = {code: " " for code in [*range(32), 127]}  # control characters (escape sequences too) as spaces
+_STDIN_HINT = (
+    " (it was still waiting for input: read one line, not to the end of input; the judge keeps standard input "
+    "open in case a bot asks to keep running)"
+)
+# x86-64: read, poll, pread64, readv, select, pselect6, ppoll, epoll_pwait
+_READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281}
 _CHUNK = 1 << 16
 
 
@@ -185,6 +191,16 @@ class _Child:
 
     def cpu(self) -> float:
         return self.box.usage.cpu
+
+    def reading_stdin(self) -> bool:
+        """Whether the program (the last process of its tree) is blocked in a read or a wait for input (x86-64
+        system call numbers from ``/proc/<pid>/syscall``; False where that cannot be told)."""
+        try:
+            with open(f"/proc/{self.box.tree()[-1]}/syscall", "rb") as handle:
+                number = handle.read().split(maxsplit=1)[0]
+        except (OSError, IndexError):
+            return False
+        return number.isdigit() and int(number) in _READ_SYSCALLS
 
     def reap(self) -> None:
         """Kill the whole process tree and collect the exit status and peak memory of the program."""
@@ -510,6 +526,7 @@ class BotProcess:
                 if child.exited():
                     return self._finish(child, out, mode)
                 if deadline.expired():
+                    waiting = mode == "restart" and not out.strip() and child.reading_stdin()
                     child.reap()
                     if child.peak_kib > self._limit_kib():
                         raise self._memory_error(child)
@@ -518,7 +535,7 @@ class BotProcess:
                             f"printed {len(out)} bytes but neither exited nor printed the keep-running marker "
                             f"within {self.time_limit:.3f} s"
                         )
-                    raise BotTimeout(f"no answer within {self.time_limit:.3f} s")
+                    raise BotTimeout(f"no answer within {self.time_limit:.3f} s{_STDIN_HINT if waiting else ''}")
                 now = time.monotonic()
                 if now >= next_poll:
                     next_poll = now + self.poll_interval

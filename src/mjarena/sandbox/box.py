@@ -294,8 +294,8 @@ def resolve_command(argv: Sequence[str], cwd: str) -> tuple[list[str], list[str]
     the program's own tree when it lives outside the system directories, and every argument that is an
     existing file or folder (relative to ``cwd``).
 
-    >>> resolve_command(["sh", "-c", "true"], "/")[0][0]
-    '/usr/bin/sh'
+    >>> resolve_command(["true"], "/")[0][0]
+    '/usr/bin/true'
     """
     program = argv[0]
     if "/" not in program:
