@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import selectors
 import shlex
 import signal
@@ -81,8 +82,8 @@ _STDIN_HINT = (
     " (it was still waiting for input: read one line, not to the end of input; the judge keeps standard input "
     "open in case a bot asks to keep running)"
 )
-# x86-64: read, poll, pread64, readv, select, pselect6, ppoll, epoll_pwait
-_READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281}
+# read, poll, pread64, readv, select, pselect6, ppoll, epoll_pwait: numbers of x86-64 only
+_READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86_64" else set()
 _CHUNK = 1 << 16
 
 
