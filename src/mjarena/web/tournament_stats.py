@@ -59,7 +59,7 @@ def merge_times(parts: Iterable[Mapping[str, Mapping[str, float]]]) -> dict[str,
             into["answers"] += item["answers"]
             into["total_ms"] += item["total_ms"]
             into["max_ms"] = max(into["max_ms"], item["max_ms"])
-    return {name: {"answers": item["answers"], "max_ms": round(item["max_ms"], 1),
+    return {name: {"answers": item["answers"], "max_ms": round(item["max_ms"], 2),
                    "mean_ms": round(item["total_ms"] / item["answers"], 2) if item["answers"] else None}
             for name, item in total.items()}
 
