@@ -1,30 +1,33 @@
-"""Tournament throughput: games per second with 1 and 2 local workers, and the Ray executor's overhead per game.
+"""Tournament throughput: two local workers against one, beside what two processes get on this machine at all.
 
-    python benchmarks/tournament.py [--rounds R] [--games-per-table K]
+    python benchmarks/tournament.py [--rounds R] [--games-per-table K] [--repeat N] [--ray] [--json FILE]
 
 Every run is a fresh round-robin tournament of 8 built-in bots (2 tables a round) in a temporary folder, with
-everything a real run does: replays written, one fsync'ed line per game, standings after each round.  The
-speed-up with 2 workers is measured against 1 worker of the same pool (the target is 1.8x on 2 cores).  Ray's
-start-up (``ray.init``) is timed apart from its per-game overhead, which is compared with the local pool at the
-same number of workers.  The machine's own ceiling (two CPU-bound processes against one) is printed too: on a
-VM whose two vCPUs share one core's time no executor can go faster than 1x.
+everything a real run does: the schedule, replays written, one fsync'ed line per game (committed in groups),
+standings after each round.  The pools are started and warmed up first (process start is not in the figure).
+
+Figure: the speed-up of 2 workers over 1 worker (goal >= 1.8x), measured in alternating rounds (1, 2, 2, 1, ...;
+medians).  Beside it, in the same rounds, the machine's own ceiling: how much faster 2 processes burn 2 units
+of pure-Python work than 1 process burns them (2.0 on two free cores; less when other work shares them), and the
+speed-up as a share of that ceiling.  The serial part of a tournament (the schedule, the standings) is timed
+apart.  ``--ray``: Ray's per-game overhead against the local pool with 2 workers (``ray.init`` timed apart).
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import describe
+from _bench import Record, interleave, machine_line, median, parser
 
 from mjarena.arena.executors import Executor, LocalExecutor, make_executor
-from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.arena.tournament import Entrant, Settings, Tournament, compute_standings, round_robin_schedule
 
 BOTS = [Entrant(f"{kind}{i}", f"builtin:{kind}") for i in range(4) for kind in ("greedy", "random")]
 
@@ -45,61 +48,101 @@ def _burn(count: int) -> int:
     return total
 
 
-def parallel_ceiling() -> float:
-    """How much faster 2 processes do 2 units of pure-Python work than 1 process: the best speed-up this
-    machine allows (2.0 on two real cores; about 1.0 where two vCPUs share one core's time)."""
-    from concurrent.futures import ProcessPoolExecutor
+def burn_time(pool: ProcessPoolExecutor, units: int) -> float:
+    """Seconds for ``pool`` to burn ``units`` units of pure-Python work (one unit per task)."""
+    start = time.perf_counter()
+    list(pool.map(_burn, [3_000_000] * units))
+    return time.perf_counter() - start
 
-    times = {}
-    for workers in (1, 2):
-        with ProcessPoolExecutor(workers) as pool:
-            list(pool.map(_burn, [10] * workers))
-            start = time.perf_counter()
-            list(pool.map(_burn, [3_000_000] * 4))
-            times[workers] = time.perf_counter() - start
-    return times[1] / times[2]
+
+def serial_seconds(settings: Settings) -> tuple[float, float]:
+    """(schedule, standings after the last round) in seconds: the main process's work that no worker shares."""
+    start = time.perf_counter()
+    round_robin_schedule(settings.names, settings.rounds, settings.seed)
+    schedule = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as folder:
+        pool = LocalExecutor(1)
+        try:
+            tournament = Tournament(settings, folder)
+            tournament.run(pool, progress=False, log=io.StringIO())
+        finally:
+            pool.close()
+        start = time.perf_counter()
+        compute_standings(settings, tournament.records)
+        return schedule, time.perf_counter() - start
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--games-per-table", type=int, default=40, help="(with 2 tables: games per round / 2)")
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--rounds", type=int, default=4)
+    arguments.add_argument("--games-per-table", type=int, default=40, help="(2 tables: games per round / 2)")
+    arguments.add_argument("--repeat", type=int, default=4, help="alternating rounds (default 4)")
+    arguments.add_argument("--ray", action="store_true", help="also time the Ray executor (starts Ray: ~5 s)")
+    args = arguments.parse_args()
+    record = Record("tournament")
     settings = Settings.create(BOTS, format="round-robin", rounds=args.rounds, games_per_table=args.games_per_table,
                                seed=2014)
     games = settings.total_games
-    print(f"machine: {describe()}")
-    print(f"tournament: {len(BOTS)} built-in bots, round-robin, {args.rounds} rounds, {games} games")
-    rates = {}
-    for workers in (1, 2):
-        pool = LocalExecutor(workers)
-        try:
-            timed_run(Settings.create(BOTS, rounds=1, seed=1), pool)  # warm the workers up
-            seconds = min(timed_run(settings, pool) for _ in range(3))
-        finally:
-            pool.close()
-        rates[workers] = games / seconds
-        print(f"local, {workers} worker(s): {rates[workers]:7.1f} games/s  ({seconds * 1000 / games:.2f} ms/game)")
-    ceiling = parallel_ceiling()
-    print(f"speed-up with 2 workers: {rates[2] / rates[1]:.2f}x (target >= 1.8x); this machine's ceiling for "
-          f"2 CPU-bound processes: {ceiling:.2f}x, so {rates[2] / rates[1] / ceiling:.0%} of what it allows")
+    print(machine_line())
+    print(f"tournament: {len(BOTS)} built-in bots, round-robin, {args.rounds} rounds, {games} games; "
+          f"{args.repeat} alternating rounds, medians")
+    pools = {workers: LocalExecutor(workers) for workers in (1, 2)}
+    burners = {workers: ProcessPoolExecutor(workers) for workers in (1, 2)}
+    try:
+        for workers, pool in pools.items():  # start the processes and warm them up
+            timed_run(Settings.create(BOTS, rounds=1, seed=1), pool)
+            burn_time(burners[workers], workers)
+        times = interleave({
+            "1 worker": lambda: timed_run(settings, pools[1]),
+            "2 workers": lambda: timed_run(settings, pools[2]),
+            "burn, 1 process": lambda: burn_time(burners[1], 8),
+            "burn, 2 processes": lambda: burn_time(burners[2], 8),
+        }, args.repeat)
+    finally:
+        for executor in pools.values():
+            executor.close()
+        for burner in burners.values():
+            burner.shutdown()
+    one, two = median(times["1 worker"]), median(times["2 workers"])
+    ceiling = median(times["burn, 1 process"]) / median(times["burn, 2 processes"])
+    speedup = record.add("2 workers / 1 worker, games per second", one / two, "x", goal=(">=", 1.8))
+    record.add("2 processes / 1 process, pure-Python burn (the machine's ceiling now)", ceiling, "x")
+    share = record.add("speed-up as a share of the ceiling", speedup["value"] / ceiling, "fraction")
+    record.add("1 worker", games / one, "games/s")
+    record.add("2 workers", games / two, "games/s")
+    schedule, standings = serial_seconds(settings)
+    record.add("serial: the round-robin schedule", schedule * 1000, "ms")
+    record.add("serial: standings after the last round", standings * 1000, "ms")
+    print(f"speed-up with 2 workers: {speedup['value']:.2f}x (goal >= 1.8x); this machine's ceiling for 2 "
+          f"CPU-bound processes in the same rounds: {ceiling:.2f}x, so {share['value']:.0%} of what it allows")
+    print(f"  1 worker {games / one:6.1f} games/s ({one * 1000 / games:.2f} ms/game), 2 workers "
+          f"{games / two:6.1f} games/s; runs 1: {', '.join(f'{t:.2f}' for t in times['1 worker'])} s, "
+          f"2: {', '.join(f'{t:.2f}' for t in times['2 workers'])} s")
+    print(f"  serial work of the main process: schedule {schedule * 1000:.0f} ms once, standings "
+          f"{standings * 1000:.0f} ms per round (all games so far)")
+    if args.ray:
+        ray_overhead(settings, games / two, record)
+    record.save(args.json)
+
+
+def ray_overhead(settings: Settings, local_rate: float, record: Record) -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
         print("ray: not installed (pip install 'mjarena[ray]'), skipped")
         return
     start = time.perf_counter()
-    ray_pool = make_executor("ray", 2)
+    pool = make_executor("ray", 2)
     started = time.perf_counter() - start
     try:
-        timed_run(Settings.create(BOTS, rounds=1, seed=1), ray_pool)
-        seconds = min(timed_run(settings, ray_pool) for _ in range(3))
+        timed_run(Settings.create(BOTS, rounds=1, seed=1), pool)
+        seconds = median([timed_run(settings, pool) for _ in range(3)])
     finally:
-        ray_pool.close()
-    per_game = seconds / games
-    overhead = per_game - 1 / rates[2]
-    print(f"ray, 2 CPUs: {games / seconds:7.1f} games/s  ({per_game * 1000:.2f} ms/game; "
-          f"{overhead * 1000:+.2f} ms/game vs the local pool with 2 workers); ray.init took {started:.1f} s")
+        pool.close()
+    per_game = seconds / settings.total_games
+    record.add("ray, 2 CPUs, per game beyond the local pool with 2 workers", (per_game - 1 / local_rate) * 1000, "ms")
+    print(f"ray, 2 CPUs: {1 / per_game:7.1f} games/s ({(per_game - 1 / local_rate) * 1000:+.2f} ms/game vs the "
+          f"local pool with 2 workers, not interleaved); ray.init took {started:.1f} s")
 
 
 if __name__ == "__main__":

@@ -16,10 +16,11 @@ from pathlib import Path
 __all__ = ["write_atomically"]
 
 
-def write_atomically(path: str | Path, text: str) -> None:
+def write_atomically(path: str | Path, text: str, *, sync: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder, synced, then renamed into place.
 
     Readers see the old file or the whole new one, never a part; on any error the temporary file is removed.
+    ``sync=False`` leaves the fsync to the caller (a tournament syncs a batch of replays at once).
     """
     path = Path(path)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -27,7 +28,8 @@ def write_atomically(path: str | Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()
-            os.fsync(out.fileno())
+            if sync:
+                os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -34,11 +34,12 @@ class ReplayError(ValueError):
     """A replay file that cannot be read, or whose game does not play out as recorded."""
 
 
-def save(data: dict[str, Any], path: str | Path) -> None:
-    """Write a replay atomically (see :func:`mjarena.files.write_atomically`), creating its folder."""
+def save(data: dict[str, Any], path: str | Path, *, sync: bool = True) -> None:
+    """Write a replay atomically (see :func:`mjarena.files.write_atomically`, and ``sync`` there), creating its
+    folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n")
+    write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n", sync=sync)
 
 
 def load(path: str | Path) -> dict[str, Any]:

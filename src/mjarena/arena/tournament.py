@@ -32,6 +32,7 @@ import os
 import random
 import re
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -349,60 +350,82 @@ def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[l
     return [[tuple(table) for table in round_] for round_ in schedule]
 
 
-def _swap(
-    tables: list[list[str]], i: int, x: int, j: int, y: int, meets: Mapping[tuple[str, str], int]
-) -> tuple[int, dict[tuple[str, str], int]]:
-    """The change in ``sum(4 ** meetings)`` if ``tables[i][x]`` and ``tables[j][y]`` swapped, and the pair
-    counts it changes (house bots count for nothing)."""
-    a, b = tables[i][x], tables[j][y]
-    changes: dict[tuple[str, str], int] = {}
-    for player, old, new in ((a, tables[i], tables[j]), (b, tables[j], tables[i])):
-        if player.startswith(HOUSE_PREFIX):
-            continue
-        for other in old:
-            if other not in (a, b) and not other.startswith(HOUSE_PREFIX):
-                changes[_pair(player, other)] = changes.get(_pair(player, other), 0) - 1
-        for other in new:
-            if other not in (a, b) and not other.startswith(HOUSE_PREFIX):
-                changes[_pair(player, other)] = changes.get(_pair(player, other), 0) + 1
-    delta = sum(4 ** (meets.get(pair, 0) + d) - 4 ** meets.get(pair, 0) for pair, d in changes.items() if d)
-    return delta, changes
+class _Meetings:
+    """How often each pair of players has met, over players numbered 0..n-1 (a flat n x n table), and what swapping
+    two players of different tables in one round would change; house bots count for nothing."""
+
+    def __init__(self, names: Sequence[str], meets: Mapping[tuple[str, str], int]) -> None:
+        self.size = size = len(names)
+        number = {name: index for index, name in enumerate(names)}
+        self.house = [name.startswith(HOUSE_PREFIX) for name in names]
+        self.count = [0] * (size * size)
+        for (a, b), times in meets.items():
+            self.count[number[a] * size + number[b]] = self.count[number[b] * size + number[a]] = times
+
+    def swap(self, first: list[int], x: int, second: list[int], y: int) -> tuple[int, list[tuple[int, int]]]:
+        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped, and the pairs it
+        changes, each with +1 or -1 (a and b sit at different tables, so every pair changes by exactly one)."""
+        a, b = first[x], second[y]
+        house, count, size = self.house, self.count, self.size
+        changes: list[tuple[int, int]] = []
+        delta = 0
+        for player, old, new in ((a, first, second), (b, second, first)):
+            if house[player]:
+                continue
+            row = player * size
+            for others, step in ((old, -1), (new, 1)):
+                for other in others:
+                    if other != a and other != b and not house[other]:
+                        before = count[row + other]
+                        changes.append((row + other, step))
+                        delta += 4 ** (before + step) - 4 ** before
+        return delta, changes
+
+    def apply(self, first: list[int], x: int, second: list[int], y: int, changes: list[tuple[int, int]]) -> None:
+        first[x], second[y] = second[y], first[x]
+        count, size = self.count, self.size
+        for cell, step in changes:
+            count[cell] += step
+            player, other = divmod(cell, size)
+            count[other * size + player] += step
 
 
 def _balance(schedule: list[list[list[str]]], meets: dict[tuple[str, str], int], rng: random.Random) -> None:
     """Even the meeting counts out over the whole schedule: seeded simulated annealing on swaps of two players
     of different tables in one round (round by round choices paint themselves into corners), then swaps while
-    any one still lowers the cost."""
-
-    def apply(tables: list[list[str]], i: int, x: int, j: int, y: int, changes: Mapping[tuple[str, str], int]
-              ) -> None:
-        tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
-        for pair, d in changes.items():
-            meets[pair] = meets.get(pair, 0) + d
-
+    any one still lowers the cost.  Players are numbered for speed; the result is the same as by name."""
     if len(schedule[0]) < 2:
         return
+    names = sorted({name for round_ in schedule for table in round_ for name in table})
+    number = {name: index for index, name in enumerate(names)}
+    meetings = _Meetings(names, meets)
+    rounds = [[[number[name] for name in table] for table in round_] for round_ in schedule]
+    swap, apply = meetings.swap, meetings.apply
+    randrange, sample, uniform = rng.randrange, rng.sample, rng.random
     steps = 4000 * len(schedule[0])
     for step in range(steps):
         temperature = 8.0 * (0.005 ** (step / steps))
-        tables = schedule[rng.randrange(len(schedule))]
-        i, j = rng.sample(range(len(tables)), 2)
-        x, y = rng.randrange(TABLE), rng.randrange(TABLE)
-        delta, changes = _swap(tables, i, x, j, y, meets)
-        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-            apply(tables, i, x, j, y, changes)
+        tables = rounds[randrange(len(rounds))]
+        i, j = sample(range(len(tables)), 2)
+        x, y = randrange(TABLE), randrange(TABLE)
+        delta, changes = swap(tables[i], x, tables[j], y)
+        if delta <= 0 or uniform() < math.exp(-delta / temperature):
+            apply(tables[i], x, tables[j], y, changes)
     improved = True
     while improved:
         improved = False
-        for tables in schedule:
+        for tables in rounds:
             for i in range(len(tables)):
                 for j in range(i + 1, len(tables)):
                     for x in range(TABLE):
                         for y in range(TABLE):
-                            delta, changes = _swap(tables, i, x, j, y, meets)
+                            delta, changes = swap(tables[i], x, tables[j], y)
                             if delta < 0:
-                                apply(tables, i, x, j, y, changes)
+                                apply(tables[i], x, tables[j], y, changes)
                                 improved = True
+    for round_, numbered in zip(schedule, rounds, strict=True):
+        for table, players in zip(round_, numbered, strict=True):
+            table[:] = [names[player] for player in players]
 
 
 @dataclass(frozen=True)
@@ -463,6 +486,7 @@ class GameTask:
     sandbox: Sandbox = DEFAULT_SANDBOX
     toolchains: str | None = None
     language_limits: bool = False
+    sync_replay: bool = True  # False: the caller fsyncs the replay (Tournament.run does, a batch at a time)
 
     def __str__(self) -> str:
         return self.game_id
@@ -490,7 +514,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     replay = result.to_json()
     replay["tournament"] = {key: record[key] for key in ("game", "round", "table", "number", "bots")}
     if task.replay_path is not None:
-        save(replay, task.replay_path)
+        save(replay, task.replay_path, sync=task.sync_replay)
         return {"record": record}
     return {"record": record, "replay": replay}
 
@@ -831,8 +855,9 @@ class Tournament:
             raise RuntimeError(f"round {round_no} needs the {expected} games before it, {len(earlier)} finished")
         return round_tables(settings, round_no, earlier)
 
-    def tasks(self, round_no: int, *, replays_here: bool = True) -> list[GameTask]:
-        """Every game of round ``round_no``, finished or not, in game-id order."""
+    def tasks(self, round_no: int, *, replays_here: bool = True, sync_replays: bool = True) -> list[GameTask]:
+        """Every game of round ``round_no``, finished or not, in game-id order (``sync_replays=False``: the worker
+        does not fsync the replay it writes; the caller does)."""
         settings = self.settings
         specs = {bot.name: bot.spec for bot in settings.bots}
         tasks = []
@@ -844,7 +869,7 @@ class Tournament:
                     gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
                     tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
                     settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
-                    self.sandbox, settings.toolchains, settings.language_limits,
+                    self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
                 ))
         return tasks
 
@@ -863,16 +888,16 @@ class Tournament:
         write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
         return rows
 
-    def _finish(self, out: IO[str], outcome: Mapping[str, Any]) -> None:
-        """Keep one finished game: its replay (when the worker could not write it), then its line, fsync'ed."""
+    def _finish(self, commits: _GroupCommit, outcome: Mapping[str, Any]) -> None:
+        """Keep one finished game: its replay (when the worker could not write it), then its line (written and
+        fsync'ed after the replay by ``commits``, with the other games finished meanwhile)."""
         record = outcome["record"]
+        replay = self.replay_path(record["game"])
         if "replay" in outcome:
             from mjarena.replay import save
 
-            save(outcome["replay"], self.replay_path(record["game"]))
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        out.flush()
-        os.fsync(out.fileno())
+            save(outcome["replay"], replay, sync=False)
+        commits.put(json.dumps(record, ensure_ascii=False) + "\n", replay)
         self.records[record["game"]] = record
 
     def run(self, executor: Executor, *, progress: bool | None = None, log: IO[str] | None = None
@@ -883,24 +908,104 @@ class Tournament:
 
         log = sys.stderr if log is None else log
         settings = self.settings
-        with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, tqdm(
+        with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, _GroupCommit(out) as commits, tqdm(
             total=settings.total_games, initial=len(self.records), unit="game", file=sys.stderr,
             disable=None if progress is None else not progress, dynamic_ncols=True, desc="games",
         ) as bar:
             for round_no in range(1, settings.rounds + 1):
-                pending = [task for task in self.tasks(round_no, replays_here=not executor.remote)
+                pending = [task for task in self.tasks(round_no, replays_here=not executor.remote, sync_replays=False)
                            if task.game_id not in self.records]
                 if not pending:
                     continue
                 for _task, outcome in executor.run(play_game, pending):
-                    self._finish(out, outcome)
+                    self._finish(commits, outcome)
                     bar.update(1)
+                commits.wait()
                 rows = self.write_standings()
                 bar.clear()
                 print(f"standings after round {round_no}/{settings.rounds}:\n{format_standings(rows)}\n", file=log,
                       flush=True)
                 bar.refresh()
         return self.write_standings()
+
+
+class _GroupCommit:
+    """Appends finished games to ``games.jsonl`` from a thread of its own, a batch at a time (a group commit):
+    the replays of the batch are fsync'ed, then its lines are written and the file is fsync'ed once.
+
+    One fsync per game in the main loop capped two workers at about 1.4 times one (the main process waited on
+    the disk while results queued up); here the main loop hands a game over and goes on, and every game handed
+    over is on disk when :meth:`wait` returns (before each round's standings) and when the ``with`` block ends,
+    however it ends.  A line is never on disk before its replay.
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self._out = out
+        self._queue: list[tuple[str, Path]] = []
+        self._busy = False
+        self._closed = False
+        self._error: BaseException | None = None
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._loop, name="mjarena-games-jsonl", daemon=True)
+        self._thread.start()
+
+    def __enter__(self) -> _GroupCommit:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        self._thread.join()
+        if exc_info[0] is None:
+            self._raise()
+
+    def put(self, line: str, replay: Path) -> None:
+        """Commit one game's line after its replay."""
+        with self._changed:
+            self._raise()
+            self._queue.append((line, replay))
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        """Return once every game put so far is written and fsync'ed; raise the error that stopped that."""
+        with self._changed:
+            while (self._queue or self._busy) and self._error is None:
+                self._changed.wait()
+            self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _loop(self) -> None:
+        while True:
+            with self._changed:
+                while not self._queue and not self._closed:
+                    self._changed.wait()
+                if not self._queue or self._error is not None:
+                    return
+                batch, self._queue, self._busy = self._queue, [], True
+            try:
+                self._commit(batch)
+            except BaseException as error:  # handed to the main thread: put, wait and the with block raise it
+                with self._changed:
+                    self._error = error
+            with self._changed:
+                self._busy = False
+                self._changed.notify_all()
+
+    def _commit(self, batch: list[tuple[str, Path]]) -> None:
+        for _line, replay in batch:
+            if replay.exists():
+                descriptor = os.open(replay, os.O_RDONLY)
+                try:
+                    os.fsync(descriptor)
+                finally:
+                    os.close(descriptor)
+        self._out.write("".join(line for line, _replay in batch))
+        self._out.flush()
+        os.fsync(self._out.fileno())
 
 
 def run_tournament(
