@@ -2,9 +2,9 @@
 submitting the example bots in five languages with ``mjarena submit``, rounds played, a new version and a
 compile error, privacy over HTTP, the pages in Chromium, ``kill -9`` and a restart, SIGTERM.
 
-The tests share one server and run in file order (each builds on the last).  Bots run outside the bubblewrap
-sandbox (``--sandbox none``): the sandbox has tests of its own, and here it would only add time.  Without
-Chromium or Playwright the browser test is skipped with the reason, unless ``MJARENA_REQUIRE_BROWSER=1``.
+The tests share one server and run in file order (each builds on the last).  Builds and bots run in the
+bubblewrap sandbox, the contest's default.  Without Chromium or Playwright the browser test is skipped with the
+reason, unless ``MJARENA_REQUIRE_BROWSER=1``.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class Served:
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     root = tmp_path_factory.mktemp("contest") / "class"
     created = subprocess.run([*MJARENA, "contest", "create", str(root), *(f"--team={t}" for t in SOURCES),
-                              "--duration", "30", "--sandbox", "none", "--time-limit", "2", "--json"],
+                              "--duration", "30", "--time-limit", "2", "--json"],
                              capture_output=True, text=True, check=True)
     served = Served(root, json.loads(created.stdout))
     served.start()
