@@ -1,0 +1,55 @@
+"""The tournament's group commit of ``games.jsonl``: lines in order, all on disk when it says so, errors raised."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mjarena.arena import tournament
+from mjarena.arena.tournament import _GroupCommit
+
+
+def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{descriptor}"))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(tournament.os, "fsync", fsync)
+    replays = []
+    for number in range(50):
+        replay = tmp_path / f"g{number:02d}.json"
+        replay.write_text("{}\n")
+        replays.append(replay)
+    with open(tmp_path / "games.jsonl", "a", encoding="utf-8") as out, _GroupCommit(out) as commits:
+        for number, replay in enumerate(replays):
+            commits.put(f'{{"game": {number}}}\n', replay)
+            if number == 24:
+                commits.wait()
+                assert (tmp_path / "games.jsonl").read_text().count("\n") == 25
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert lines == [f'{{"game": {number}}}' for number in range(50)]
+    journal = str(tmp_path / "games.jsonl")
+    assert synced[-1] == journal
+    for replay in replays:  # each replay synced before the journal sync that follows it
+        assert str(replay) in synced
+        assert journal in synced[synced.index(str(replay)):]
+    assert synced.count(journal) <= 50
+
+
+def test_a_failing_commit_is_raised_in_the_main_thread(tmp_path: Path) -> None:
+    out = open(tmp_path / "games.jsonl", "a", encoding="utf-8")  # noqa: SIM115 - closed under the committer
+    commits = _GroupCommit(out)
+    out.close()
+    commits.put('{"game": 1}\n', tmp_path / "missing.json")
+    with pytest.raises(ValueError, match="closed file"):
+        commits.wait()
+    with pytest.raises(ValueError, match="closed file"):
+        commits.put('{"game": 2}\n', tmp_path / "missing.json")
+    with pytest.raises(ValueError, match="closed file"):
+        commits.__exit__(None, None, None)
