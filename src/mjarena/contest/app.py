@@ -40,7 +40,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message
 
 from mjarena.contest import pages
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
@@ -48,6 +48,7 @@ from mjarena.contest.db import Team
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.web.app import SecurityHeaders
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
 __all__ = ["SESSION_COOKIE", "create_app"]
@@ -58,30 +59,6 @@ FORM_OVERHEAD = 64 << 10
 """Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field)."""
 WEB_STATIC = Path(__file__).parent.parent / "web" / "static"
 STATIC = Path(__file__).parent / "static"
-_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"),
-]
-
-
-class _SecurityHeaders:
-    """Own files only, no framing, no type sniffing, on every response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + _HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
-
-
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -427,7 +404,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_SecurityHeaders)], lifespan=lifespan,
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
     app.state.on_start = []

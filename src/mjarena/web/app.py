@@ -36,7 +36,7 @@ from mjarena.web.library import PAGE_SIZE, Library, NotFound, UploadError
 from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
-__all__ = ["MAX_JSON", "MAX_UPLOAD", "create_app"]
+__all__ = ["MAX_JSON", "MAX_UPLOAD", "SecurityHeaders", "create_app"]
 
 MAX_UPLOAD = 5 << 20
 """Uploads larger than this (bytes) are refused with 413."""
@@ -48,12 +48,13 @@ STATIC = Path(__file__).parent / "static"
 _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"),
 ]
 
 
-class _SecurityHeaders:
+class SecurityHeaders:
     """Adds :data:`_HEADERS` to every response: own files only, no framing, no type sniffing."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -291,7 +292,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
-        routes=routes, middleware=[Middleware(_SecurityHeaders)], lifespan=lifespan,
+        routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
         exception_handlers={HTTPException: http_error, PlayError: play_error, Exception: server_error},
     )
     app.state.library, app.state.room = library, room
