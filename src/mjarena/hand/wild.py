@@ -741,8 +741,7 @@ def arrangements(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAU
     >>> [format_arrangement(a) for a in arrangements(counts_of(parse_mpsz("**")), melds=4)]
     ['**']
     """
-    total = _check(counts, melds)
-    if total != 14 - 3 * melds or distance(counts, melds, rules):  # distance 0: some arrangement exists
+    if distance(counts, melds, rules):  # validates; 0 exactly when some arrangement exists (never for 13 - 3n tiles)
         return []
     wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
     found = _standard_arrangements(counts, melds, rules, wilds)
