@@ -540,6 +540,10 @@ _RUN_SHAPES = ((1, 1, 1), (1, 1, 0), (1, 0, 1), (1, 0, 0), (0, 1, 1), (0, 1, 0),
 """Runs by which members are real (1) or wild (0); at least one is real.  The first four hold a real lowest tile."""
 
 
+_PAIR_258 = (1, 4, 7)
+_RANKS = {9: tuple(range(9)), 7: tuple(range(7))}
+
+
 def _cap(rules: HandRules) -> int:
     return 5 if rules.wild_fifth_copy else 4
 
@@ -644,6 +648,13 @@ def _signature_paths(per_suit: list[dict[_Signature, list[_Option]]], wilds: int
                      sets_needed: int) -> list[tuple[tuple[_Signature, ...], int, int]]:
     """Every choice of one signature per suit that the wildcards left complete: (signatures, free sets, pairs)."""
     paths: list[tuple[tuple[_Signature, ...], int, int]] = []
+    if all(len(options) == 1 for options in per_suit):  # the usual case without wildcards: one way per suit
+        chosen = tuple(next(iter(options)) for options in per_suit)
+        used, sets, pairs = (sum(column) for column in zip(*chosen, strict=True)) if chosen else (0, 0, 0)
+        free_sets = sets_needed - sets
+        if free_sets >= 0 and pairs <= 1 and wilds - used == 3 * free_sets + 2 * (1 - pairs):
+            paths.append((chosen, free_sets, pairs))
+        return paths
 
     def extend(index: int, used: int, sets: int, pairs: int, chosen: tuple[_Signature, ...]) -> None:
         if index == len(per_suit):
@@ -663,18 +674,17 @@ def _signature_paths(per_suit: list[dict[_Signature, list[_Option]]], wilds: int
 def _standard_arrangements(counts: Sequence[int], melds: int, rules: HandRules, wilds: int) -> list[Arrangement]:
     cap = _cap(rules)
     suits: list[tuple[int, tuple[int, ...], bool, tuple[int, ...]]] = []  # base, real counts, runs, pair ranks
-    for group, base in enumerate((0, 9, 18, 27)):
-        size = 9 if group < 3 else 7
-        real = tuple(0 if kind == rules.wild_kind else counts[kind] for kind in range(base, base + size))
+    wild_kind = rules.wild_kind
+    for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)):
+        real = tuple(counts[base:base + size])
+        if wild_kind is not None and base <= wild_kind < base + size:  # a standard kind is wild: not real here
+            real = (*real[:wild_kind - base], 0, *real[wild_kind - base + 1:])
         if not any(real):
             continue
         if base not in rules.kinds:
             return []
-        if rules.pair_258:
-            pair_ranks: tuple[int, ...] = (1, 4, 7) if group < 3 else ()
-        else:
-            pair_ranks = tuple(range(size))
-        suits.append((base, real, group < 3, pair_ranks))
+        suited = base < 27
+        suits.append((base, real, suited, (_PAIR_258 if suited else ()) if rules.pair_258 else _RANKS[size]))
     # A suit of r real tiles makes 3s tiles (3s + 2 with the pair): it needs at least (-r) % 3 wildcards, or
     # (2 - r) % 3 holding the pair, which one suit at most holds.  What the others need at least is not left to
     # a suit: its search stops there.
@@ -682,10 +692,12 @@ def _standard_arrangements(counts: Sequence[int], melds: int, rules: HandRules, 
     paired = [(2 - sum(real)) % 3 if pair_ranks else alone[i] for i, (_, real, _, pair_ranks) in enumerate(suits)]
     per_suit: list[dict[_Signature, list[_Option]]] = []
     for index, (base, real, runs, pair_ranks) in enumerate(suits):
-        others = [j for j in range(len(suits)) if j != index]
-        least = sum(alone[j] for j in others) - max([0] + [alone[j] - paired[j] for j in others])
-        if least > wilds:
-            return []
+        least = 0
+        if wilds:
+            others = [j for j in range(len(suits)) if j != index]
+            least = sum(alone[j] for j in others) - max([0] + [alone[j] - paired[j] for j in others])
+            if least > wilds:
+                return []
         options = _suit_options(base, real, wilds - least, runs, pair_ranks, cap)
         if not options:
             return []
@@ -721,6 +733,8 @@ def _seven_pairs_arrangements(counts: Sequence[int], rules: HandRules, wilds: in
             return []
         partial = [(used + mixed, pairs + more) for used, pairs in partial
                    for mixed, more in _pair_options(kind, count) if used + mixed <= wilds]
+        if not partial:
+            return []
     groups_by_number, numbers = _catalogue()
     any_pair = numbers["pair", (_ANY,) * 2, (_ANY,) * 2]
     found = sorted(pairs + (any_pair,) * ((wilds - used) // 2) for used, pairs in partial if (wilds - used) % 2 == 0)
