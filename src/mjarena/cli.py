@@ -803,7 +803,7 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
         description="Play A against B on duplicate sets: each wall with all 14 seatings of two A and two B, one A "
-        "and three B, three A and one B. Prints mean points per game with 95%% intervals, the likelihood that A "
+        "and three B, three A and one B. Prints mean points per game with 95% intervals, the likelihood that A "
         "is better, and how much the duplicate pairing reduced the variance (docs/compare.md). SPEC as in "
         "mjarena match --help.",
         epilog="examples:\n  mjarena compare builtin:strong builtin:greedy --games 2000 --workers 2\n"
