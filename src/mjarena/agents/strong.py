@@ -156,88 +156,30 @@ class _Player:
         assert best is not None, "a hand to discard from holds a tile"
         return best[0][:2], best[1]  # type: ignore[return-value]
 
-    def kong_keeps_pace(self, counts: list[int], melds: int, kind: int, copies: int, laid: int,
-                        unseen: Sequence[int]) -> bool:
-        """Whether a kong from the hand (``copies`` tiles of ``kind`` out, ``laid`` new melds: 1 for a concealed
-        kong, 0 for a PENG made a kong) leaves no higher distance than the best discard (and it brings a draw)."""
-        before = self.best_discard(counts, melds, unseen)[0][0]
-        return distance(_less(counts, kind, copies), melds + laid, self.rules) <= before
-
-
-def _less(counts: Sequence[int], kind: int, copies: int) -> list[int]:
-    after = list(counts)
-    after[kind] -= copies
-    return after
-
-
-def _kong(counts: Sequence[int], kind: int) -> tuple[int, int]:
-    """(tiles out, new melds) of a kong declared from the hand: four concealed, or one added to a PENG."""
-    return (4, 1) if counts[kind] == 4 else (1, 0)
-
-
-class StrongNoiAgent(_Player):
-    """NOI 2014: tile efficiency with wall counting, claims by expected distance, the chance-maximising target."""
-
-    rules = RULES["noi2014"]
-
-    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
-        if not legal:
-            return Action("target", tiles=chance_target(game, seat))
+    def decide(self, game: Any, seat: int, legal: Sequence[Action], counts: list[int]) -> Action:
+        """A decision of NOI 2014 or 百搭 (the same verbs): HU, else a claim, else a discard or a kong."""
         if legal[0].type == "hu":
             return legal[0]
-        counts = list(game.hands[seat].counts)
         melds = len(game.melds[seat])
         unseen = self.unseen(game, counts)
         if legal[-1].type == "pass":
-            return self._claim(counts, melds, game.claimable, legal, unseen)
-        plays = [action.tile for action in legal if action.type == "play"]
-        _, kind = self.best_discard(counts, melds, unseen, plays)
+            return self.claim(counts, melds, game.claimable, legal, unseen)
+        return self.after_draw(counts, melds, legal, unseen)
+
+    def after_draw(self, counts: list[int], melds: int, legal: Sequence[Action], unseen: Sequence[int]) -> Action:
+        """The best ``play``; but a kong from the hand first when it leaves no higher distance (it brings a draw)."""
+        (now, _), kind = self.best_discard(counts, melds, unseen, [a.tile for a in legal if a.type == "play"])
         for action in legal:
-            if action.type == "gang" and action.tile is not None and self.kong_keeps_pace(
-                    counts, melds, action.tile, *_kong(counts, action.tile), unseen):
-                return action
+            if action.type == "gang" and action.tile is not None:
+                copies, laid = (4, 1) if counts[action.tile] == 4 else (1, 0)  # concealed, or added to a PENG
+                if distance(_less(counts, action.tile, copies), melds + laid, self.rules) <= now:
+                    return action
         return Action("play", kind)
 
-    def _claim(self, counts: list[int], melds: int, kind: int, legal: Sequence[Action],
-               unseen: Sequence[int]) -> Action:
-        choice, best = legal[-1], self.score(counts, melds, unseen)
-        pengs = [action.tile for action in legal if action.type == "peng"]
-        if pengs:
-            counts[kind] -= 2
-            score, discard = self.best_discard(counts, melds + 1, unseen, pengs)
-            counts[kind] += 2
-            if score < best:
-                choice, best = Action("peng", discard), score
-        if any(action.type == "gang" and action.tile is None for action in legal):
-            concealed = counts[kind] >= 3  # else the discard joins a PENG: the concealed hand stays the same
-            if not concealed or distance(_less(counts, kind, 3), melds + 1, self.rules) <= best[0]:
-                choice = Action("gang")  # an open kong keeps the distance and brings a draw
-        return choice
-
-
-class StrongBaidaAgent(_Player):
-    """百搭: tile efficiency with wall counting (wildcards, the 2-5-8 pair and seven pairs included)."""
-
-    rules = RULES["baida"]
-
-    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
-        if legal[0].type == "hu":
-            return legal[0]
-        counts = list(game.hands[seat])
-        melds = len(game.melds[seat])
-        unseen = self.unseen(game, counts)
-        if legal[-1].type == "pass":
-            return self._claim(counts, melds, game.claimable, legal, unseen)
-        plays = [action.tile for action in legal if action.type == "play"]
-        _, kind = self.best_discard(counts, melds, unseen, plays)
-        for action in legal:
-            if action.type == "gang" and action.tile is not None and self.kong_keeps_pace(
-                    counts, melds, action.tile, *_kong(counts, action.tile), unseen):
-                return action
-        return Action("play", kind)
-
-    def _claim(self, counts: list[int], melds: int, kind: int, legal: Sequence[Action],
-               unseen: Sequence[int]) -> Action:
+    def claim(self, counts: list[int], melds: int, kind: int, legal: Sequence[Action],
+              unseen: Sequence[int]) -> Action:
+        """PENG (and 百搭's CHI) when it beats passing, each with its best discard; an open kong when it keeps the
+        distance (it brings a draw)."""
         if len(legal) == 1:
             return legal[0]
         choice, best = legal[-1], self.score(counts, melds, unseen)
@@ -258,9 +200,37 @@ class StrongBaidaAgent(_Player):
             if score < best:
                 choice, best = Action("chi", low, tiles=(discard,)), score
         for action in legal:
-            if action.type == "gang" and distance(_less(counts, kind, 3), melds + 1, self.rules) <= best[0]:
-                choice = action
+            if action.type == "gang" and action.tile is None:
+                concealed = counts[kind] >= 3  # else the discard joins a PENG: the concealed hand stays the same
+                if not concealed or distance(_less(counts, kind, 3), melds + 1, self.rules) <= best[0]:
+                    choice = action
         return choice
+
+
+def _less(counts: Sequence[int], kind: int, copies: int) -> list[int]:
+    after = list(counts)
+    after[kind] -= copies
+    return after
+
+
+class StrongNoiAgent(_Player):
+    """NOI 2014: tile efficiency with wall counting, claims by expected distance, the chance-maximising target."""
+
+    rules = RULES["noi2014"]
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        if not legal:
+            return Action("target", tiles=chance_target(game, seat))
+        return self.decide(game, seat, legal, list(game.hands[seat].counts))
+
+
+class StrongBaidaAgent(_Player):
+    """百搭: tile efficiency with wall counting (wildcards, the 2-5-8 pair and seven pairs included)."""
+
+    rules = RULES["baida"]
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        return self.decide(game, seat, legal, list(game.hands[seat]))
 
 
 class StrongThupcAgent(_Player):
