@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,9 @@ from mjarena.arena.compare import (
 )
 from mjarena.arena.executors import LocalExecutor
 from mjarena.cli import main
+from mjarena.sandbox import Sandbox
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
 
 
 def test_a_duplicate_set_seats_a_and_b_alike() -> None:
@@ -121,3 +126,13 @@ def test_bad_arguments_get_one_line(args: list[str], message: str, capsys: pytes
     assert main(["compare", *args, "--sandbox", "none"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_any_bot_spec_plays_python_agents_and_programs() -> None:
+    """A python: agent that is the greedy player differs from builtin:greedy by nothing; a program bot (a command
+    line speaking the Botzone protocol, kept running) plays a whole set without an error."""
+    same = compare("python:mjarena.agents.builtin:GreedyAgent", "builtin:greedy", games=14, seed=2)
+    assert same.differences() == [0.0]
+    program = f"{sys.executable} {EXAMPLES / 'keep_running_bot.py'}"
+    result = compare(program, "builtin:greedy", games=14, seed=2, sandbox=Sandbox(kind="none")).to_json()
+    assert result["games"] == 14 and result["a"]["errors"] == 0 and result["b"]["errors"] == 0
