@@ -36,7 +36,7 @@ A whole game, every seat choosing its lowest legal index (declaring the closest 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -72,12 +72,34 @@ def _encode(game: Any, seat: int, action: Action) -> int:
     return _INDEX[action]
 
 
+class _TargetOptions(Mapping[int, Action]):
+    """The two choices of a target decision; the closest winning hand (a search: a quarter of a millisecond) is
+    worked out only when that choice is looked up, not for every mask."""
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self._best: Action | None = None
+
+    def __getitem__(self, index: int) -> Action:
+        if index == TARGET_NONE:
+            return Action("target")
+        if index != TARGET_BEST:
+            raise KeyError(index)
+        if self._best is None:
+            game, seat = self._game, self._seat
+            self._best = Action("target", tiles=best_target(game.hands[seat], game.melds[seat]))
+        return self._best
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((TARGET_BEST, TARGET_NONE))
+
+    def __len__(self) -> int:
+        return 2
+
+
 def _options(game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Options:
     if stage == "target":
-        return {
-            TARGET_BEST: Action("target", tiles=best_target(game.hands[seat], game.melds[seat])),
-            TARGET_NONE: Action("target"),
-        }
+        return _TargetOptions(game, seat)
     index = _INDEX
     return {index[action]: action for action in legal}
 

@@ -251,7 +251,8 @@ class NoiGame(StateMachine):
         return legal
 
     def _has_peng(self, seat: int, kind: int) -> bool:
-        return Meld("peng", kind, "open") in self.melds[seat]
+        melds = self.melds[seat]
+        return bool(melds) and Meld("peng", kind, "open") in melds  # most seats have no meld: skip the tuple
 
     # -- the flow of play --------------------------------------------------------------------------------
 
