@@ -1,17 +1,19 @@
-"""RL environment speed: environment steps per second with random agents, one core.
+"""RL environment speed: environment steps per second with random legal actions, as a ratio to RLCard's mahjong.
 
-    python benchmarks/env.py [--games 300] [--rlcard-games 300]
+    python benchmarks/env.py [--games 60] [--repeat 5] [--json FILE]
 
 One step is one decision of one seat: the PettingZoo loop ``for agent in env.agent_iter(): observation, ... =
 env.last(); env.step(action)`` with a random legal action drawn from the action mask (the dead steps of seats
 that have left count too).  Measured for ``env()`` (PettingZoo's call-order wrapper included, as users get it)
 and ``raw_env()`` of each rule set, then for RLCard's ``rlcard.make("mahjong")`` with its random agents on the
-same machine, stepped the same way (``pip install rlcard``; skipped with a note when it is missing).
+same machine, stepped the same way (``pip install 'mjarena[bench]'``; without it the figures are printed without
+their anchor).  All of them run in alternating rounds of ``--games`` games each (medians of ``--repeat`` rounds),
+so a change in the machine's load hits them alike.  Goals: ``noi2014_v0`` ``env()`` >= 15x RLCard's steps/s, and
+>= 50,000 steps/s on an idle 2-core machine of the CI's kind.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -20,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import describe
+from _bench import Record, interleave, machine_line, median, parser
 
 from mjarena.env import baida_v0, noi2014_v0, thupc2021_v0
 
@@ -45,8 +47,8 @@ def ours(make: Callable[[], object], games: int) -> tuple[float, float]:
     return steps / (time.perf_counter() - start), steps / games
 
 
-def rlcard_mahjong(games: int) -> tuple[float, float] | None:
-    """RLCard's mahjong with its random agents, stepped one decision at a time; None if RLCard is missing."""
+def rlcard_maker() -> Callable[[int], tuple[float, float]] | None:
+    """A runner of RLCard's mahjong with its random agents, stepped one decision at a time; None without RLCard."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent
@@ -55,34 +57,63 @@ def rlcard_mahjong(games: int) -> tuple[float, float] | None:
     env = rlcard.make("mahjong", config={"seed": 0})
     agent = RandomAgent(num_actions=env.num_actions)
     np.random.seed(0)
-    steps = 0
-    start = time.perf_counter()
-    for _ in range(games):
-        state, _player = env.reset()
-        while not env.is_over():
-            state, _player = env.step(agent.step(state))
-            steps += 1
-    return steps / (time.perf_counter() - start), steps / games
+
+    def run(games: int) -> tuple[float, float]:
+        steps = 0
+        start = time.perf_counter()
+        for _ in range(games):
+            state, _player = env.reset()
+            while not env.is_over():
+                state, _player = env.step(agent.step(state))
+                steps += 1
+        return steps / (time.perf_counter() - start), steps / games
+
+    return run
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="games per environment (default 300)")
-    parser.add_argument("--rlcard-games", type=int, default=300, help="RLCard mahjong games (default 300)")
-    args = parser.parse_args()
-    print(f"machine: {describe()}")
+    arguments = parser(__doc__)
+    arguments.add_argument("--games", type=int, default=60, help="games per environment per round (default 60)")
+    arguments.add_argument("--repeat", type=int, default=5, help="alternating rounds (default 5)")
+    args = arguments.parse_args()
+    record = Record("env")
+    print(machine_line())
+    runners: dict[str, Callable[[int], tuple[float, float]]] = {}
     for module in (noi2014_v0, baida_v0, thupc2021_v0):
         name = module.__name__.rsplit(".", 1)[1]
         for label, make in (("env()", module.env), ("raw_env()", module.raw_env)):
-            rate, per_game = ours(make, args.games)
-            print(f"{name:<13} {label:<10} {rate:>9,.0f} steps/s ({per_game:.0f} steps per game, {args.games} games)")
-    measured = rlcard_mahjong(args.rlcard_games)
-    if measured is None:
-        print("RLCard is not installed: pip install rlcard, then run again for its mahjong figure")
+            runners[f"{name} {label}"] = lambda games, make=make: ours(make, games)
+    rlcard = rlcard_maker()
+    if rlcard is not None:
+        runners["rlcard mahjong"] = rlcard
+    steps_per_game: dict[str, float] = {}
+
+    def measure(label: str, games: int) -> float:
+        rate, steps_per_game[label] = runners[label](games)
+        return rate
+
+    for label in runners:  # warm up
+        measure(label, 2)
+    contenders = {label: lambda label=label: measure(label, args.games) for label in runners}
+    rates = {label: median(values) for label, values in interleave(contenders, args.repeat).items()}
+    anchor = rates.get("rlcard mahjong")
+    print(f"steps per second, random legal actions, medians of {args.repeat} alternating rounds of {args.games} "
+          "games each" + ("; ratio to RLCard's mahjong in the same rounds" if anchor else ""))
+    for label, rate in rates.items():
+        goal = (">=", 15) if label == "noi2014_v0 env()" else None
+        if anchor and label != "rlcard mahjong":
+            figure = record.add(f"{label} steps/s", rate, "steps/s", anchor=("rlcard mahjong steps/s", anchor),
+                                goal=goal)
+            ratio = f"{figure['ratio']:6.1f}x RLCard" + (" (goal >= 15x)" if goal else "")
+        else:
+            record.add(f"{label} steps/s", rate, "steps/s", goal=(">=", 50_000) if goal else None)
+            ratio = ""
+        print(f"  {label:<24} {ratio:<30} {rate:>9,.0f} steps/s ({steps_per_game[label]:.0f} steps per game)")
+    if anchor is None:
+        print("RLCard is not installed (pip install 'mjarena[bench]'): no anchor, absolute figures only")
     else:
-        rate, per_game = measured
-        games = args.rlcard_games
-        print(f"{'rlcard mahjong':<24} {rate:>9,.0f} steps/s ({per_game:.0f} steps per game, {games} games)")
+        record.add("noi2014_v0 env() steps/s (absolute)", rates["noi2014_v0 env()"], "steps/s", goal=(">=", 50_000))
+    record.save(args.json)
 
 
 if __name__ == "__main__":
