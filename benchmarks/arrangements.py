@@ -10,7 +10,8 @@ every hand timed (the script counts disagreements).  Hands, 14 tiles and no meld
   many tiles turned into wildcards; so every hand wins, often in many ways;
 - ``random``: drawn from the 144-tile 百搭 wall (most do not win).
 
-Each figure is the median over hands of one call (``time.perf_counter_ns``):
+Each figure is the median over hands of one call (``time.perf_counter_ns``), before and after timed one after the
+other on each hand; the ratio before / after is the figure (``--json FILE`` keeps them):
 
 - ``cold``: the enumerators' per-suit caches emptied before the call (a hand whose suits were never seen);
   hand-independent tables (the catalogue of groups, the choices at one rank) stay filled after first use;
@@ -22,7 +23,6 @@ The spec's example ``123m456p78s11z****`` (105 arrangements under the default ru
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _machine import describe
+from _bench import Record, machine_line, parser
 
 import previous_arrangements as previous
 from mjarena.hand import wild
@@ -76,14 +76,15 @@ def timed(enumerate_: Enumerator, clear: Callable[[], None], counts: list[int], 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=300, help="hands per wildcard count and kind (default 300)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--hands", type=int, default=300, help="hands per wildcard count and kind (default 300)")
+    arguments.add_argument("--seed", type=int, default=1)
+    args = arguments.parse_args()
+    record = Record("arrangements")
     rng = random.Random(args.seed)
     before = (previous.arrangements, previous._suit_options.cache_clear)
     after = (wild.arrangements, wild._suit_options.cache_clear)
-    print(f"machine: {describe()}")
+    print(machine_line())
     print(f"{args.hands} hands per row, 14 tiles, no melds; median per call in µs; before = tests/previous_arrangements"
           ".py, after = mjarena.hand.wild.arrangements")
     print(f"{'hands':<22}{'wild':>5}{'found':>7}{'before cold':>13}{'after cold':>12}{'×':>7}"
@@ -105,6 +106,9 @@ def main() -> None:
                 disagreements += listed != previous.arrangements(counts, 0, rules)
             cold = {name: statistics.median(t[0] for t in pairs) / 1000 for name, pairs in times.items()}
             warm = {name: statistics.median(t[1] for t in pairs) / 1000 for name, pairs in times.items()}
+            for state, values in (("cold", cold), ("warm", warm)):
+                record.add(f"{label}, {wilds} wildcards, {state}: before / after", values["before"], "µs",
+                           anchor=("after, µs", values["after"]))
             print(f"{label:<22}{wilds:>5}{found / len(hands):>7.1f}{cold['before']:>13.1f}{cold['after']:>12.1f}"
                   f"{cold['before'] / cold['after']:>7.0f}{warm['before']:>13.1f}{warm['after']:>12.1f}"
                   f"{warm['before'] / warm['after']:>7.0f}")
@@ -115,6 +119,8 @@ def main() -> None:
               f"cold {statistics.median(r[0] for r in runs) / 1000:.0f} µs, "
               f"warm {statistics.median(r[1] for r in runs) / 1000:.0f} µs")
     print(f"hands where before and after disagree: {disagreements}")
+    record.note("hands where before and after disagree", disagreements)
+    record.save(args.json)
 
 
 if __name__ == "__main__":

@@ -1,18 +1,18 @@
 """Contest server throughput and API latency, with the real server (``mjarena contest serve``) on loopback.
 
-    python benchmarks/contest.py [--seconds S] [--workers N] [--readers R] [--sandbox bwrap|none]
+    python benchmarks/contest.py [--seconds S] [--workers N] [--readers R] [--sandbox bwrap|none] [--json FILE]
 
 Two contests of four teams each play for ``--seconds`` after every team's first build is in: one whose bots
 run in restart mode (the example bots in C, C++, JavaScript and Python, each started afresh for every request,
 as the NOI 2014 spec has it), one in keep-running mode (the Python and Java examples, two teams each).  The
 figure is games finished per minute of that time, counted from the API.  While the keep-running contest plays,
 ``--readers`` threads read ``/api/standings`` back to back: the latency of those requests (median, 95th and 99th
-percentile) and their rate are printed.
+percentile) and their rate are printed, as a ratio to the latency of one reader before any game started (the
+anchor, same run); the games per minute of keep-running mode as a ratio to restart mode.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import statistics
@@ -22,12 +22,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import describe
+from _bench import Record, machine_line, parser
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bots"
 MJARENA = [sys.executable, "-m", "mjarena.cli"]
@@ -54,7 +55,9 @@ def read_standings(url: str, stop: threading.Event, latencies: list[float]) -> N
             response.raise_for_status()
 
 
-def run_contest(folder: Path, bots: dict[str, str], args: argparse.Namespace, readers: int = 0) -> None:
+def run_contest(folder: Path, bots: dict[str, str], args: Any, record: Record, label: str,
+                readers: int = 0) -> float:
+    """Games per minute of one contest; with ``readers``, the standings latency figures go to ``record``."""
     root = folder / "contest"
     created = subprocess.run([*MJARENA, "contest", "create", str(root), *(f"--team={team}" for team in bots),
                               "--duration", "600", "--sandbox", args.sandbox, "--uploads-per-minute", "60",
@@ -75,6 +78,12 @@ def run_contest(folder: Path, bots: dict[str, str], args: argparse.Namespace, re
                 if time.monotonic() > deadline:
                     raise SystemExit(f"the server did not start: see {folder / 'serve.log'}") from None
                 time.sleep(0.2)
+        idle: list[float] = []
+        with httpx.Client(timeout=30) as client:
+            for _ in range(50):  # the anchor: one reader, no game running yet
+                start = time.perf_counter()
+                client.get(f"{url}/api/standings").raise_for_status()
+                idle.append(time.perf_counter() - start)
         for team, name in bots.items():
             subprocess.run([*MJARENA, "submit", url, str(EXAMPLES / name), "--token", tokens[team]], check=True,
                            capture_output=True)
@@ -91,31 +100,46 @@ def run_contest(folder: Path, bots: dict[str, str], args: argparse.Namespace, re
             thread.join()
         elapsed = time.perf_counter() - start
         games = finished_games(url) - start_games
-        print(f"  {games} games in {elapsed:.0f} s: {games * 60 / elapsed:.1f} games per minute")
+        rate = games * 60 / elapsed
+        print(f"  {games} games in {elapsed:.0f} s: {rate:.1f} games per minute")
         if latencies:
             ms = sorted(value * 1000 for value in latencies)
+            idle_ms = statistics.median(idle) * 1000
+            figure = record.add(f"{label}: /api/standings median with {readers} readers while games run / one reader "
+                                "before", statistics.median(ms), "ms", anchor=("one reader, no game running, ms",
+                                                                                idle_ms))
+            record.add(f"{label}: /api/standings p95 with {readers} readers", ms[int(0.95 * len(ms))], "ms")
+            print(f"  /api/standings: {figure['ratio']:.1f}x the latency of one reader before the games "
+                  f"({idle_ms:.1f} ms)")
             print(f"  /api/standings with {readers} concurrent readers while games run: median "
                   f"{statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * len(ms))]:.1f} ms, "
                   f"p99 {ms[int(0.99 * len(ms))]:.1f} ms, {len(ms) / elapsed:.0f} requests/s")
     finally:
         server.terminate()
         server.wait(15)
+    return rate
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long each contest is measured (60)")
-    parser.add_argument("--workers", type=int, default=2, help="games at once (2)")
-    parser.add_argument("--readers", type=int, default=50, help="concurrent standings readers (50)")
-    parser.add_argument("--sandbox", choices=("bwrap", "none"), default="none", help="where bots run (none)")
-    args = parser.parse_args()
-    print(describe())
+    arguments = parser(__doc__)
+    arguments.add_argument("--seconds", type=float, default=60.0, help="how long each contest is measured (60)")
+    arguments.add_argument("--workers", type=int, default=2, help="games at once (2)")
+    arguments.add_argument("--readers", type=int, default=50, help="concurrent standings readers (50)")
+    arguments.add_argument("--sandbox", choices=("bwrap", "none"), default="none", help="where bots run (none)")
+    args = arguments.parse_args()
+    record = Record("contest")
+    print(machine_line())
     print(f"{args.workers} workers, sandbox {args.sandbox}")
     with tempfile.TemporaryDirectory() as folder:
         print("restart mode (C, C++, JavaScript, Python):")
-        run_contest(Path(folder) / "restart", RESTART, args)
+        restart = run_contest(Path(folder) / "restart", RESTART, args, record, "restart")
         print("keep-running mode (Python x2, Java x2):")
-        run_contest(Path(folder) / "keep", KEEP, args, readers=args.readers)
+        keep = run_contest(Path(folder) / "keep", KEEP, args, record, "keep-running", readers=args.readers)
+    figure = record.add("games per minute, keep-running / restart mode", keep, "games/min",
+                        anchor=("restart mode, games/min", restart))
+    print(f"keep-running mode plays {figure['ratio']:.1f}x the games of restart mode ({keep:.1f} against "
+          f"{restart:.1f} per minute; one after the other, not interleaved)")
+    record.save(args.json)
 
 
 if __name__ == "__main__":

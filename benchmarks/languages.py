@@ -8,19 +8,19 @@ kept process). A keep-running bot's first request in a game is a restart too: th
 a restart-mode bot of the language pays on every request. The last column counts answers over the statement's
 1000 ms.
 
-Run: ``.venv/bin/python benchmarks/languages.py [--games N] [--sandbox bwrap|none]``
+Run: ``.venv/bin/python benchmarks/languages.py [--games N] [--sandbox bwrap|none] [--json FILE]``
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from _machine import describe
+sys.path.insert(0, str(Path(__file__).parent))
+from _bench import Record, machine_line, parser
 
 from mjarena.arena.match import Limits, run_match
 from mjarena.builds import build
@@ -38,42 +38,57 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2, help="games per bot (2)")
-    parser.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap")
-    args = parser.parse_args()
+    arguments = parser(__doc__)
+    arguments.add_argument("--games", type=int, default=2, help="games per bot (2)")
+    arguments.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap")
+    args = arguments.parse_args()
+    record = Record("languages")
     sandbox = Sandbox(kind=args.sandbox)
-    print(f"{describe()}; sandbox {args.sandbox}; {args.games} game(s) per bot, seat 0 against 3 builtin:greedy")
-    header = f"{'language':<11} {'bot':<20} {'build s':>7}  {'mode':<7} {'answers':>7} {'median ms':>9} " \
+    print(f"{machine_line()}; sandbox {args.sandbox}; {args.games} game(s) per bot, seat 0 against 3 builtin:greedy, "
+          "bots in turn game by game; anchor: the C bot's median restart request")
+    header = f"{'language':<11} {'bot':<20} {'build s':>7}  {'mode':<7} {'answers':>7} {'× C':>6} {'median ms':>9} " \
              f"{'p95 ms':>8} {'max ms':>8} {'>1000 ms':>8}"
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(prefix="mjarena-bench-") as cache:
         os.environ["MJARENA_CACHE"] = cache  # the matches find the builds there
+        built: dict[tuple[str, str], float] = {}
         for language, name in BOTS:
-            source = EXAMPLES / name
-            fresh = build(source, sandbox=sandbox, cache_dir=cache)
-            if not fresh.ok:
+            fresh = build(EXAMPLES / name, sandbox=sandbox, cache_dir=cache)
+            if fresh.ok:
+                built[language, name] = fresh.seconds
+            else:
                 print(f"{language:<11} {name:<20} does not build: {fresh.message.splitlines()[:1]}")
-                continue
-            limits = Limits(time=10.0, memory_mib=256, sandbox=sandbox)
-            times: dict[str, list[float]] = {"restart": [], "keep": []}
-            errors = 0
-            for seed in range(1, args.games + 1):
-                result = run_match([str(source)] + ["builtin:greedy"] * 3, seed=seed, limits=limits)
-                errors += result.seats[0].reason is not None
+        limits = Limits(time=10.0, memory_mib=256, sandbox=sandbox)
+        times = {bot: {"restart": [], "keep": []} for bot in built}
+        errors = dict.fromkeys(built, 0)
+        for seed in range(1, args.games + 1):  # every bot plays game 1, then every bot game 2, ...
+            for language, name in built:
+                result = run_match([str(EXAMPLES / name)] + ["builtin:greedy"] * 3, seed=seed, limits=limits)
+                errors[language, name] += result.seats[0].reason is not None
                 for exchange in result.transcripts.get(0, []):
-                    if exchange["mode"] in times and exchange["response"] is not None:
-                        times[exchange["mode"]].append(exchange["elapsed_ms"])
-            for mode, values in times.items():
-                if not values:
-                    continue
-                over = sum(value > STATEMENT_MS for value in values)
-                print(f"{language:<11} {name:<20} {fresh.seconds:>7.2f}  {mode:<7} {len(values):>7} "
-                      f"{statistics.median(values):>9.1f} {percentile(values, 0.95):>8.1f} {max(values):>8.1f} "
-                      f"{over:>8}")
-            if errors:
-                print(f"{'':<11} {name:<20} erred in {errors} game(s)", file=sys.stderr)
+                    if exchange["mode"] in ("restart", "keep") and exchange["response"] is not None:
+                        times[language, name][exchange["mode"]].append(exchange["elapsed_ms"])
+    c_restart = times.get(("c", "bot.c"), {}).get("restart")
+    anchor = statistics.median(c_restart) if c_restart else None
+    for (language, name), modes in times.items():
+        for mode, values in modes.items():
+            if not values:
+                continue
+            middle = statistics.median(values)
+            if anchor:
+                figure = record.add(f"{language} {name} {mode} request / C restart request", middle, "ms",
+                                    anchor=("C bot.c restart request, ms", anchor))
+                ratio = f"{figure['ratio']:6.2f}"
+            else:
+                record.add(f"{language} {name} {mode} request", middle, "ms")
+                ratio = f"{'-':>6}"
+            over = sum(value > STATEMENT_MS for value in values)
+            print(f"{language:<11} {name:<20} {built[language, name]:>7.2f}  {mode:<7} {len(values):>7} {ratio} "
+                  f"{middle:>9.1f} {percentile(values, 0.95):>8.1f} {max(values):>8.1f} {over:>8}")
+        if errors[language, name]:
+            print(f"{'':<11} {name:<20} erred in {errors[language, name]} game(s)", file=sys.stderr)
+    record.save(args.json)
 
 
 if __name__ == "__main__":

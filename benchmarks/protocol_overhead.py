@@ -4,23 +4,24 @@ Restart mode: the wall time of ``BotProcess.ask`` minus that of a bare ``subproc
 with the same input line (medians over interleaved runs), with and without the address-space limit (which makes
 ``subprocess`` fork and run a pre-exec hook instead of using vfork), for a first request and for a late-game
 history.  The bot also reports its own run time from its first line to its answer, for scale.  Keep-running mode:
-requests per second through one kept process.  Target: under 5 ms of overhead per restart-mode request.
+requests per second through one kept process, against the same bot driven over bare pipes (write a line, read
+its two lines back) in alternating rounds.  Target: under 5 ms of overhead per restart-mode request.
 
-Run: ``.venv/bin/python benchmarks/protocol_overhead.py [--runs N] [--requests N]``
+Run: ``.venv/bin/python benchmarks/protocol_overhead.py [--runs N] [--requests N] [--json FILE]``
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _bench import Record, interleave, machine_line, median, parser
 
 from mjarena.protocol.botzone import encode_input
 from mjarena.protocol.process import BotProcess
@@ -44,14 +45,6 @@ while True:
     if not line:
         break
 """
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    return (
-        f"{platform.platform()} | {cpu} | {os.cpu_count()} CPUs | "
-        f"Python {platform.python_version()} ({platform.python_implementation()})"
-    )
 
 
 def history(length: int) -> tuple[list[str], list[str]]:
@@ -91,50 +84,77 @@ def restart_overhead(command: list[str], runs: int, length: int, limit_address_s
     }
 
 
-def keep_running_rate(command: list[str], requests: int) -> dict[str, float]:
-    with BotProcess([*command, "--keep"], time_limit=5.0) as process:
-        process.ask("0 1")
-        latencies = []
+def keep_running_rates(command: list[str], requests: int, rounds: int) -> dict[str, float]:
+    """Median round trip (ms) through ``BotProcess`` and over bare pipes to the same kept bot, alternating rounds."""
+    bare = subprocess.Popen([*command, "--keep"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert bare.stdin is not None and bare.stdout is not None
+    pipe_in, pipe_out = bare.stdin, bare.stdout
+
+    def bare_round_trips() -> float:
         start = time.perf_counter()
         for number in range(requests):
-            reply = process.ask(f"3 {number % 4} PLAY W{number % 9 + 1}")
-            assert reply.kept and reply.mode == "keep"
-            latencies.append(reply.elapsed * 1000)
-        total = time.perf_counter() - start
-        assert process.starts == 1
-    return {
-        "rate": requests / total,
-        "median_ms": statistics.median(latencies),
-        "p99_ms": sorted(latencies)[int(0.99 * len(latencies))],
-    }
+            pipe_in.write(json.dumps({"requests": [f"3 {number % 4} PLAY W{number % 9 + 1}"], "responses": []}) + "\n")
+            pipe_in.flush()
+            pipe_out.readline()
+            pipe_out.readline()
+        return (time.perf_counter() - start) * 1000 / requests
+
+    try:
+        with BotProcess([*command, "--keep"], time_limit=5.0) as process:
+            process.ask("0 1")
+
+            def judged_round_trips() -> float:
+                start = time.perf_counter()
+                for number in range(requests):
+                    reply = process.ask(f"3 {number % 4} PLAY W{number % 9 + 1}")
+                    assert reply.kept and reply.mode == "keep"
+                return (time.perf_counter() - start) * 1000 / requests
+
+            times = interleave({"judge": judged_round_trips, "bare": bare_round_trips}, rounds)
+            assert process.starts == 1
+    finally:
+        pipe_in.close()
+        bare.wait(5)
+    return {name: median(values) for name, values in times.items()}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=100, help="restart-mode runs per configuration")
-    parser.add_argument("--requests", type=int, default=5000, help="keep-running requests")
-    args = parser.parse_args()
-    print(f"machine: {machine()}")
+    arguments = parser(__doc__)
+    arguments.add_argument("--runs", type=int, default=100, help="restart-mode runs per configuration")
+    arguments.add_argument("--requests", type=int, default=1000, help="keep-running requests per round")
+    arguments.add_argument("--rounds", type=int, default=5, help="keep-running alternating rounds")
+    args = arguments.parse_args()
+    record = Record("protocol_overhead")
+    print(machine_line())
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "trivial_bot.py"
         script.write_text(TRIVIAL_BOT)
         command = [sys.executable, "-I", str(script)]
         restart_overhead(command, 5, 2, True)  # warm up
-        print(f"restart mode (median of {args.runs}; ms; 'bare' is subprocess.run of the same bot and input):")
+        print(f"restart mode (median of {args.runs} interleaved runs; ms; 'bare' is subprocess.run of the same bot "
+              "and input):")
         header = f"  {'history':>8} {'AS limit':>8} {'input B':>8} {'ask':>7} {'bare':>7} {'overhead':>9}"
-        print(header + f" {'judge CPU':>10} {'in bot':>7}")
+        print(header + f" {'ask/bare':>9} {'judge CPU':>10} {'in bot':>7}")
         for length in (2, 150):
             for limited in (True, False):
                 r = restart_overhead(command, args.runs, length, limited)
+                figure = record.add(f"restart request, history {length}, address-space limit "
+                                    f"{'on' if limited else 'off'}: ask / bare subprocess.run", r["ask"], "ms",
+                                    anchor=("bare subprocess.run, ms", r["bare"]))
+                record.add(f"restart request, history {length}, address-space limit {'on' if limited else 'off'}: "
+                           "overhead", r["overhead"], "ms", goal=("<=", 5))
                 print(
                     f"  {length:>8} {'on' if limited else 'off':>8} {r['input_bytes']:>8} {r['ask']:>7.2f} "
-                    f"{r['bare']:>7.2f} {r['overhead']:>9.2f} {r['judge_cpu']:>10.2f} {r['inside']:>7.2f}"
+                    f"{r['bare']:>7.2f} {r['overhead']:>9.2f} {figure['ratio']:>8.2f}x {r['judge_cpu']:>10.2f} "
+                    f"{r['inside']:>7.2f}"
                 )
-        k = keep_running_rate(command, args.requests)
-        print(
-            f"keep-running mode: {k['rate']:.0f} requests/s through one process "
-            f"(median {k['median_ms']:.3f} ms, p99 {k['p99_ms']:.3f} ms per request, {args.requests} requests)"
-        )
+        k = keep_running_rates(command, args.requests, args.rounds)
+    figure = record.add("keep-running round trip: judge / bare pipes", k["judge"], "ms",
+                        anchor=("bare pipes to the same kept bot, ms", k["bare"]))
+    print(f"keep-running mode: {figure['ratio']:.2f}x the round trip over bare pipes ({k['judge']:.3f} ms against "
+          f"{k['bare']:.3f} ms; {1000 / k['judge']:.0f} requests/s; medians of {args.rounds} alternating rounds of "
+          f"{args.requests} requests)")
+    record.save(args.json)
 
 
 if __name__ == "__main__":

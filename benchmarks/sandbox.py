@@ -2,6 +2,8 @@
 
     python benchmarks/sandbox.py [--runs 60] [--requests 3000] [--json FILE]
 
+The figures are ratios to no sandbox, measured in the same run, interleaved.
+
 - restart mode: the wall time of ``BotProcess.ask`` for a first request to a trivial Python bot started fresh,
   in the bwrap box and with ``--sandbox none``, interleaved run by run (medians);
 - keep-running mode: the median round trip of one kept bot, box and no box, alternating rounds of 100 requests
@@ -11,9 +13,6 @@ Goals (issue 12): at most 10 ms per restart request and 0.2 ms per keep-running 
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import statistics
 import sys
 import tempfile
@@ -21,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import describe
+from _bench import Record, machine_line, parser
 
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox
@@ -73,28 +72,29 @@ def keep(command: list[str], requests: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=60, help="restart-mode runs per kind")
-    parser.add_argument("--requests", type=int, default=3000, help="keep-running requests per kind")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args()
-    print(f"machine: {describe()}; load average {os.getloadavg()[0]:.2f}")
+    arguments = parser(__doc__)
+    arguments.add_argument("--runs", type=int, default=60, help="restart-mode runs per kind")
+    arguments.add_argument("--requests", type=int, default=3000, help="keep-running requests per kind")
+    args = arguments.parse_args()
+    record = Record("sandbox")
+    print(machine_line())
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "trivial_bot.py"
         script.write_text(TRIVIAL_BOT)
         command = [sys.executable, str(script)]
         first = restart(command, args.runs)
         kept = keep(command, args.requests)
-    figures = {
-        "restart_ms": first, "restart_overhead_ms": first["bwrap"] - first["none"],
-        "keep_ms": kept, "keep_overhead_ms": kept["bwrap"] - kept["none"],
-    }
-    print(f"restart mode, first request: {first['bwrap']:.2f} ms boxed, {first['none']:.2f} ms without a box: "
-          f"+{figures['restart_overhead_ms']:.2f} ms (goal <= 10)")
-    print(f"keep-running round trip:     {kept['bwrap']:.3f} ms boxed, {kept['none']:.3f} ms without a box: "
-          f"+{figures['keep_overhead_ms']:.3f} ms (goal <= 0.2)")
-    if args.json:
-        Path(args.json).write_text(json.dumps({"machine": describe(), **figures}, indent=2) + "\n")
+    restart_ratio = record.add("restart request, boxed / no box", first["bwrap"], "ms",
+                               anchor=("no box, ms", first["none"]))
+    record.add("restart request, box overhead", first["bwrap"] - first["none"], "ms", goal=("<=", 10))
+    keep_ratio = record.add("keep-running round trip, boxed / no box", kept["bwrap"], "ms",
+                            anchor=("no box, ms", kept["none"]))
+    record.add("keep-running round trip, box overhead", kept["bwrap"] - kept["none"], "ms", goal=("<=", 0.2))
+    print(f"restart mode, first request: {restart_ratio['ratio']:.2f}x without a box ({first['bwrap']:.2f} ms boxed, "
+          f"{first['none']:.2f} ms not: +{first['bwrap'] - first['none']:.2f} ms, goal <= 10)")
+    print(f"keep-running round trip:     {keep_ratio['ratio']:.2f}x without a box ({kept['bwrap']:.3f} ms boxed, "
+          f"{kept['none']:.3f} ms not: +{kept['bwrap'] - kept['none']:.3f} ms, goal <= 0.2)")
+    record.save(args.json)
 
 
 if __name__ == "__main__":
