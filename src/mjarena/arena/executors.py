@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any, Protocol, TypeVar
 
 from mjarena.sandbox.lifetime import die_with_parent
@@ -68,17 +68,18 @@ class LocalExecutor:
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_init_worker)
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
-        """Submit every task, then yield each as it finishes; on an early exit the rest are cancelled."""
+        """Submit every task, then yield each as it finishes; on an early exit the rest are cancelled.
+
+        ``as_completed`` watches all the futures with one waiter; ``wait(pending, FIRST_COMPLETED)`` in a loop set
+        up a waiter on every pending future per result, quadratic in the tasks queued (a whole round-robin
+        tournament is queued at once)."""
         futures: dict[Future[Any], T] = {self._pool.submit(fn, task): task for task in tasks}
-        pending = set(futures)
         try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: str(futures[f])):
-                    yield futures[future], future.result()
+            for future in as_completed(futures):
+                yield futures[future], future.result()
         finally:
-            for future in pending:
-                future.cancel()
+            for future in futures:
+                future.cancel()  # nothing for the finished and running ones
 
     def close(self, cancel: bool = False) -> None:
         """Shut the pool down; ``cancel`` drops queued tasks and does not wait for the ones running."""

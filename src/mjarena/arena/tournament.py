@@ -293,10 +293,9 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 def _table_cost(table: Sequence[str], meets: Mapping[tuple[str, str], int]) -> int:
     """Meeting again costs more the more often a pair has met already (4 ** meetings), so the schedule first
     avoids a third meeting, then a second one.  Meetings with house bots are free: they are not scored."""
-    return sum(
-        4 ** meets.get(_pair(a, b), 0) for i, a in enumerate(table) for b in table[i + 1:]
-        if not (a.startswith(HOUSE_PREFIX) or b.startswith(HOUSE_PREFIX))
-    )
+    players = [player for player in table if not player.startswith(HOUSE_PREFIX)]
+    count = meets.get
+    return sum(4 ** count((a, b) if a < b else (b, a), 0) for i, a in enumerate(players) for b in players[i + 1:])
 
 
 def _improve(tables: list[list[str]], meets: Mapping[tuple[str, str], int]) -> list[list[str]]:
@@ -881,9 +880,13 @@ class Tournament:
         """The table from every finished game."""
         return compute_standings(self.settings, self.records)
 
-    def write_standings(self) -> list[dict[str, Any]]:
-        """Write ``standings.json`` and ``standings.csv``; return the rows."""
-        rows = self.standings()
+    def write_standings(self, through_round: int | None = None) -> list[dict[str, Any]]:
+        """Write ``standings.json`` and ``standings.csv``; return the rows.  ``through_round``: only the games of
+        rounds up to that one (the next round's games may be finishing already)."""
+        records = self.records
+        if through_round is not None:
+            records = {gid: record for gid, record in records.items() if record["round"] <= through_round}
+        rows = compute_standings(self.settings, records)
         write_atomically(self.out_dir / "standings.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
         return rows
@@ -912,20 +915,33 @@ class Tournament:
             total=settings.total_games, initial=len(self.records), unit="game", file=sys.stderr,
             disable=None if progress is None else not progress, dynamic_ncols=True, desc="games",
         ) as bar:
-            for round_no in range(1, settings.rounds + 1):
-                pending = [task for task in self.tasks(round_no, replays_here=not executor.remote, sync_replays=False)
-                           if task.game_id not in self.records]
-                if not pending:
-                    continue
-                for _task, outcome in executor.run(play_game, pending):
-                    self._finish(commits, outcome)
-                    bar.update(1)
+            def report(round_no: int) -> None:
                 commits.wait()
-                rows = self.write_standings()
+                rows = self.write_standings(through_round=round_no)
                 bar.clear()
                 print(f"standings after round {round_no}/{settings.rounds}:\n{format_standings(rows)}\n", file=log,
                       flush=True)
                 bar.refresh()
+
+            # A round-robin schedule is known in advance: every round is queued at once, so the workers go on with
+            # the next round while a round's standings are written (no barrier between rounds); a Swiss round
+            # needs the standings of the rounds before it.
+            batches = [range(1, settings.rounds + 1)] if settings.format == "round-robin" else [
+                range(round_no, round_no + 1) for round_no in range(1, settings.rounds + 1)]
+            for rounds in batches:
+                pending = [task for round_no in rounds
+                           for task in self.tasks(round_no, replays_here=not executor.remote, sync_replays=False)
+                           if task.game_id not in self.records]
+                left = {round_no: 0 for round_no in rounds}
+                for task in pending:
+                    left[task.round] += 1
+                unreported = [round_no for round_no in rounds if left[round_no]]
+                for task, outcome in executor.run(play_game, pending):
+                    self._finish(commits, outcome)
+                    bar.update(1)
+                    left[task.round] -= 1
+                    while unreported and not left[unreported[0]]:
+                        report(unreported.pop(0))
         return self.write_standings()
 
 
