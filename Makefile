@@ -39,9 +39,25 @@ screenshots: $(BIN)/python browser
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	MJARENA_SCREENSHOTS=docs/screenshots MJARENA_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q tests/test_web_e2e.py
 
-bench: $(BIN)/python
+# Every benchmark prints ratios to an anchor measured in the same run and merges its figures into one JSON file
+# (benchmarks/results.json, the README's source); about 5 minutes on 2 cores.  Written whole or not at all.
+BENCH_JSON := benchmarks/results.json
+bench: $(BIN)/python toolchains
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	$(BIN)/python benchmarks/thupc.py
+	rm -f $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/import_time.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/distance.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/hand.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/arrangements.py --hands 100 --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/thupc.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/env.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/noi2014.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/tournament.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/protocol_overhead.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/sandbox.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/languages.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/contest.py --seconds 20 --json $(BENCH_JSON).partial
+	mv $(BENCH_JSON).partial $(BENCH_JSON)
 
 tables: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
