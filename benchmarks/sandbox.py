@@ -13,6 +13,7 @@ Goals (issue 12): at most 10 ms per restart request and 0.2 ms per keep-running 
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
@@ -81,7 +82,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "trivial_bot.py"
         script.write_text(TRIVIAL_BOT)
-        command = [sys.executable, str(script)]
+        # the real interpreter for both kinds: the box resolves a venv's python to it, and their start-up differs
+        command = [os.path.realpath(sys.executable), str(script)]
         first = restart(command, args.runs)
         kept = keep(command, args.requests)
     restart_ratio = record.add("restart request, boxed / no box", first["bwrap"], "ms",

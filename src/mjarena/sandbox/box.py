@@ -421,8 +421,8 @@ def spawn(
     command, visible = resolve_command(argv, workdir)
     box_env = {**BOX_ENV, **(env or {})}
     limits = _limits_argv(sandbox, None, address_space)
-    if not sandbox.boxed:
-        full = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *limits, *command]
+    if not sandbox.boxed:  # the program as the user named it (a venv's python stays the venv's)
+        full = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *limits, *argv]
         return _start(full, sandbox, None, memory_limit, cwd=workdir, env={**os.environ, **(env or {})})
     check(sandbox)
     if os.getuid() == 0:
