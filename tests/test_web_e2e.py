@@ -95,13 +95,20 @@ def server(root: Path) -> Iterator[str]:
     sock.close()
 
 
+def _failed(request: Any, problems: list[str]) -> None:
+    """A failed request is a problem, unless the page itself dropped it (an image replaced by a refresh of the
+    table while it loaded: net::ERR_ABORTED)."""
+    if "ERR_ABORTED" not in (request.failure or ""):
+        problems.append(f"request failed: {request.url} ({request.failure})")
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("requestfailed", lambda request: problems.append(f"request failed: {request.url}"))
+    page.on("requestfailed", lambda request: _failed(request, problems))
     yield page
     context.close()
     assert problems == [], f"the page reported errors: {problems}"
