@@ -66,15 +66,14 @@ def _give_slot(slot: int) -> None:
 
 
 class Usage:
-    """What a box's process tree used: peak resident memory (KiB, summed over its processes), CPU seconds of
-    the live processes, and the number of processes seen."""
+    """What a box's process tree used: peak resident memory (KiB, summed over its processes) and CPU seconds of
+    its live processes."""
 
-    __slots__ = ("cpu", "peak_kib", "processes")
+    __slots__ = ("cpu", "peak_kib")
 
     def __init__(self) -> None:
         self.peak_kib = 0
         self.cpu = 0.0
-        self.processes = 0
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -169,7 +168,6 @@ class Boxed:
         usage = self.usage
         usage.peak_kib = max(usage.peak_kib, resident, high)
         usage.cpu = max(usage.cpu, cpu)
-        usage.processes = max(usage.processes, len(pids))
         return usage
 
     # -- signals ----------------------------------------------------------------------------------------------
@@ -237,10 +235,6 @@ class Boxed:
         except ChildProcessError:
             return True
         return info is not None and info.si_pid == self.pid
-
-    def alive(self) -> list[int]:
-        """The live (not zombie) processes left in the tree, the outermost one excluded."""
-        return [pid for pid in self.tree()[1:] if _stat(pid) is not None]
 
     def oom_killed(self) -> bool:
         """Whether the kernel killed one of its processes for memory (known with a delegated cgroup only)."""
