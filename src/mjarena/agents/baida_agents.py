@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mjarena.agents.builtin import RandomAgent  # a random legal action serves any rule set
+from mjarena.agents.builtin import RandomAgent, keep_value  # a random legal action serves any rule set
 from mjarena.hand.wild import RULES, distance_function, group_keys
-from mjarena.tiles import WILD
 from mjarena.variants.base import Action
 
 __all__ = ["BAIDA_AGENTS", "GreedyAgent", "RandomAgent", "estimate"]
@@ -43,22 +42,6 @@ def estimate(counts: Sequence[int], melds: int) -> int:
     return _BAIDA_DISTANCE(*group_keys(counts, RULES["baida"]), melds)
 
 
-def _keep_value(counts: Sequence[int], kind: int) -> int:
-    """How much a tile is worth keeping when distances tie: wildcards most, then copies and neighbours."""
-    if kind == WILD:
-        return 1000
-    value = 3 * (counts[kind] - 1)
-    if kind < 27:
-        rank = kind % 9
-        for offset, weight in ((1, 2), (2, 1)):
-            if rank >= offset:
-                value += weight * counts[kind - offset]
-            if rank + offset <= 8:
-                value += weight * counts[kind + offset]
-        return 5 * value + min(rank, 8 - rank)
-    return 5 * value
-
-
 def _best_discard(counts: list[int], melds: int, kinds: Sequence[int]) -> tuple[int, int]:
     """``(estimate, kind)`` of the best discard among ``kinds`` (``counts`` is restored)."""
     best = (99, 0, -1)
@@ -66,7 +49,7 @@ def _best_discard(counts: list[int], melds: int, kinds: Sequence[int]) -> tuple[
         counts[kind] -= 1
         after = estimate(counts, melds)
         counts[kind] += 1
-        key = (after, _keep_value(counts, kind), kind)
+        key = (after, keep_value(counts, kind), kind)
         if key < best:
             best = key
     return best[0], best[2]

@@ -27,9 +27,10 @@ from typing import Any
 
 from mjarena.hand.standard import distance_of_keys, suit_keys
 from mjarena.hand.tracked import TrackedHand
+from mjarena.tiles import STANDARD_KINDS, WILD
 from mjarena.variants.base import Action
 
-__all__ = ["BUILTIN_AGENTS", "GreedyAgent", "RandomAgent", "best_target"]
+__all__ = ["BUILTIN_AGENTS", "GreedyAgent", "RandomAgent", "best_target", "keep_value"]
 
 KINDS = 27
 _GROUP = [kind // 9 for kind in range(KINDS)]
@@ -220,10 +221,21 @@ class _Completion:
 # -- agents ------------------------------------------------------------------------------------------------
 
 
-def _keep_value(counts: Sequence[int], kind: int) -> int:
-    """How much a tile is worth keeping beyond the distance: copies and neighbours, then centrality."""
-    rank = kind % 9
+def keep_value(counts: Sequence[int], kind: int) -> int:
+    """How much a tile is worth keeping when distances tie: a wildcard most, THUPC's special tiles least, else
+    copies and neighbours, then nearness to the middle of its suit (the built-in and strong agents' tie-break).
+
+    >>> from mjarena.tiles import counts_of, parse_mpsz
+    >>> hand = counts_of(parse_mpsz("1239m11z"))
+    >>> keep_value(hand, 1) > keep_value(hand, 0) > keep_value(hand, 8)  # 2m links both ways, 1m one, 9m none
+    True
+    """
+    if kind >= STANDARD_KINDS:
+        return 1000 if kind == WILD else -1000
     value = 3 * (counts[kind] - 1)
+    if kind >= 27:  # an honour: copies only
+        return 5 * value
+    rank = kind % 9
     for offset, weight in ((1, 2), (2, 1)):
         if rank >= offset:
             value += weight * counts[kind - offset]
@@ -284,7 +296,7 @@ class GreedyAgent:
             keys[group] += weight
             if distance > best_distance:
                 continue
-            value = _keep_value(counts, kind)
+            value = keep_value(counts, kind)
             if distance < best_distance or value < best_value:
                 best_distance, best_kind, best_value = distance, kind, value
         return best_distance, best_kind

@@ -35,9 +35,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mjarena.agents.builtin import keep_value
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
-from mjarena.tiles import DOUBLE, NUM_KINDS, PASS, REVERSE, STANDARD_KINDS, WILD
+from mjarena.tiles import DOUBLE, NUM_KINDS, PASS, REVERSE, WILD
 from mjarena.variants.base import Action
 
 __all__ = ["StrongBaidaAgent", "StrongNoiAgent", "StrongThupcAgent", "seen_tiles", "useful_tiles"]
@@ -106,22 +107,6 @@ def useful_tiles(counts: list[int], melds: int, rules: HandRules, unseen: Sequen
     return total
 
 
-def _connection(counts: Sequence[int], kind: int) -> int:
-    """How well a tile fits the rest: copies and neighbours, then nearness to the middle of its suit."""
-    if kind >= STANDARD_KINDS:
-        return 1000 if kind == WILD else -1000
-    value = 3 * (counts[kind] - 1)
-    if kind < 27:
-        rank = kind % 9
-        for offset, weight in ((1, 2), (2, 1)):
-            if rank >= offset:
-                value += weight * counts[kind - offset]
-            if rank + offset <= 8:
-                value += weight * counts[kind + offset]
-        return 5 * value + min(rank, 8 - rank)
-    return 5 * value
-
-
 class _Player:
     """What the three rule sets share: the evaluation of discards and claims."""
 
@@ -149,7 +134,7 @@ class _Player:
         best: tuple[tuple[int, int, int], int] | None = None
         for kind in sorted(set(kinds) if kinds is not None else (k for k in range(NUM_KINDS) if counts[k])):
             counts[kind] -= 1
-            key = (*self.score(counts, melds, unseen), _connection(counts, kind))
+            key = (*self.score(counts, melds, unseen), keep_value(counts, kind))
             counts[kind] += 1
             if best is None or key < best[0]:
                 best = (key, kind)
