@@ -61,6 +61,7 @@ from mjarena.agents.errors import (
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
 from mjarena.sandbox import Boxed, Sandbox, spawn
+from mjarena.sandbox.box import peak_kib
 from mjarena.sandbox.run import exit_code
 
 __all__ = ["MIB", "BotProcess", "Deadline", "live_group_members"]
@@ -137,17 +138,6 @@ def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
     return found
 
 
-def _status_kib(pid: int, field: bytes) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(field):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
 class _Child:
     """One running bot program: its box, pipes, selector and what was read from it."""
 
@@ -177,7 +167,7 @@ class _Child:
         self.turn_stderr = bytearray()  # what it wrote to standard error during the current answer (a tail)
         self.exit_status: int | None = None  # as os.waitstatus_to_exitcode: negative for a signal
         self.reaped = False
-        self.judge_peak_kib = _status_kib(os.getpid(), b"VmHWM:") or 0
+        self.judge_peak_kib = peak_kib(os.getpid())
 
     @property
     def peak_kib(self) -> int:

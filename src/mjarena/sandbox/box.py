@@ -29,7 +29,7 @@ from pathlib import Path
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
-__all__ = ["BOX_ENV", "Boxed", "Usage", "spawn"]
+__all__ = ["BOX_ENV", "Boxed", "Usage", "peak_kib", "spawn"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
@@ -108,7 +108,8 @@ def _stat(pid: int) -> tuple[float, int] | None:
     return (int(fields[11]) + int(fields[12])) / _TICKS, int(fields[21]) * _PAGE_KIB
 
 
-def _peak_kib(pid: int) -> int:
+def peak_kib(pid: int) -> int:
+    """A process's own high-water mark of resident memory (``VmHWM``) in KiB; 0 when it is gone."""
     try:
         with open(f"/proc/{pid}/status", "rb") as handle:
             for line in handle:
@@ -162,7 +163,7 @@ class Boxed:
             cpu += sample[0]
             resident += sample[1]
             if peaks:
-                high += _peak_kib(pid)
+                high += peak_kib(pid)
         if self.cgroup is not None:
             high = max(high, self.cgroup.peak_kib())
         usage = self.usage
