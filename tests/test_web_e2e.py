@@ -188,6 +188,44 @@ def test_replay_of_every_rule_set(page: Any, server: str, name: str) -> None:
     _shot(page, f"replay-{name.removesuffix('.json')}")
 
 
+@pytest.mark.parametrize("name", ["noi-crash.json", "baida.json", "thupc.json"])
+def test_replay_shows_what_each_discard_did_to_the_hand(page: Any, server: str, name: str) -> None:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server}/api/replays/{name}") as response:
+        steps = json.load(response)["steps"]
+    worse = next(step for step in steps if step.get("effect") and not step["effect"]["best"])
+    best = next(step for step in steps if step.get("effect") and step["effect"]["best"])
+    page.goto(f"{server}/replays/{name}#{worse['step']}")
+    page.wait_for_selector("body[data-ready=replay]")
+    assert _counter(page)[0] == worse["step"]
+    shown = page.locator("#effect").inner_text()
+    effect = worse["effect"]
+    assert effect["text"] in shown and effect["verdict"] in shown and "discard" in shown, shown
+    assert "not best" in page.locator(f"#log li[data-step='{worse['step']}']").inner_text()
+    _shot(page, f"replay-effect-{name.removesuffix('.json')}")
+    page.locator(f"#log li[data-step='{best['step']}']").click()
+    assert "best discard" in page.locator("#effect").inner_text()
+    page.keyboard.press("ArrowRight")  # the next step is not a discard: no annotation
+    if "effect" not in steps[best["step"] + 1]:
+        assert page.locator("#effect").inner_text().strip() == ""
+    special = next((step for step in steps if "effect" in step and step["effect"] is None), None)
+    if name == "thupc.json":
+        assert special is not None and "special tile" in special["effect_note"]
+    if special is not None:
+        page.locator(f"#log li[data-step='{special['step']}']").click()
+        assert page.locator("#effect").inner_text().strip() == ""
+    page.uncheck("#effects")
+    page.locator(f"#log li[data-step='{worse['step']}']").click()
+    assert not page.locator("#effect").is_visible() and not page.locator("#log .badge.loss").first.is_visible()
+    page.goto(f"{server}/replays/{name}#{worse['step']}")  # the choice is remembered
+    page.wait_for_selector("body[data-ready=replay]")
+    assert not page.is_checked("#effects")
+    page.check("#effects")
+    assert page.locator("#effect").is_visible()
+
+
 def _play_one_move(page: Any) -> None:
     """Win when offered, pass on claims, otherwise discard the tile just drawn (or the first one)."""
     for label in ("HU", "SELF-DRAWN win", "RON", "Pass", "No target hand"):

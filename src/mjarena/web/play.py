@@ -59,7 +59,9 @@ class PlayError(Exception):
 def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
     """The exchange distance (和牌距离) left after discarding each kind of ``kinds`` from a hand with ``counts``
     and ``melds`` sets laid down, under the rule set's hand rules: the tiles still to draw to win (1: ready).
-    Kinds whose hand cannot be measured (THUPC's special tiles) are left out.
+    The figures are :func:`mjarena.hand.wild.discards`' (as in the replay viewer's annotations,
+    :mod:`mjarena.web.effects`); kinds the hand does not hold, or a hand that is not ``14 - 3 * melds`` tiles,
+    get none.
 
     >>> from mjarena.tiles import counts_of, parse_tiles
     >>> hand = counts_of(parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 B5 B6 T9", "noi"))
@@ -67,17 +69,13 @@ def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequ
     {8: 2, 14: 2, 26: 1}
     """
     from mjarena.hand import RULES
-    from mjarena.hand.wild import distance
+    from mjarena.hand.wild import discards
 
-    hand_rules = RULES[rules]
-    after = list(counts)
-    found = {}
-    for kind in dict.fromkeys(kinds):
-        after[kind] -= 1
-        with contextlib.suppress(ValueError):
-            found[kind] = distance(after, melds, hand_rules)
-        after[kind] += 1
-    return found
+    try:
+        after = {option.kind: option.distance for option in discards(counts, melds, RULES[rules])}
+    except ValueError:  # TileError is one
+        return {}
+    return {kind: after[kind] for kind in dict.fromkeys(kinds) if kind in after}
 
 
 class _Resigned(AgentError):

@@ -3,7 +3,8 @@
 Step 0 is the empty table; step ``i`` is the table after the first ``i`` events.  A snapshot holds each
 seat's concealed hand (sorted, the tile just drawn apart), melds, discards in order (claimed ones marked),
 status, the wall count, whose turn it is and the last action in words.  The same :class:`Table` folds a live
-game's events for the play page.
+game's events for the play page.  Each discard step also carries its ``effect`` on the discarder's hand
+(:mod:`mjarena.web.effects`).
 
 Errors are placed where they happened: a seat's first decision answered by the judge (found by playing the
 replay's recorded answers again, step by step) or its ``false_hu`` event.
@@ -19,7 +20,7 @@ replay's recorded answers again, step by step) or its ``false_hu`` event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,14 +82,19 @@ class Table:
         self.last_discard: tuple[int, int] | None = None  # (seat, index in its discards)
         self.extra: dict[str, Any] = {}
         self.count = 0
+        self.seen = [0] * 38
+        """Counts by kind of the tiles every seat has seen outside its own hand: discards (claimed ones too),
+        the tiles a meld took from a hand, and concealed kongs (announced to every seat as ``GANG X``)."""
 
     def _take(self, seat: int, kinds: Iterable[int]) -> None:
+        """Take ``kinds`` from the seat's hand: a discard, or tiles laid in a meld (seen by every seat from now)."""
         hand = self.seats[seat].hand
         for kind in kinds:
             try:
                 hand.remove(kind)
             except ValueError:
                 raise TimelineError(f"event {self.count + 1}: seat {seat} does not hold tile kind {kind}") from None
+            self.seen[kind] += 1
 
     def _claim(self) -> int:
         """Mark the last discard claimed; its kind."""
@@ -227,8 +233,28 @@ def _error_marks(data: dict[str, Any], events: Sequence[Event]) -> list[dict[str
     return marks
 
 
+def _effect(table: Table, event: Event, name: Callable[[int], str]) -> dict[str, Any]:
+    """For a discard (before :meth:`Table.apply`): ``{"effect": ...}``, its
+    :func:`~mjarena.web.effects.discard_annotation` with the discarder's ``seat``, or ``{"effect": None,
+    "effect_note": why}`` when it cannot be measured; for any other event, nothing."""
+    from mjarena.web.effects import discard_annotation
+
+    if event.type not in ("play", "discard"):
+        return {}
+    try:
+        if event.seat not in range(4):
+            raise ValueError(f"no seat {event.seat!r}")
+        seat = table.seats[event.seat]  # type: ignore[index]
+        effect = discard_annotation(table.rules, seat.hand, event.tiles[0], len(seat.melds), table.seen, name)
+    except (ValueError, TypeError, IndexError, KeyError) as error:  # a special tile, a hand that does not add up
+        return {"effect": None, "effect_note": str(error)[:200]}
+    return {"effect": {"seat": event.seat, **effect}}
+
+
 def timeline(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the replay viewer shows, from a replay (as read by :func:`mjarena.replay.load`).
+
+    A discard's step carries ``effect``: what it did to the discarder's hand (:func:`_effect`).
 
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
@@ -248,9 +274,10 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
     texts = describe(events, judge.name)
     steps = [{"step": 0, "text": "the table before the deal", "event": None, **table.snapshot()}]
     for number, (event, text) in enumerate(zip(events, texts, strict=True), start=1):
+        effect = _effect(table, event, judge.tile_name)  # the hand before the discard
         table.apply(event)
         steps.append({"step": number, "text": text, "event": event_dict(event, notation=judge.notation),
-                      **table.snapshot()})
+                      **table.snapshot(), **effect})
     marks = _error_marks(data, events)
     for mark in marks:
         if mark["step"] is not None:

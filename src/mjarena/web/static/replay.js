@@ -1,5 +1,6 @@
 // The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed;
-// the end of the game explained and each bot's transcript below.
+// each discard's effect on the hand (distance, useful tiles, the best discard: a checkbox or ?effects=off hides
+// them); the end of the game explained and each bot's transcript below.
 "use strict";
 
 (async () => {
@@ -36,13 +37,15 @@
     playButton,
     el("button", {id: "next", title: "forward (→)", onclick: () => go(step + 1)}, "▶"),
     el("button", {id: "last", title: "last (End)", onclick: () => go(last)}, "▶|"),
-    speedSelect, counter);
+    speedSelect, effectToggle(), counter);
   const action = el("div", {class: "action", id: "action"});
+  const effectBox = el("div", {class: "effect", id: "effect", "aria-live": "polite"});
   const banner = el("div", {class: "banner", id: "banner", hidden: true});
   const board = el("div", {id: "board"});
   const log = el("ol", {class: "log", id: "log", start: 0},
     steps.map((item, i) => el("li", {"data-step": i, class: item.errors ? "erred" : "", onclick: () => go(i)},
-                              item.text)));
+                              item.text, item.effect && !item.effect.best
+                                ? el("span", {class: "badge loss", title: item.effect.verdict}, "not best") : null)));
   const title = app.querySelector("h1");
   const facts = el("p", {class: "muted"}, `${view.rules} · seed ${view.seed ?? "—"}` +
     (view.tournament ? ` · tournament game ${view.tournament.game}` : ""));
@@ -54,7 +57,7 @@
     MJ.results(view.seats, view.seat_names));
   const ending = MJ.outcome(view.outcome, view.seat_names);
   title.after(facts);
-  app.append(errors || "", controls, slider, action, banner, board,
+  app.append(errors || "", controls, slider, action, effectBox, banner, board,
              el("div", {class: "below"}, ending || "", results, el("h2", {}, "Moves"), log,
                 MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
@@ -62,6 +65,35 @@
   // A tournament's game names its entrants: "greedy-1 (builtin:greedy)".
   const entrants = view.tournament && Array.isArray(view.tournament.bots) ? view.tournament.bots : null;
   const seatLabels = view.seats.map((s, i) => (entrants && entrants[i] ? `${entrants[i]} (${s.bot})` : s.bot));
+
+  function effectToggle() {
+    // Discard annotations: on unless ?effects=off or the reader turned them off (remembered in the browser).
+    const KEY = "mjarena.effects";
+    let stored = null;
+    try { stored = localStorage.getItem(KEY); } catch (error) { stored = null; } // a file:// page may have none
+    const box = el("input", {type: "checkbox", id: "effects"});
+    box.checked = new URLSearchParams(location.search).get("effects") !== "off" && stored !== "off";
+    const apply = () => app.classList.toggle("no-effects", !box.checked);
+    box.addEventListener("change", () => {
+      try { localStorage.setItem(KEY, box.checked ? "on" : "off"); } catch (error) { /* not kept */ }
+      apply();
+    });
+    apply();
+    return el("label", {class: "toggle", title: "each discard's effect on distance and useful tiles"}, box,
+              " discard analysis");
+  }
+
+  function effectLine(snap) {
+    // What the discard of this step did to the discarder's hand (mjarena.web.effects); nothing for other steps.
+    const effect = snap.effect;
+    if (!effect) return [];
+    const kinds = effect.useful_tiles;
+    const useful = kinds.length > 12 ? ` (${kinds.length} useful kinds)` : kinds.length
+      ? ` (useful: ${kinds.map((kind) => view.tile_names[kind] || String(kind)).join(" ")})` : "";
+    return [el("b", {}, `${view.seat_names[effect.seat]}'s discard`), " ",
+      el("span", {class: `badge ${effect.best ? "good" : "loss"}`}, effect.best ? "best discard" : effect.verdict),
+      " ", effect.text, useful ? el("span", {class: "muted"}, useful) : null];
+  }
 
   function marksAt(index) {
     // A seat is played by the judge from the step its error happened on.
@@ -77,6 +109,7 @@
     counter.textContent = `${step} / ${last}`;
     slider.value = step;
     action.textContent = snap.text;
+    effectBox.replaceChildren(...effectLine(snap));
     playButton.textContent = timer ? "Pause" : "Play";
     const here = snap.errors || [];
     banner.hidden = here.length === 0;
