@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from mjarena.arena.executors import LocalExecutor
 from mjarena.arena.ratings import Ratings
 from mjarena.arena.tournament import (
     Entrant,
     Settings,
+    Tally,
     compute_standings,
     house_names,
     load_records,
@@ -97,6 +99,18 @@ def test_round_robin_meets_everyone_about_equally(count: int, rounds: int) -> No
     assert max(counts.values()) - min(counts.values()) <= 1 + (count % 4 != 0), counts
     assert min(counts.values()) >= 1
     assert round_robin_schedule(names, rounds, seed=5) == schedule
+
+
+def test_round_robin_schedules_are_those_made_before_the_players_were_numbered() -> None:
+    """The schedule of a seed never changes (a tournament resumed by a newer mjarena plays the same games): the
+    file holds schedules made by the first implementation, by name and with ``random.sample`` (the faster one
+    draws through ``Random._randbelow``; 90 players is above ``sample``'s pool size)."""
+    stored = json.loads((ROOT / "tests" / "data" / "round_robin_schedules.json").read_text())["schedules"]
+    assert len(stored) >= 50 and "90-2-5" in stored
+    for key, schedule in stored.items():
+        players, rounds, seed = map(int, key.split("-"))
+        made = round_robin_schedule([f"bot{i}" for i in range(players)], rounds, seed)
+        assert [[list(table) for table in round_] for round_ in made] == schedule, key
 
 
 def test_duplicate_walls_seat_every_bot_in_every_seat_once() -> None:
@@ -235,6 +249,41 @@ def test_same_standings_on_any_executor_and_worker_count(tmp_path: Path) -> None
         assert (directory / "standings.json").read_text() == (first / "standings.json").read_text()
         assert load_records(directory / "games.jsonl") == load_records(first / "games.jsonl")
         assert len(list((directory / "replays").glob("*.json"))) == 48
+
+
+def _square(number: int) -> int:
+    if number < 0:
+        raise ValueError(f"negative: {number}")
+    return number * number
+
+
+def test_the_local_pool_yields_every_task_once_with_its_result_in_chunks_or_not() -> None:
+    pool = LocalExecutor(2)
+    try:
+        assert sorted(pool.run(_square, range(300))) == [(n, n * n) for n in range(300)]  # fast: in chunks
+        assert sorted(pool.run(_square, [3, 1])) == [(1, 1), (3, 9)]
+        assert list(pool.run(_square, [])) == []
+        with pytest.raises(ValueError, match="negative: -5"):
+            list(pool.run(_square, [*range(100), -5, *range(100)]))
+    finally:
+        pool.close()
+
+
+def test_standings_counted_round_by_round_are_the_standings_from_scratch(tmp_path: Path) -> None:
+    settings = Settings.create([*BUILTINS, Entrant("g3", "builtin:greedy"), Entrant("r3", "builtin:random")],
+                               format="round-robin", rounds=3, games_per_table=3, seed=8)
+    run_tournament(settings, tmp_path, workers=1)
+    records = load_records(tmp_path / "games.jsonl")
+    tally = Tally(settings)
+    for through in (1, 2, 3):
+        upto = {gid: rec for gid, rec in records.items() if rec["round"] <= through}
+        assert tally.can_extend(upto)
+        tally.extend(upto)
+        assert tally.rows() == compute_standings(settings, upto)
+        assert len(tally.counted) == len(upto) == through * 2 * 3
+    fewer = dict(list(records.items())[1:])  # a game counted is missing: the tally cannot go on from here
+    assert not tally.can_extend(fewer)
+    assert json.loads((tmp_path / "standings.json").read_text()) == compute_standings(settings, records)
 
 
 def test_the_ray_executor_without_ray_asks_for_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -33,7 +33,7 @@ import random
 import re
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -53,6 +53,7 @@ __all__ = [
     "GameTask",
     "Seating",
     "Settings",
+    "Tally",
     "Tournament",
     "TournamentError",
     "check_records",
@@ -286,40 +287,11 @@ def swiss_tables(names: Sequence[str], points: Mapping[str, float], rng: random.
     return [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)]
 
 
-def _pair(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a < b else (b, a)
-
-
-def _table_cost(table: Sequence[str], meets: Mapping[tuple[str, str], int]) -> int:
-    """Meeting again costs more the more often a pair has met already (4 ** meetings), so the schedule first
-    avoids a third meeting, then a second one.  Meetings with house bots are free: they are not scored."""
-    players = [player for player in table if not player.startswith(HOUSE_PREFIX)]
-    count = meets.get
-    return sum(4 ** count((a, b) if a < b else (b, a), 0) for i, a in enumerate(players) for b in players[i + 1:])
-
-
-def _improve(tables: list[list[str]], meets: Mapping[tuple[str, str], int]) -> list[list[str]]:
-    """Swap players between tables while a swap lowers the cost (a deterministic hill climb)."""
-    improved = True
-    while improved:
-        improved = False
-        for i in range(len(tables)):
-            for j in range(i + 1, len(tables)):
-                for x in range(TABLE):
-                    for y in range(TABLE):
-                        before = _table_cost(tables[i], meets) + _table_cost(tables[j], meets)
-                        tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
-                        if _table_cost(tables[i], meets) + _table_cost(tables[j], meets) < before:
-                            improved = True
-                        else:
-                            tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
-    return tables
-
-
 def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[list[tuple[str, ...]]]:
     """``rounds`` rounds of tables of 4 (house bots pad the count) in which every pair meets about equally
     often: each round is the cheapest of several seeded random seatings improved by swaps, where a pair that
-    has met ``k`` times costs ``4 ** k``.
+    has met ``k`` times costs ``4 ** k`` (so a third meeting is avoided before a second one; meetings with house
+    bots are free: they are not scored); then the whole schedule is evened out (:func:`_balance`).
 
     >>> schedule = round_robin_schedule(list("abcd"), 2, seed=1)
     >>> [sorted(table) for round_ in schedule for table in round_]
@@ -327,104 +299,152 @@ def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[l
     """
     players = list(names) + house_names(len(names))
     rng = random.Random(derive_seed(seed, "round-robin"))
-    meets: dict[tuple[str, str], int] = {}
-    schedule: list[list[list[str]]] = []
+    meetings = _Meetings(players, rounds)
+    schedule: list[list[list[int]]] = []
     for _ in range(rounds):
-        best: list[list[str]] | None = None
+        best: list[list[int]] | None = None
         best_cost = 0
         for _attempt in range(_ATTEMPTS if len(players) > TABLE else 1):
-            order = players[:]
+            order = list(range(len(players)))
             rng.shuffle(order)
-            tables = _improve([order[i:i + TABLE] for i in range(0, len(order), TABLE)], meets)
-            cost = sum(_table_cost(table, meets) for table in tables)
+            tables = meetings.improve([order[i:i + TABLE] for i in range(0, len(order), TABLE)])
+            cost = sum(meetings.cost(table) for table in tables)
             if best is None or cost < best_cost:
                 best, best_cost = tables, cost
         assert best is not None
         for table in best:
-            for i, a in enumerate(table):
-                for b in table[i + 1:]:
-                    meets[_pair(a, b)] = meets.get(_pair(a, b), 0) + 1
+            meetings.seat(table)
         schedule.append(best)
-    _balance(schedule, meets, rng)
-    return [[tuple(table) for table in round_] for round_ in schedule]
+    _balance(schedule, meetings, rng)
+    return [[tuple(players[player] for player in table) for table in round_] for round_ in schedule]
 
 
 class _Meetings:
-    """How often each pair of players has met, over players numbered 0..n-1 (a flat n x n table), and what swapping
-    two players of different tables in one round would change; house bots count for nothing."""
+    """How often each pair of players has met, over players numbered 0..n-1 (a flat n x n table), the cost of a
+    table, and what swapping two players of different tables would change; house bots count for nothing."""
 
-    def __init__(self, names: Sequence[str], meets: Mapping[tuple[str, str], int]) -> None:
-        self.size = size = len(names)
-        number = {name: index for index, name in enumerate(names)}
+    def __init__(self, names: Sequence[str], rounds: int) -> None:
+        self.size = len(names)
         self.house = [name.startswith(HOUSE_PREFIX) for name in names]
-        self.count = [0] * (size * size)
-        for (a, b), times in meets.items():
-            self.count[number[a] * size + number[b]] = self.count[number[b] * size + number[a]] = times
+        self.count = [0] * (self.size * self.size)
+        self.power = [4 ** (k - 1) for k in range(rounds + 3)]
+        """``power[k + 1] == 4 ** k`` for k from -1 (0.25) to ``rounds + 1``: the cost of a pair that met k times."""
 
-    def swap(self, first: list[int], x: int, second: list[int], y: int) -> tuple[int, list[tuple[int, int]]]:
-        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped, and the pairs it
-        changes, each with +1 or -1 (a and b sit at different tables, so every pair changes by exactly one)."""
+    def seat(self, table: Sequence[int]) -> None:
+        """Count one meeting of every pair at ``table``."""
+        count, size = self.count, self.size
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                count[a * size + b] += 1
+                count[b * size + a] += 1
+
+    def cost(self, table: Sequence[int]) -> int:
+        """``sum(4 ** meetings)`` over the pairs of scored players at ``table``."""
+        count, size, power = self.count, self.size, self.power
+        players = [player for player in table if not self.house[player]]
+        return sum(power[count[a * size + b] + 1] for i, a in enumerate(players) for b in players[i + 1:])
+
+    def improve(self, tables: list[list[int]]) -> list[list[int]]:
+        """Swap players between tables while a swap lowers the cost of the two (a deterministic hill climb)."""
+        cost = self.cost
+        improved = True
+        while improved:
+            improved = False
+            for i in range(len(tables)):
+                for j in range(i + 1, len(tables)):
+                    first, second = tables[i], tables[j]
+                    for x in range(TABLE):
+                        for y in range(TABLE):
+                            before = cost(first) + cost(second)
+                            first[x], second[y] = second[y], first[x]
+                            if cost(first) + cost(second) < before:
+                                improved = True
+                            else:
+                                first[x], second[y] = second[y], first[x]
+        return tables
+
+    def delta(self, first: list[int], x: int, second: list[int], y: int) -> float:
+        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped tables (a and b sit at
+        different tables, so every pair of a or b with a player of either table changes by exactly one)."""
         a, b = first[x], second[y]
-        house, count, size = self.house, self.count, self.size
-        changes: list[tuple[int, int]] = []
-        delta = 0
+        house, count, size, power = self.house, self.count, self.size, self.power
+        delta: float = 0
         for player, old, new in ((a, first, second), (b, second, first)):
             if house[player]:
                 continue
             row = player * size
+            for other in old:
+                if other != a and other != b and not house[other]:
+                    before = count[row + other]
+                    delta += power[before] - power[before + 1]
+            for other in new:
+                if other != a and other != b and not house[other]:
+                    before = count[row + other]
+                    delta += power[before + 2] - power[before + 1]
+        return delta
+
+    def apply(self, first: list[int], x: int, second: list[int], y: int) -> None:
+        """Swap ``first[x]`` and ``second[y]`` and count the meetings this changes."""
+        a, b = first[x], second[y]
+        house, count, size = self.house, self.count, self.size
+        for player, old, new in ((a, first, second), (b, second, first)):
+            if house[player]:
+                continue
             for others, step in ((old, -1), (new, 1)):
                 for other in others:
                     if other != a and other != b and not house[other]:
-                        before = count[row + other]
-                        changes.append((row + other, step))
-                        delta += 4 ** (before + step) - 4 ** before
-        return delta, changes
-
-    def apply(self, first: list[int], x: int, second: list[int], y: int, changes: list[tuple[int, int]]) -> None:
-        first[x], second[y] = second[y], first[x]
-        count, size = self.count, self.size
-        for cell, step in changes:
-            count[cell] += step
-            player, other = divmod(cell, size)
-            count[other * size + player] += step
+                        count[player * size + other] += step
+                        count[other * size + player] += step
+        first[x], second[y] = b, a
 
 
-def _balance(schedule: list[list[list[str]]], meets: dict[tuple[str, str], int], rng: random.Random) -> None:
+def _balance(schedule: list[list[list[int]]], meetings: _Meetings, rng: random.Random) -> None:
     """Even the meeting counts out over the whole schedule: seeded simulated annealing on swaps of two players
     of different tables in one round (round by round choices paint themselves into corners), then swaps while
-    any one still lowers the cost.  Players are numbered for speed; the result is the same as by name."""
+    any one still lowers the cost.
+
+    The draws are those of ``rng.randrange(n)`` and ``rng.sample(range(n), 2)``, made through
+    ``Random._randbelow`` as both do (three times faster; ``tests/data/round_robin_schedules.json`` holds
+    schedules made with the public calls, and the tests check they come out the same)."""
     if len(schedule[0]) < 2:
         return
-    names = sorted({name for round_ in schedule for table in round_ for name in table})
-    number = {name: index for index, name in enumerate(names)}
-    meetings = _Meetings(names, meets)
-    rounds = [[[number[name] for name in table] for table in round_] for round_ in schedule]
-    swap, apply = meetings.swap, meetings.apply
-    randrange, sample, uniform = rng.randrange, rng.sample, rng.random
-    steps = 4000 * len(schedule[0])
+    change, apply = meetings.delta, meetings.apply
+    below, uniform = rng._randbelow, rng.random  # type: ignore[attr-defined]
+    rounds, tables_per_round = len(schedule), len(schedule[0])
+    steps = 4000 * tables_per_round
     for step in range(steps):
         temperature = 8.0 * (0.005 ** (step / steps))
-        tables = rounds[randrange(len(rounds))]
-        i, j = sample(range(len(tables)), 2)
-        x, y = randrange(TABLE), randrange(TABLE)
-        delta, changes = swap(tables[i], x, tables[j], y)
+        tables = schedule[below(rounds)]
+        i, j = _two_of(tables_per_round, below)
+        x, y = below(TABLE), below(TABLE)
+        delta = change(tables[i], x, tables[j], y)
         if delta <= 0 or uniform() < math.exp(-delta / temperature):
-            apply(tables[i], x, tables[j], y, changes)
+            apply(tables[i], x, tables[j], y)
     improved = True
     while improved:
         improved = False
-        for tables in rounds:
+        for tables in schedule:
             for i in range(len(tables)):
                 for j in range(i + 1, len(tables)):
                     for x in range(TABLE):
                         for y in range(TABLE):
-                            delta, changes = swap(tables[i], x, tables[j], y)
-                            if delta < 0:
-                                apply(tables[i], x, tables[j], y, changes)
+                            if change(tables[i], x, tables[j], y) < 0:
+                                apply(tables[i], x, tables[j], y)
                                 improved = True
-    for round_, numbered in zip(schedule, rounds, strict=True):
-        for table, players in zip(round_, numbered, strict=True):
-            table[:] = [names[player] for player in players]
+
+
+def _two_of(n: int, below: Callable[[int], int]) -> tuple[int, int]:
+    """``random.sample(range(n), 2)`` with ``below = rng._randbelow``: the same two numbers from the same draws
+    (CPython's ``sample`` takes them from a pool for ``n <= 21`` and by rejection above)."""
+    if n <= 21:
+        first = below(n)
+        second = below(n - 1)
+        return first, (n - 1 if second == first else second)
+    first = below(n)
+    second = below(n)
+    while second == first:
+        second = below(n)
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -525,40 +545,74 @@ def compute_standings(settings: Settings, records: Mapping[str, Mapping[str, Any
     """The table: one row per entrant (house bots left out) with ``rank``, ``bot``, ``spec``, ``games``,
     ``points``, ``average_rank``, ``rating`` (OpenSkill ordinal), ``mu``, ``sigma`` and ``errors`` (kind ->
     games).  Games are applied in game-id order; rows are sorted by points, then rating, then name."""
-    from mjarena.arena.ratings import Ratings
+    tally = Tally(settings)
+    tally.extend(records)
+    return tally.rows()
 
-    names = settings.names
-    specs = {bot.name: bot.spec for bot in settings.bots}
-    stats: dict[str, dict[str, Any]] = {
-        name: {"games": 0, "points": 0.0, "rank_sum": 0, "errors": {}} for name in names
-    }
-    ratings = Ratings(names)
-    for gid in sorted(records):
-        ranks: dict[str, int] = {}
-        for seat in records[gid]["results"]:
-            name = seat["bot"]
-            if seat["house"] or name not in stats:
-                continue
-            row = stats[name]
-            row["games"] += 1
-            row["points"] += seat["points"]
-            row["rank_sum"] += seat["rank"]
-            if seat["status"] == "error":
-                kind = seat["reason"] or "error"
-                row["errors"][kind] = row["errors"].get(kind, 0) + 1
-            ranks[name] = seat["rank"]
-        ratings.update(ranks)
-    rows = []
-    for name in names:
-        row = stats[name]
-        rows.append({
-            "bot": name, "spec": specs[name], "games": row["games"], "points": row["points"],
-            "average_rank": round(row["rank_sum"] / row["games"], 4) if row["games"] else None,
-            "rating": round(ratings.ordinal(name), 4), "mu": round(ratings.mu(name), 4),
-            "sigma": round(ratings.sigma(name), 4), "errors": dict(sorted(row["errors"].items())),
-        })
-    rows.sort(key=lambda row: (-row["points"], -row["rating"], row["bot"]))
-    return [{"rank": place, **row} for place, row in enumerate(rows, 1)]
+
+class Tally:
+    """The standings of a growing set of games, taken in game-id order (:func:`compute_standings` in steps).
+
+    A tournament reports its standings after every round; a tally carried from round to round rates each game
+    once instead of every game again at every report (the ratings are the work: a tenth of a millisecond a game).
+    :meth:`extend` takes the games not yet counted, all of which must come after the last one counted.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        from mjarena.arena.ratings import Ratings
+
+        self.settings = settings
+        self._stats: dict[str, dict[str, Any]] = {
+            name: {"games": 0, "points": 0.0, "rank_sum": 0, "errors": {}} for name in settings.names
+        }
+        self._ratings = Ratings(settings.names)
+        self.counted: list[str] = []
+        """The game ids counted, in order."""
+
+    def can_extend(self, records: Mapping[str, Any]) -> bool:
+        """Whether ``records`` holds every game counted and only later games besides (else: a fresh tally)."""
+        counted = self.counted
+        if not counted:
+            return True
+        last = counted[-1]
+        return sum(1 for gid in records if gid <= last) == len(counted) and all(gid in records for gid in counted)
+
+    def extend(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        """Count the games of ``records`` not counted yet (see :meth:`can_extend`)."""
+        last = self.counted[-1] if self.counted else None
+        stats, ratings = self._stats, self._ratings
+        for gid in sorted(gid for gid in records if last is None or gid > last):
+            ranks: dict[str, int] = {}
+            for seat in records[gid]["results"]:
+                name = seat["bot"]
+                if seat["house"] or name not in stats:
+                    continue
+                row = stats[name]
+                row["games"] += 1
+                row["points"] += seat["points"]
+                row["rank_sum"] += seat["rank"]
+                if seat["status"] == "error":
+                    kind = seat["reason"] or "error"
+                    row["errors"][kind] = row["errors"].get(kind, 0) + 1
+                ranks[name] = seat["rank"]
+            ratings.update(ranks)
+            self.counted.append(gid)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The table of the games counted so far."""
+        specs = {bot.name: bot.spec for bot in self.settings.bots}
+        ratings = self._ratings
+        rows = []
+        for name in self.settings.names:
+            row = self._stats[name]
+            rows.append({
+                "bot": name, "spec": specs[name], "games": row["games"], "points": row["points"],
+                "average_rank": round(row["rank_sum"] / row["games"], 4) if row["games"] else None,
+                "rating": round(ratings.ordinal(name), 4), "mu": round(ratings.mu(name), 4),
+                "sigma": round(ratings.sigma(name), 4), "errors": dict(sorted(row["errors"].items())),
+            })
+        rows.sort(key=lambda row: (-row["points"], -row["rating"], row["bot"]))
+        return [{"rank": place, **row} for place, row in enumerate(rows, 1)]
 
 
 def _errors_text(errors: Mapping[str, int]) -> str:
@@ -836,6 +890,7 @@ class Tournament:
                                                 "parameters": settings.to_json()}, indent=2) + "\n")
         self.settings = settings
         self._round_robin: list[list[tuple[str, ...]]] | None = None
+        self._tally: Tally | None = None  # the standings as last written, carried on to the next report
         numbered = read_records(self.out_dir / "games.jsonl")
         if numbered and settings.format == "round-robin":
             self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
@@ -886,7 +941,10 @@ class Tournament:
         records = self.records
         if through_round is not None:
             records = {gid: record for gid, record in records.items() if record["round"] <= through_round}
-        rows = compute_standings(self.settings, records)
+        if self._tally is None or not self._tally.can_extend(records):
+            self._tally = Tally(self.settings)
+        self._tally.extend(records)
+        rows = self._tally.rows()
         write_atomically(self.out_dir / "standings.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         write_atomically(self.out_dir / "standings.csv", _standings_csv(rows))
         return rows
