@@ -1,10 +1,14 @@
-"""Time ``arrangements()`` before and after the rank-by-rank rewrite, per number of wildcards.
+"""Time ``arrangements()`` before and after, per number of wildcards.
 
-    python benchmarks/arrangements.py [--hands 300] [--seed 1]
+    python benchmarks/arrangements.py [--hands 300] [--seed 1] [--python] [--json FILE]
 
-"Before" is the depth-first enumerator the library had until the rewrite, kept as ``tests/previous_arrangements.py``
-(a test reference); "after" is :func:`mjarena.hand.wild.arrangements`.  Both must list the same arrangements on
-every hand timed (the script counts disagreements).  Hands, 14 tiles and no melds, for each wildcard count 0..4:
+"Before" is the depth-first enumerator the library had until the rank-by-rank rewrite, kept as
+``tests/previous_arrangements.py`` (a test reference, and the baseline of issue 16); "after" is
+:func:`mjarena.hand.wild.arrangements` as installed: the C enumerator of the optional accelerator
+(``mjarena.hand._speedups``) when it is built, else the pure-Python path.  ``--python`` times the pure-Python path
+(``mjarena.hand.wild._arrangements_python``, what an install without a C compiler runs) whatever is built.  Before
+and after must list the same arrangements on every hand timed (the script counts disagreements).  Hands, 14 tiles
+and no melds, for each wildcard count 0..4:
 
 - ``winning``: four random sets and a pair (any pair under the default rules, a 2-5-8 pair under 百搭), then that
   many tiles turned into wildcards; so every hand wins, often in many ways;
@@ -14,9 +18,12 @@ Each figure is the median over hands of one call (``time.perf_counter_ns``), bef
 other on each hand; the ratio before / after is the figure (``--json FILE`` keeps them):
 
 - ``cold``: the enumerators' per-suit caches emptied before the call (a hand whose suits were never seen);
-  hand-independent tables (the catalogue of groups, the choices at one rank) stay filled after first use;
+  hand-independent tables (the catalogue of groups, the choices at one rank, the C enumerator of each rule set)
+  stay filled after first use;
 - ``warm``: the same hand again at once (every suit cached), the steady state of a caller that sees the same
-  suits often, like a replay viewer or an RL feature.
+  suits often, like a replay viewer or an RL feature.  The C enumerator keeps no cache at all: its cold and warm
+  calls do the same work and differ only in what the processor's caches still hold from the call before, while
+  the previous enumerator's warm call skips every suit's search.
 
 The spec's example ``123m456p78s11z****`` (105 arrangements under the default rules) is timed apart.
 """
@@ -79,14 +86,17 @@ def main() -> None:
     arguments = parser(__doc__)
     arguments.add_argument("--hands", type=int, default=300, help="hands per wildcard count and kind (default 300)")
     arguments.add_argument("--seed", type=int, default=1)
+    arguments.add_argument("--python", action="store_true", help="time the pure-Python path, not the C enumerator")
     args = arguments.parse_args()
-    record = Record("arrangements")
+    in_c = not args.python and wild._c_arranger is not None
+    record = Record("arrangements" if in_c else "arrangements (pure Python)")
     rng = random.Random(args.seed)
     before = (previous.arrangements, previous._suit_options.cache_clear)
-    after = (wild.arrangements, wild._suit_options.cache_clear)
+    after = (wild.arrangements if in_c else wild._arrangements_python, wild._suit_options.cache_clear)
+    path = "the C enumerator" if in_c else "the pure-Python path"
     print(machine_line())
     print(f"{args.hands} hands per row, 14 tiles, no melds; median per call in µs; before = tests/previous_arrangements"
-          ".py, after = mjarena.hand.wild.arrangements")
+          f".py, after = mjarena.hand.wild.arrangements ({path})")
     print(f"{'hands':<22}{'wild':>5}{'found':>7}{'before cold':>13}{'after cold':>12}{'×':>7}"
           f"{'before warm':>13}{'after warm':>12}{'×':>7}")
     disagreements = 0
@@ -95,13 +105,13 @@ def main() -> None:
         for wilds in range(5):
             hands = [random_hand(rng, wilds) if label.startswith("random") else winning_hand(rng, wilds, rules)
                      for _ in range(args.hands)]
-            wild.arrangements(hands[0], 0, rules)  # first use: the hand-independent tables
+            after[0](hands[0], 0, rules)  # first use: the hand-independent tables
             times: dict[str, list[tuple[int, int]]] = {"before": [], "after": []}
             found = 0
             for counts in hands:
                 times["before"].append(timed(*before, counts, rules))
                 times["after"].append(timed(*after, counts, rules))
-                listed = wild.arrangements(counts, 0, rules)
+                listed = after[0](counts, 0, rules)
                 found += len(listed)
                 disagreements += listed != previous.arrangements(counts, 0, rules)
             cold = {name: statistics.median(t[0] for t in pairs) / 1000 for name, pairs in times.items()}
@@ -115,11 +125,12 @@ def main() -> None:
     example = counts_of(parse_mpsz("123m456p78s11z****"))
     for name, (enumerate_, clear) in (("before", before), ("after", after)):
         runs = [timed(enumerate_, clear, example, HandRules()) for _ in range(20)]
-        print(f"123m456p78s11z**** (default rules, {len(wild.arrangements(example))} arrangements) {name}: "
+        print(f"123m456p78s11z**** (default rules, {len(after[0](example, 0, HandRules()))} arrangements) {name}: "
               f"cold {statistics.median(r[0] for r in runs) / 1000:.0f} µs, "
               f"warm {statistics.median(r[1] for r in runs) / 1000:.0f} µs")
     print(f"hands where before and after disagree: {disagreements}")
     record.note("hands where before and after disagree", disagreements)
+    record.note("after", f"mjarena.hand.wild.arrangements, {path}")
     record.save(args.json)
 
 

@@ -17,6 +17,7 @@ from mjarena.hand import distance as standard_distance
 from mjarena.hand.options import RULES, SUITED_KINDS, HandRules, get_rules
 from mjarena.hand.wild import (
     Group,
+    _arrangements_python,
     analyse,
     arrangements,
     can_win,
@@ -358,6 +359,7 @@ def test_the_accelerator_is_built_where_required() -> None:
 
     if os.environ.get("MJARENA_REQUIRE_ACCELERATOR") == "1":
         assert wild.ACCELERATED, "the C accelerator (setup.py: mjarena.hand._speedups) did not build"
+        assert wild._c_arranger is not None, "the C accelerator was built without the arrangement enumerator"
     else:
         assert wild.ACCELERATED in (True, False)
         pytest.skip("set MJARENA_REQUIRE_ACCELERATOR=1 (as .ci/run does) to require the C accelerator")
@@ -449,7 +451,9 @@ def test_arrangements_list_what_the_previous_enumerator_listed(case: tuple[list[
     force): the same arrangements in the same order, with up to 4 wildcards (8 with two or more melds)."""
     counts, melds, rules = case
     label = shown(counts, melds, rules)
-    assert arrangements(counts, melds, rules) == previous.arrangements(counts, melds, rules), label
+    expected = previous.arrangements(counts, melds, rules)
+    assert arrangements(counts, melds, rules) == expected, label  # in C when the accelerator is built
+    assert _arrangements_python(counts, melds, rules) == expected, label
 
 
 @pytest.mark.parametrize(("text", "melds", "rules"), [
@@ -462,6 +466,7 @@ def test_many_wildcards_against_both_references(text: str, melds: int, rules: Ha
     counts = hand(text)
     found = arrangements(counts, melds, rules)
     assert found == previous.arrangements(counts, melds, rules)
+    assert _arrangements_python(counts, melds, rules) == found
     assert len({tuple(a.groups) for a in found}) == len(found)  # each multiset of groups once
     wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
     if melds >= 2 and wilds <= 3:  # the brute force tries what every wildcard stands for: quick for a few only

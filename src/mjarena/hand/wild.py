@@ -22,7 +22,8 @@ keep standing for anything.  Keeping every wildcard is never worse, so the dista
 no wildcard and the default options it equals :func:`mjarena.hand.distance`.
 
 All of it is table-driven: the yes/no check and the distance are four group keys and four look-ups (tables
-built by ``tools/build_tables.py``); :func:`arrangements` searches, but only within one suit at a time.
+built by ``tools/build_tables.py``); :func:`arrangements` searches, but only within one suit at a time (in C
+when the optional accelerator is built, with the pure-Python search as its reference and fallback).
 
 >>> from mjarena.tiles import counts_of, parse_mpsz
 >>> baida = RULES["baida"]
@@ -38,6 +39,7 @@ built by ``tools/build_tables.py``); :func:`arrangements` searches, but only wit
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -271,7 +273,8 @@ give the pairs, the singles and the number of tiles."""
 class _Plan:
     """What the hot path needs to know about one :class:`HandRules`, worked out once."""
 
-    __slots__ = ("fifth", "honours", "live_end", "plain", "rules", "seven", "wild_kind", "wild_std", "with_wild")
+    __slots__ = ("arrange", "fifth", "honours", "live_end", "plain", "rules", "seven", "wild_kind", "wild_std",
+                 "with_wild")
 
     def __init__(self, rules: HandRules) -> None:
         self.rules = rules  # held, so that its id is not reused while the plan is cached
@@ -283,6 +286,7 @@ class _Plan:
         self.live_end = STANDARD_KINDS if rules.honours else 27
         self.plain = _table(rules, 0)[0]
         self.with_wild = _table(rules, 1)[0] if rules.wild_fifth_copy else self.plain
+        self.arrange: Callable[[Sequence[int], int], list[Arrangement] | None] | None = None  # see _arranger
 
 
 _PLANS: dict[int, _Plan] = {}  # by id(rules): hashing a HandRules costs more than the rest of a look-up
@@ -330,6 +334,11 @@ try:  # the optional C accelerator (setup.py builds it when a compiler is at han
 except ImportError:  # pragma: no cover - depends on the install
     _scan = _scan_python
     ACCELERATED = False
+
+try:  # the same accelerator's arrangement enumerator (None: the pure-Python one, _arrangements_python)
+    from mjarena.hand._speedups import arranger as _c_arranger
+except ImportError:  # pragma: no cover - depends on the install
+    _c_arranger = None
 
 
 def _scanned(counts: Sequence[int], melds: int, live_end: int) -> tuple[int, int, int, int, int, int]:
@@ -526,6 +535,13 @@ def discards(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_R
 # decompositions are bucketed by signature (wildcards used, sets, pairs) and the suits are combined only along
 # signatures that add up to a whole hand.  Groups are numbered in their sort order, so the search handles small
 # ints and the final sort compares tuples of ints.
+#
+# The C accelerator (``arranger`` in _speedups.c) runs the same search without the memo (a suit's tree is small;
+# a suit that may use no wildcard takes a plain path: real triplet, real pair, real runs), encodes each
+# arrangement's group numbers in one 64-bit key (numbers < 512, at most 7 groups: the key order is the tuple
+# order) and builds the Arrangement objects itself, sharing the catalogue's Group objects as this path does.  It
+# keeps nothing between calls.  This pure-Python path is its reference (tests/test_accelerator.py) and the path
+# of every input it refuses.
 
 _ANY = WILD
 _GroupTuple = tuple[Group, ...]
@@ -741,11 +757,68 @@ def _seven_pairs_arrangements(counts: Sequence[int], rules: HandRules, wilds: in
     return [Arrangement("seven_pairs", tuple(map(groups_by_number.__getitem__, numbers_))) for numbers_ in found]
 
 
+def _arrangements_python(counts: Sequence[int], melds: int, rules: HandRules) -> list[Arrangement]:
+    """:func:`arrangements` in pure Python: the reference of the C enumerator and the path of every input it
+    refuses (the distance validates and explains what is wrong)."""
+    if distance(counts, melds, rules):  # validates; 0 exactly when some arrangement exists (never for 13 - 3n tiles)
+        return []
+    wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
+    found = _standard_arrangements(counts, melds, rules, wilds)
+    if rules.seven_pairs and melds == 0:
+        found += _seven_pairs_arrangements(counts, rules, wilds)
+    return found
+
+
+_NO_GROUP = 0xFFFF
+
+
+@cache
+def _arranger_tables() -> tuple[tuple[Group, ...], bytes, bytes]:
+    """The catalogue of groups and, per group id of the C search (``kind * 12 + slot``: triplets with 0-2 wild
+    members, pairs with 0-1, runs by :data:`_RUN_SHAPES`; 408 and 409 the wildcard-only set and pair), the group's
+    number and a set's rank in (kinds, wild) order, as uint16 arrays.  Hand-independent, made once."""
+    groups, numbers = _catalogue()
+    items: list[tuple[str, tuple[int, ...], tuple[int, ...]] | None] = []
+    for kind in range(STANDARD_KINDS):
+        items += [("triplet", (kind,) * 3, (kind,) * wild) for wild in range(3)]
+        items += [("pair", (kind,) * 2, (kind,) * wild) for wild in range(2)]
+        runs = kind < 27 and kind % 9 <= 6
+        items += [("run", (kind, kind + 1, kind + 2), tuple(kind + i for i in range(3) if not shape[i])) if runs
+                  else None for shape in _RUN_SHAPES]
+    items += [("triplet", (_ANY,) * 3, (_ANY,) * 3), ("pair", (_ANY,) * 2, (_ANY,) * 2)]
+    sets = sorted((item[1], item[2]) for item in items if item is not None and item[0] != "pair")
+    rank = {key: index for index, key in enumerate(sets)}
+    number = array("H", [_NO_GROUP if item is None else numbers[item] for item in items])
+    order = array("H", [_NO_GROUP if item is None or item[0] == "pair" else rank[item[1], item[2]] for item in items])
+    return groups, number.tobytes(), order.tobytes()
+
+
+def _no_arranger(counts: Sequence[int], melds: int) -> None:
+    return None
+
+
+def _arranger(plan: _Plan) -> Callable[[Sequence[int], int], list[Arrangement] | None]:
+    """The C enumerator for the plan's rules (made on first use and kept in the plan), or a stand-in that
+    leaves every hand to :func:`_arrangements_python` when the accelerator is not built."""
+    rules = plan.rules
+    if _c_arranger is None:  # pragma: no cover - depends on the install
+        plan.arrange = _no_arranger
+        return _no_arranger
+    groups, numbers, order = _arranger_tables()
+    live = sum(1 << index for index, base in enumerate((0, 9, 18, 27)) if base in rules.kinds)
+    arrange = _c_arranger(groups, numbers, order, Arrangement, "standard", "seven_pairs", _cap(rules),
+                          -1 if rules.wild_kind is None else rules.wild_kind, rules.seven_pairs, rules.pair_258,
+                          live).arrangements
+    plan.arrange = arrange
+    return arrange
+
+
 def arrangements(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES) -> list[Arrangement]:
     """Every distinct winning arrangement of a ``14 - 3 * melds`` hand (distinct as multisets of groups).
 
     Empty when the hand does not win (a ``13 - 3 * melds`` hand never does).  Standard forms come first,
-    then seven pairs, each sorted by their groups (as :class:`Group` orders them).
+    then seven pairs, each sorted by their groups (as :class:`Group` orders them).  In C when the optional
+    accelerator is built, else :func:`_arrangements_python`; the same list either way.
 
     >>> from mjarena.tiles import counts_of, parse_mpsz
     >>> [format_arrangement(a) for a in arrangements(counts_of(parse_mpsz("1123m*")), melds=3)]
@@ -755,13 +828,9 @@ def arrangements(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAU
     >>> [format_arrangement(a) for a in arrangements(counts_of(parse_mpsz("**")), melds=4)]
     ['**']
     """
-    if distance(counts, melds, rules):  # validates; 0 exactly when some arrangement exists (never for 13 - 3n tiles)
-        return []
-    wilds = 0 if rules.wild_kind is None else counts[rules.wild_kind]
-    found = _standard_arrangements(counts, melds, rules, wilds)
-    if rules.seven_pairs and melds == 0:
-        found += _seven_pairs_arrangements(counts, rules, wilds)
-    return found
+    plan = _PLANS.get(id(rules)) or _plan(rules)
+    found = (plan.arrange or _arranger(plan))(counts, melds)
+    return _arrangements_python(counts, melds, rules) if found is None else found
 
 
 def analyse(counts: Sequence[int], melds: int = 0, rules: HandRules = DEFAULT_RULES,
