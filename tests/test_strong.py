@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from mjarena.agents.baida_agents import GreedyAgent
 from mjarena.agents.builtin import best_target
 from mjarena.agents.strong import StrongBaidaAgent, StrongNoiAgent, StrongThupcAgent, chance_target, seen_tiles
+from mjarena.agents.strong_baida import Opponent, Table, claim_share
 from mjarena.arena.match import run_match
 from mjarena.arena.rulesets import judge_rules
 from mjarena.hand.options import RULES
 from mjarena.hand.tracked import TrackedHand
 from mjarena.hand.wild import distance
 from mjarena.tiles import counts_of, parse_mpsz, parse_tiles
-from mjarena.variants.base import play
+from mjarena.variants.baida import BaidaGame
+from mjarena.variants.baida import shuffled_wall as baida_wall
+from mjarena.variants.base import Action, Event, play
 from mjarena.variants.noi2014 import NoiGame, shuffled_wall
 from mjarena.variants.noi2014_ranking import _last_positions, chance_value, target_distance
 
@@ -112,3 +118,90 @@ def test_the_noi_target_avoids_a_kind_whose_four_copies_were_discarded(dead: int
     target = chance_target(game, 0)
     assert target_distance(target, whole) == 1
     assert [kind for kind in range(27) if counts_of(target)[kind] > whole[kind]] == [wanted]
+
+
+# -- 百搭: arrival weights and danger -------------------------------------------------------------------------
+
+_LATE = [0, 8, 18, 26, 27, 28, 30, 31] * 3 + [0, 8, 18, 26, 27, 28]
+"""30 discards of 1m 9m 1s 9s E S N 白 by seats 1-3: late in a hand."""
+
+
+def _baida_game(hand_text: str, seat1_pengs: list[int], plays: list[int]) -> tuple[SimpleNamespace, list[Action]]:
+    """Seat 0 to discard from ``hand_text``; seat 1 has PENGed ``seat1_pengs``; ``plays`` discarded by seats
+    1, 2, 3 in turn."""
+    hand = _hand(hand_text)
+    events = [Event("peng", 1, (kind,), 0) for kind in seat1_pengs]
+    events += [Event("play", 1 + index % 3, (kind,)) for index, kind in enumerate(plays)]
+    game = SimpleNamespace(hands=[hand, None, None, None], melds=[[], [None] * len(seat1_pengs), [], []],
+                           events=events, discards=list(plays), claimable=None)
+    return game, [Action("play", kind) for kind in range(38) if hand[kind]]
+
+
+def test_baida_late_does_not_feed_a_four_meld_hand_its_2_5_8_pair_when_an_equal_discard_is_safe() -> None:
+    """Seat 1 has four melds: it holds one tile and wins only on a 2-5-8 pair.  Late, 4667m 3345p 3z 66z *** is
+    ready after 5p (the widest wait) or after West (nearly as wide, within 5%); 5p may be seat 1's pair, West
+    cannot be.  Pure speed keeps West; the strong player gives up the 5% and lets West go."""
+    game, legal = _baida_game("4667m3345p366z***", [19, 24, 10, 15], _LATE)
+    assert StrongBaidaAgent().act(game, 0, legal) == Action("play", 29)
+    fastest = StrongBaidaAgent()
+    fastest.near = 0.0
+    assert fastest.act(game, 0, legal) == Action("play", 13)
+    table = Table.of(game, 0)
+    assert table.danger(13, visible=2) > 10 * table.danger(29, visible=1) > 0
+
+
+def test_baida_keeps_the_wildcard_even_when_every_other_discard_is_dangerous() -> None:
+    """Middle tiles only, late, against a four-meld hand: the wildcard is the one safe discard (nobody can claim
+    it), but giving it up costs a whole tile of distance; the player never trades speed for safety."""
+    game, legal = _baida_game("3455m4566p45677s*", [19, 24, 10, 15], _LATE)
+    table = Table.of(game, 0)
+    assert table.danger(37, visible=1) == 0.0 < min(table.danger(action.tile, 1) for action in legal[:-1])
+    action = StrongBaidaAgent().act(game, 0, legal)
+    assert action.type == "play" and action.tile != 37
+
+
+def test_baida_tiles_a_player_let_pass_since_its_last_discard_never_win_for_it() -> None:
+    """The exact zeros of the danger model, checked against the hidden hands of whole games at every discard
+    decision: a kind discarded since a player's own last discard (that one included) does not complete its hand,
+    and a player with four melds wins on a 2-5-8 tile only.  (At a claim the discard being claimed is not yet let
+    pass; the player's discard after a claim comes only if nobody won on it.)"""
+    checked = 0
+
+    class Checking(StrongBaidaAgent):
+        def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+            nonlocal checked
+            others = [other for other in range(4) if other != seat]
+            for other, opponent in zip(others, Table.of(game, seat).opponents, strict=True):
+                assert opponent.melds == len(game.melds[other])
+                if legal[-1].type == "pass":
+                    continue
+                for kind in range(34):
+                    pair_258 = kind < 27 and kind % 9 in (1, 4, 7)
+                    if (kind in opponent.passed or (opponent.melds == 4 and not pair_258)) \
+                            and game.hands[other][kind] < 4:
+                        assert not game.wins(other, kind), (other, kind)
+                        checked += 1
+            return super().act(game, seat, legal)
+
+    for seed in range(30):
+        play(BaidaGame(baida_wall(seed)), [Checking(), GreedyAgent(), Checking(), GreedyAgent()])
+    assert checked > 1000
+
+
+def test_baida_arrival_weighs_a_claimable_tile_above_a_drawn_one_and_early_honours_above_5s() -> None:
+    opening, late = Table(), Table(discards=30)
+    assert opening.arrival(4, 2, 100, share=1.0) > opening.arrival(4, 2, 100, share=1.0 / 3) \
+        > opening.arrival(4, 2, 100, share=0.0) == 2 / 100
+    assert opening.arrival(27, 2, 100, 1.0) > opening.arrival(4, 2, 100, 1.0)  # East is discarded 50x as often
+    assert late.arrival(27, 2, 100, 1.0) < opening.arrival(27, 2, 100, 1.0)  # ... early; later much less
+    assert claim_share(_hand("55m5m"), 4, ready=False) == 1.0  # a PENG
+    assert claim_share(_hand("5m"), 37, ready=True) == 0.0  # a wildcard is never claimed
+
+
+def test_baida_danger_rises_with_the_stage_and_melds_and_falls_for_kinds_the_player_discarded() -> None:
+    fresh = Opponent(0, frozenset(), frozenset())
+    assert Table(5, [fresh]).danger(13, 1) < Table(30, [fresh]).danger(13, 1)
+    assert Table(30, [fresh]).danger(13, 1) < Table(30, [Opponent(2, frozenset(), frozenset())]).danger(13, 1)
+    assert Table(30, [Opponent(0, frozenset({13}), frozenset())]).danger(13, 1) * 10 < Table(30, [fresh]).danger(13, 1)
+    assert Table(30, [fresh]).danger(27, 1) < Table(30, [fresh]).danger(0, 1) < Table(30, [fresh]).danger(13, 1)
+    assert Table(30, [fresh]).danger(13, 3) < Table(30, [fresh]).danger(13, 0)
