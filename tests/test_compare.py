@@ -13,6 +13,7 @@ import pytest
 from mjarena.arena.compare import (
     SEAT_GAMES,
     SEATINGS,
+    SPRT_MIN_SETS,
     CompareResult,
     compare,
     set_score,
@@ -83,6 +84,20 @@ def test_the_sequential_test_accepts_each_hypothesis_when_the_data_says_so() -> 
     ahead = [0.6 + 0.05 * (-1) ** i for i in range(200)]
     assert sprt_llr(ahead, 0.0, 30.0) > upper
     assert set_score(0.0, 4.0) == 0.5 and set_score(-4.0, 4.0) == 0.0
+
+
+def test_the_sequential_test_waits_for_enough_sets_to_trust_their_variance() -> None:
+    """Three nearly even sets have a tiny variance, so the LLR is already far below the lower bound; deciding
+    there (as it once did, on a real edge) would be trusting a variance measured on three values."""
+    result = CompareResult("A", "B", "baida", sprt=(0.0, 20.0))
+    for index in range(SPRT_MIN_SETS):
+        edge = 0.001 * (-1) ** index
+        result.add_set({p: {"a": 2.0 + edge, "b": 2.0 - edge, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
+        llr = result.llr()
+        assert llr is not None
+        if index + 1 < SPRT_MIN_SETS:
+            assert result.accepted is None and (index < 1 or llr < sprt_bounds()[0])
+    assert result.accepted == "H0"
 
 
 def test_sprt_stops_as_soon_as_it_decides() -> None:

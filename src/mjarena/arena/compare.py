@@ -16,8 +16,9 @@ Per set, ``a`` and ``b`` are the mean points per seat-game of each bot, and ``d 
   independent, so ``var_independent = sum_p var(c_p)``, each variance taken over sets (over walls, as
   independent deals' would be).  Measured on the games played, not assumed;
 - ``sprt``: with ``elo0, elo1`` (see :func:`sprt_llr`) the games stop as soon as the log-likelihood ratio leaves
-  ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``, alpha = beta = 0.05, and the hypothesis accepted is
-  reported.  Sets are counted in order, whatever order workers finish them in, so the result does not depend
+  ``(log(beta / (1 - alpha)), log((1 - beta) / alpha))``, alpha = beta = 0.05, after at least
+  :data:`SPRT_MIN_SETS` sets, and the hypothesis accepted is reported.  Sets are counted in order, whatever
+  order workers finish them in, so the result does not depend
   on the executor or the number of workers.
 
 The model is written out in ``docs/compare.md``.
@@ -55,6 +56,9 @@ POINT_RANGE = {"noi2014": 3.0, "baida": 4.0, "thupc2021": 1.0}
 """The largest difference in points between two seats of one game, per rule set (NOI: 4 - 1; else: the win)."""
 
 ALPHA = BETA = 0.05
+SPRT_MIN_SETS = 16
+"""Sets before the SPRT may decide: its variance comes from the sets so far, and from a handful of sets it can
+be far too small (three even sets once accepted H0 after 42 games on a real edge)."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,7 @@ class CompareResult:
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
         llr = self.llr()
-        if llr is not None and self.accepted is None:
+        if llr is not None and self.accepted is None and len(self.sets_a) >= SPRT_MIN_SETS:
             lower, upper = sprt_bounds()
             if llr <= lower:
                 self.accepted = "H0"
