@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,6 +50,7 @@ class MahjongEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
+        self._legal_options = spec.options or spec.legal_options
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         space = spaces.Dict({
@@ -88,6 +89,9 @@ class MahjongEnv(AECEnv):
         self._observer.update(self.game.events)
         self._answers: list[tuple[int, str, Action, float]] = []
         self._skip_agent_selection = None
+        self._rewarded = False  # some reward is not 0 (PettingZoo's clearing and summing are skipped otherwise)
+        self._dead = 0  # seats terminated and not yet stepped out with None
+        self._leaves_seen = 0  # the observer's count of leaving events when the left seats were last looked for
         self._begin_decision()
 
     def _begin_decision(self) -> None:
@@ -105,18 +109,22 @@ class MahjongEnv(AECEnv):
             decision = self.game.decision
             if decision is None or seat not in self._queue:
                 return {}
-            cached = self._options[seat] = self.spec.legal_options(
-                self.game, decision.stage, seat, decision.legal[seat]
-            )
+            cached = self._options[seat] = self._legal_options(self.game, decision.stage, seat, decision.legal[seat])
         return cached
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last`` (observation, cumulative reward, terminated, truncated, info of the agent to
+        act), without its assertion and method lookups: the loop calls it every step."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = _SEAT[agent]
-        decision = self.game.decision
-        asked = decision is not None and seat in self._queue
-        options = self.options(seat) if asked else {}
+        options = self.options(seat)
+        stage = self.game.decision.stage if options else None
         return {
-            "observation": self._observer.observe(self.game, seat, decision.stage if asked else None),
+            "observation": self._observer.observe(self.game, seat, stage),
             "action_mask": self.spec.mask(options),
         }
 
@@ -151,7 +159,9 @@ class MahjongEnv(AECEnv):
 
     def _answer(self, seat: int, action: Action) -> None:
         self._cumulative_rewards[AGENTS[seat]] = 0.0
-        self._clear_rewards()
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
         now = time.perf_counter()
         self._answers.append((seat, self.game.decision.stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
@@ -163,28 +173,40 @@ class MahjongEnv(AECEnv):
             self.game.apply(self._choices)
             self._observer.update(self.game.events)
             self._after_decision()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def _after_decision(self) -> None:
         game, spec = self.game, self.spec
         if game.decision is None:
+            self._options, self._queue = {}, []
             points = spec.points(game)
             for agent in self.agents:
                 if not self.terminations[agent]:
                     self._terminate(agent, points[_SEAT[agent]])
         else:
-            for agent in self.agents:
-                if not self.terminations[agent]:
-                    left = spec.left_points(game, _SEAT[agent])
-                    if left is not None:
-                        self._terminate(agent, left)
+            if spec.left_points is not None and self._leaves_seen != self._observer.leaves:
+                self._leaves_seen = self._observer.leaves
+                for agent in self.agents:
+                    if not self.terminations[agent]:
+                        left = spec.left_points(game, _SEAT[agent])
+                        if left is not None:
+                            self._terminate(agent, left)
             self._begin_decision()
-        self._deads_step_first()
+        if self._dead:
+            self._deads_step_first()
 
     def _terminate(self, agent: str, points: float) -> None:
         self.terminations[agent] = True
         self.rewards[agent] = points
         self.infos[agent] = {"points": points}
+        self._rewarded = True
+        self._dead += 1
+
+    def _was_dead_step(self, action: None) -> None:
+        super()._was_dead_step(action)  # which clears the rewards
+        self._rewarded = False
+        self._dead -= 1
 
     # -- views -------------------------------------------------------------------------------------------------
 
@@ -257,13 +279,29 @@ class MahjongEnv(AECEnv):
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's call-order checks, with ``last()``, ``agents`` and ``agent_selection`` passed straight to the
-    environment: through the wrapper's ``__getattr__`` they cost a quarter of a step."""
+    """PettingZoo's call-order checks, with ``last()``, ``step()``, ``agent_iter()``, ``agents`` and
+    ``agent_selection`` passed straight to the environment: through the wrapper's ``__getattr__`` and its base
+    classes they cost a quarter of a step.  The checks and their messages are PettingZoo's."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderedAgents(self, max_iter)
 
     # read three times a step (by step() and agent_iter()): straight from the environment, not through the two
     # levels of __getattr__, with the same check
@@ -281,6 +319,28 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _OrderedAgents(Iterator[str]):
+    """``agent_iter()`` of :class:`_OrderEnforcing`: PettingZoo's iterator and its check that every agent
+    yielded was stepped, in one call."""
+
+    def __init__(self, wrapper: _OrderEnforcing, max_iter: int) -> None:
+        self._wrapper, self._env, self._left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self) -> _OrderedAgents:
+        return self
+
+    def __next__(self) -> str:
+        env = self._env
+        if not env.agents or self._left <= 0:
+            raise StopIteration
+        self._left -= 1
+        wrapper = self._wrapper
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def make_env(spec: RuleSpec, render_mode: str | None = None) -> AECEnv:

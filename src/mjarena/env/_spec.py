@@ -62,7 +62,8 @@ class RuleSpec:
     ``points(game)`` are the final points of a finished game, by seat, and ``left_points(game, seat)`` the
     points of a seat that has left a game still going on (None while its points can still change).
     ``hand(game, seat)`` is the seat's concealed counts by kind; ``extra(game, seat, row)`` fills the rule set's
-    columns of the state row.
+    columns of the state row.  ``leave_events`` are the event types after which a seat may have left a game
+    that goes on: only after one of them are ``seats_in`` and ``left_points`` asked again.
     """
 
     name: str
@@ -77,8 +78,9 @@ class RuleSpec:
     options: Callable[[Any, str, int, Sequence[Action]], Options] | None = None
     hand: Callable[[Any, int], Sequence[int]] = lambda game, seat: game.hands[seat].counts
     seats_in: Callable[[Any], Sequence[bool]] = lambda game: (True, True, True, True)
-    left_points: Callable[[Any, int], float | None] = lambda game, seat: None
-    extra: Callable[[Any, int, Any], None] = lambda game, seat, row: None
+    left_points: Callable[[Any, int], float | None] | None = None
+    extra: Callable[[Any, int, Any], None] | None = None
+    leave_events: frozenset[str] = frozenset()
     notes: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -112,6 +114,7 @@ class Observer:
     The public rows are kept four times, once as each seat sees them (rotated so that the observer comes first):
     an event updates four bytes and an observation copies one block, instead of rotating eight rows per call.
     ``public`` is the table by absolute seat (rows 0-3 melds of seat 0-3, rows 4-7 their discards) as an array.
+    ``leaves`` counts the events of ``spec.leave_events`` seen (a seat may have left after each).
     """
 
     def __init__(self, spec: RuleSpec) -> None:
@@ -123,7 +126,11 @@ class Observer:
             [[(self._views[me], (block + (seat - me) % 4) * kinds) for me in range(4)] for seat in range(4)]
             for block in (0, 4)
         ]
+        self._stage_column = {stage: STATE * kinds + STAGE + i for i, stage in enumerate(spec.stages)}
+        self._tails: list[bytes] = []  # [observer]: rows 9-10 as far as they change only when a seat leaves
+        self._tails_at = -1  # the value of ``leaves`` they were made at
         self.seen = 0
+        self.leaves = 0
         self.last_play: tuple[int, int] | None = None
         self.drawn: tuple[int, int] | None = None  # (seat, kind) when the last event is a draw
 
@@ -134,6 +141,7 @@ class Observer:
     def update(self, events: Sequence[Event]) -> None:
         """Take in the events not seen yet."""
         add = self._add
+        leave_events = self.spec.leave_events
         for event in events[self.seen :]:
             kind = event.type
             self.drawn = None
@@ -152,7 +160,25 @@ class Observer:
                 elif kind in ("chi", "chow"):
                     for tile in event.tiles:
                         add(0, event.seat, tile, 1)  # type: ignore[arg-type]
+                if kind in leave_events:
+                    self.leaves += 1
         self.seen = len(events)
+
+    def _make_tails(self, game: Any) -> list[bytes]:
+        """Rows 9-10 for each observer with the columns that change only when a seat leaves: seats in, dealer."""
+        kinds = self.spec.kinds
+        seats_in = self.spec.seats_in(game)
+        tails = []
+        for seat in range(4):
+            tail = bytearray(2 * kinds)
+            state = kinds  # row 10 in the tail
+            for relative, other in enumerate(_ROTATIONS[seat]):
+                if seats_in[other]:
+                    tail[state + SEATS_IN + relative] = 1
+            tail[state + DEALER + (-seat) % 4] = 1
+            tails.append(bytes(tail))
+        self._tails_at = self.leaves
+        return tails
 
     def observe(self, game: Any, seat: int, stage: str | None) -> np.ndarray:
         """The observation of ``seat`` (the table, without the mask); ``stage`` None when it is not asked.
@@ -162,25 +188,23 @@ class Observer:
         """
         spec = self.spec
         kinds = spec.kinds
+        if self._tails_at != self.leaves:
+            self._tails = self._make_tails(game)
         out = bytearray(spec.hand(game, seat)[:kinds])
         out += self._views[seat]
-        out += bytes(2 * kinds)
-        request, state = REQUEST * kinds, STATE * kinds
+        out += self._tails[seat]
+        state = STATE * kinds
         out[state + WALL] = game.wall_left
         discarder = getattr(game, "discarder", None)
         if stage is not None:
-            out[state + STAGE + spec.stages.index(stage)] = 1
+            out[self._stage_column[stage]] = 1
             if discarder is not None:
-                out[request + game.claimable] = 1
+                out[REQUEST * kinds + game.claimable] = 1
             elif self.drawn is not None and self.drawn[0] == seat:
-                out[request + self.drawn[1]] = 1
-        seats_in = spec.seats_in(game)
-        for relative, other in enumerate(_ROTATIONS[seat]):
-            if seats_in[other]:
-                out[state + SEATS_IN + relative] = 1
+                out[REQUEST * kinds + self.drawn[1]] = 1
         if discarder is not None:
             out[state + DISCARDER + (discarder - seat) % 4] = 1
-        out[state + DEALER + (-seat) % 4] = 1
         array = np.ndarray((CHANNELS, kinds), np.uint8, out)
-        spec.extra(game, seat, array[STATE])
+        if spec.extra is not None:
+            spec.extra(game, seat, array[STATE])
         return array

@@ -128,6 +128,7 @@ SPEC = RuleSpec(
     options=_options,
     seats_in=lambda game: [status == "in" for status in game.status],
     left_points=_left_points,
+    leave_events=frozenset({"hu", "hu_self", "false_hu"}),
 )
 
 

@@ -28,12 +28,13 @@ the winner and 0 to the others (the statement scores nothing but who wins); 0 to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pettingzoo import AECEnv
 
 from mjarena.env._aec import MahjongEnv, make_env
-from mjarena.env._spec import EXTRA, RuleSpec
+from mjarena.env._spec import EXTRA, Options, RuleSpec
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, format_tile
 from mjarena.variants import thupc2021
 from mjarena.variants.base import Action
@@ -66,6 +67,15 @@ def _encode(game: Any, seat: int, action: Action) -> int:
     return _INDEX[action]
 
 
+def _options(game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Options:
+    """The index of each legal action: a look-up for most, :func:`_encode` for a chow or a PASS naming a seat."""
+    index, options = _INDEX, {}
+    for action in legal:
+        known = index.get(action)
+        options[_encode(game, seat, action) if known is None else known] = action
+    return options
+
+
 def _extra(game: Any, seat: int, row: Any) -> None:
     if game.direction < 0:
         row[EXTRA] = 1
@@ -82,6 +92,7 @@ SPEC = RuleSpec(
     new_game=thupc2021.ThupcGame,
     shuffled_wall=thupc2021.shuffled_wall,
     encode=_encode,
+    options=_options,
     points=lambda game: [result.points for result in thupc2021.rank(game)],
     extra=_extra,
 )

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator, Mapping, Sequence
+from itertools import compress
 from typing import NamedTuple
 
 from mjarena.hand import RULES, arrangements, can_win
@@ -83,6 +84,9 @@ PASS = Action("pass")
 OPEN_GANG = Action("gang")
 HELD = (*range(KINDS), WILD)
 """The kinds a hand can hold, in the order legal actions list them."""
+PLAY = tuple(Action("play", k) for k in range(WILD + 1))
+PENG = tuple(Action("peng", k) for k in range(WILD + 1))
+"""``PLAY[k]``, ``PENG[k]``: the actions naming kind k to discard (the engine's own, built once)."""
 
 Choices = Mapping[int, Action]
 Flow = Generator[Decision, Choices, "int | None"]
@@ -98,6 +102,14 @@ class Meld(NamedTuple):
 
 
 # -- the wall -------------------------------------------------------------------------------------------------
+
+
+def _held(actions: Sequence[Action], counts: Sequence[int]) -> list[Action]:
+    """``actions[k]`` for each kind k of ``counts`` held, in :data:`HELD` order."""
+    held = list(compress(actions[:KINDS], counts))
+    if counts[WILD]:
+        held.append(actions[WILD])
+    return held
 
 
 def validate_wall(wall: Sequence[int]) -> None:
@@ -293,9 +305,9 @@ class BaidaGame(StateMachine):
         counts = self.hands[seat]
         legal = [HU] if self.wins(seat) else []
         pengs = {meld.tiles[0] for meld in self.melds[seat] if meld.type == "peng"}
-        legal += [Action("gang", k) for k in range(KINDS) if counts[k] == 4 or (counts[k] and k in pengs)]
-        legal += [Action("play", k) for k in HELD if counts[k]]
-        return legal
+        if pengs or 4 in counts:
+            legal += [Action("gang", k) for k in range(KINDS) if counts[k] == 4 or (counts[k] and k in pengs)]
+        return legal + _held(PLAY, counts)
 
     def claim_options(self, seat: int, kind: int, discarder: int) -> list[Action]:
         """What ``seat`` may do with ``discarder``'s discard of ``kind``; always ends with ``pass``."""
@@ -304,7 +316,9 @@ class BaidaGame(StateMachine):
         counts = self.hands[seat]
         legal = [HU] if self.wins(seat, kind) else []
         if counts[kind] >= 2:
-            legal += [Action("peng", y) for y in HELD if counts[y] > (2 if y == kind else 0)]
+            legal += _held(PENG, counts)  # then discard any kind held but a third ``kind`` not held
+            if counts[kind] == 2:
+                legal.remove(PENG[kind])
             if counts[kind] >= 3:
                 legal.append(OPEN_GANG)
         if seat == (discarder + 1) % 4 and kind < 27:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import NamedTuple
 
 from mjarena.hand.tracked import TrackedHand
@@ -234,8 +235,9 @@ class NoiGame(StateMachine):
         counts = self.hands[seat].counts
         legal = [HU] if self.wins(seat) else []
         pengs = [meld.kind for meld in self.melds[seat] if meld.type == "peng"]
-        legal += [GANG[k] for k in range(KINDS) if counts[k] == 4 or (counts[k] and k in pengs)]
-        legal += [PLAY[k] for k in range(KINDS) if counts[k]]
+        if pengs or 4 in counts:
+            legal += [GANG[k] for k in range(KINDS) if counts[k] == 4 or (counts[k] and k in pengs)]
+        legal += compress(PLAY, counts)  # PLAY[k] for each kind k held, in kind order
         return legal
 
     def claim_options(self, seat: int, kind: int) -> list[Action]:
@@ -244,7 +246,9 @@ class NoiGame(StateMachine):
         counts = self.hands[seat].counts
         legal = [HU] if self.wins_with(seat, kind) else []
         if counts[kind] >= 2:
-            legal += [PENG[y] for y in range(KINDS) if counts[y] > (2 if y == kind else 0)]
+            legal += compress(PENG, counts)  # then play any kind held but a third ``kind`` not held
+            if counts[kind] == 2:
+                legal.remove(PENG[kind])
         if counts[kind] >= 3 or (self.options.gang_on_peng and self._has_peng(seat, kind)):
             legal.append(OPEN_GANG)
         legal.append(PASS)
@@ -328,15 +332,15 @@ class NoiGame(StateMachine):
             self.discards.append(kind)
             self.events.append(Event("play", seat, (kind,)))
             self.claimable, self.discarder = kind, seat
-            options = {other: self.claim_options(other, kind) for other in self._others_in(seat)}
-            choices = yield Decision("claim", options)
+            others = self._others_in(seat)
+            choices = yield Decision("claim", {other: self.claim_options(other, kind) for other in others})
             self.claimable = self.discarder = None
-            winner = self._resolve_hu(seat, kind, choices)
+            winner = self._resolve_hu(seat, others, kind, choices)
             if winner is not None:
                 return self._after_leaving(winner)
-            if len(self.players_in()) <= 1:
+            if self.status.count("in") <= 1:
                 return None
-            for other in self._others_in(seat):
+            for other in others:  # a false HU has left, and its choice is no PENG or GANG
                 action = choices[other]
                 if action.type == "peng":
                     self._take(other, kind, 2, Meld("peng", kind, "open"), Event("peng", other, (kind,)))
@@ -352,10 +356,11 @@ class NoiGame(StateMachine):
             else:
                 return self.next_in(seat)
 
-    def _resolve_hu(self, discarder: int, kind: int, choices: Choices) -> int | None:
-        """Carry out the nearest true HU counter-clockwise from the discarder; every false HU leaves."""
+    def _resolve_hu(self, discarder: int, others: Sequence[int], kind: int, choices: Choices) -> int | None:
+        """Carry out the nearest true HU among ``others`` (the discarder's, counter-clockwise from it); every
+        false HU leaves."""
         winner = None
-        for seat in self._others_in(discarder):
+        for seat in others:
             if choices[seat].type != "hu":
                 continue
             if not self.wins_with(seat, kind):

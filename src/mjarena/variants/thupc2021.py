@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator, Mapping, Sequence
+from itertools import compress
 
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, TileError, check_counts, format_tile
@@ -47,6 +48,10 @@ SELF_DRAWN = Action("self_drawn")
 RON = Action("ron")
 PONG = Action("pong")
 NO_CLAIM = Action("pass")
+DISCARD = tuple(Action("discard", kind) for kind in range(KINDS))  # but PASS, which names a seat:
+DISCARD_PASS = tuple(
+    tuple(Action("discard", PASS, target) for target in range(4) if target != seat) for seat in range(4)
+)
 
 Choices = Mapping[int, Action]
 _THUPC_NAMES = {format_tile(kind): kind for kind in range(KINDS)}
@@ -197,10 +202,10 @@ class ThupcGame(StateMachine):
 
     def _discards(self, seat: int) -> list[Action]:
         counts = self.hands[seat].counts
-        legal = [Action("discard", kind) for kind in range(STANDARD_KINDS) if counts[kind]]
+        legal = list(compress(DISCARD[:STANDARD_KINDS], counts))  # each ordinary kind held, in kind order
         if counts[PASS]:
-            legal += [Action("discard", PASS, target) for target in range(4) if target != seat]
-        legal += [Action("discard", kind) for kind in (REVERSE, DOUBLE) if counts[kind]]
+            legal += DISCARD_PASS[seat]
+        legal += [DISCARD[kind] for kind in (REVERSE, DOUBLE) if counts[kind]]
         return legal
 
     def claim_options(self, discarder: int, kind: int) -> dict[int, list[Action]]:
