@@ -205,3 +205,22 @@ def test_baida_danger_rises_with_the_stage_and_melds_and_falls_for_kinds_the_pla
     assert Table(30, [Opponent(0, frozenset({13}), frozenset())]).danger(13, 1) * 10 < Table(30, [fresh]).danger(13, 1)
     assert Table(30, [fresh]).danger(27, 1) < Table(30, [fresh]).danger(0, 1) < Table(30, [fresh]).danger(13, 1)
     assert Table(30, [fresh]).danger(13, 3) < Table(30, [fresh]).danger(13, 0)
+
+
+def test_baida_the_next_player_claims_only_to_lower_the_distance_for_the_claim_takes_its_draw() -> None:
+    """2277m 356p 27s 337z * and seat 0 discards 2m: a PENG (then 中 away) keeps the distance (3) with a wider
+    wait.  Seat 2 takes it (it loses no draw by claiming); seat 1, the discarder's next player, would give up its
+    draw for it, and passes."""
+    hand = _hand("2277m356p27s337z*")
+    after = list(hand)
+    after[1] -= 2
+    after[33] -= 1
+    assert distance(after, 1, RULES["baida"]) == distance(hand, 0, RULES["baida"]) == 3
+    actions = {}
+    for seat in (1, 2):
+        hands: list[Any] = [None] * 4
+        hands[seat] = list(hand)
+        game = SimpleNamespace(hands=hands, melds=[[], [], [], []], events=[Event("play", 0, (1,))], discards=[1],
+                               claimable=1, discarder=0, wins=lambda seat, extra=None: False)
+        actions[seat] = StrongBaidaAgent().act(game, seat, BaidaGame.claim_options(game, seat, 1, 0))  # type: ignore[arg-type]
+    assert actions == {1: Action("pass"), 2: Action("peng", 33)}
