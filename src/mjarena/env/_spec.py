@@ -47,6 +47,7 @@ WALL, STAGE, SEATS_IN, DISCARDER, DEALER, EXTRA = 0, 1, 4, 8, 12, 16
 """Columns of the state row."""
 
 Options = Mapping[int, Action]
+_INT8, _UINT8 = np.dtype(np.int8), np.dtype(np.uint8)  # dtype objects: numpy converts np.uint8 at every call
 
 
 class IllegalActionError(ValueError):
@@ -99,7 +100,7 @@ class RuleSpec:
         mask = bytearray(self.num_actions)  # a writable buffer: three times faster than np.zeros and an index
         for index in options:
             mask[index] = 1
-        return np.frombuffer(mask, np.int8)
+        return np.frombuffer(mask, _INT8)
 
 
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
@@ -204,7 +205,7 @@ class Observer:
                 out[REQUEST * kinds + self.drawn[1]] = 1
         if discarder is not None:
             out[state + DISCARDER + (discarder - seat) % 4] = 1
-        array = np.ndarray((CHANNELS, kinds), np.uint8, out)
+        array = np.ndarray((CHANNELS, kinds), _UINT8, out)
         if spec.extra is not None:
             spec.extra(game, seat, array[STATE])
         return array
