@@ -329,6 +329,9 @@ class _Meetings:
         self.count = [0] * (self.size * self.size)
         self.power = [4 ** (k - 1) for k in range(rounds + 3)]
         """``power[k + 1] == 4 ** k`` for k from -1 (0.25) to ``rounds + 1``: the cost of a pair that met k times."""
+        self._less = [self.power[k] - self.power[k + 1] for k in range(rounds + 1)]
+        self._more = [self.power[k + 2] - self.power[k + 1] for k in range(rounds + 1)]
+        """``_less[k]``, ``_more[k]``: the change in the cost of a pair that met k times if it met once less, more."""
 
     def seat(self, table: Sequence[int]) -> None:
         """Count one meeting of every pair at ``table``."""
@@ -346,7 +349,7 @@ class _Meetings:
 
     def improve(self, tables: list[list[int]]) -> list[list[int]]:
         """Swap players between tables while a swap lowers the cost of the two (a deterministic hill climb)."""
-        cost = self.cost
+        change = self.seating_change
         improved = True
         while improved:
             improved = False
@@ -355,32 +358,51 @@ class _Meetings:
                     first, second = tables[i], tables[j]
                     for x in range(TABLE):
                         for y in range(TABLE):
-                            before = cost(first) + cost(second)
-                            first[x], second[y] = second[y], first[x]
-                            if cost(first) + cost(second) < before:
-                                improved = True
-                            else:
+                            if change(first, x, second, y) < 0:
                                 first[x], second[y] = second[y], first[x]
+                                improved = True
         return tables
 
-    def delta(self, first: list[int], x: int, second: list[int], y: int) -> float:
-        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped tables (a and b sit at
-        different tables, so every pair of a or b with a player of either table changes by exactly one)."""
+    def seating_change(self, first: list[int], x: int, second: list[int], y: int) -> int:
+        """The change in ``cost(first) + cost(second)`` (tables not seated yet) if ``first[x]`` and ``second[y]``
+        swapped: only the pairs of a or b with the others of the two tables change."""
         a, b = first[x], second[y]
         house, count, size, power = self.house, self.count, self.size, self.power
-        delta: float = 0
+        change = 0
         for player, old, new in ((a, first, second), (b, second, first)):
             if house[player]:
                 continue
             row = player * size
             for other in old:
-                if other != a and other != b and not house[other]:
-                    before = count[row + other]
-                    delta += power[before] - power[before + 1]
+                if other != player and not house[other]:
+                    change -= power[count[row + other] + 1]
             for other in new:
                 if other != a and other != b and not house[other]:
-                    before = count[row + other]
-                    delta += power[before + 2] - power[before + 1]
+                    change += power[count[row + other] + 1]
+        return change
+
+    def delta(self, first: list[int], x: int, second: list[int], y: int) -> float:
+        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped tables (a and b sit at
+        different tables, so every pair of a or b with a player of either table changes by exactly one)."""
+        a, b = first[x], second[y]
+        house, count, size, less, more = self.house, self.count, self.size, self._less, self._more
+        delta: float = 0  # sums of multiples of 1/4: exact in any order
+        if not house[a]:
+            row = a * size
+            for other in first:
+                if other != a and not house[other]:
+                    delta += less[count[row + other]]
+            for other in second:
+                if other != b and not house[other]:
+                    delta += more[count[row + other]]
+        if not house[b]:
+            row = b * size
+            for other in second:
+                if other != b and not house[other]:
+                    delta += less[count[row + other]]
+            for other in first:
+                if other != a and not house[other]:
+                    delta += more[count[row + other]]
         return delta
 
     def apply(self, first: list[int], x: int, second: list[int], y: int) -> None:
@@ -403,20 +425,30 @@ def _balance(schedule: list[list[list[int]]], meetings: _Meetings, rng: random.R
     of different tables in one round (round by round choices paint themselves into corners), then swaps while
     any one still lowers the cost.
 
-    The draws are those of ``rng.randrange(n)`` and ``rng.sample(range(n), 2)``, made through
-    ``Random._randbelow`` as both do (three times faster; ``tests/data/round_robin_schedules.json`` holds
-    schedules made with the public calls, and the tests check they come out the same)."""
+    The draws are those of ``rng.randrange(n)`` and ``rng.sample(range(n), 2)``, made as both make them
+    (``Random._randbelow``: ``getrandbits(n.bit_length())`` until below n), most of them here without a call
+    (``tests/data/round_robin_schedules.json`` holds schedules made with the public calls, and the tests check
+    they come out the same)."""
     if len(schedule[0]) < 2:
         return
     change, apply = meetings.delta, meetings.apply
-    below, uniform = rng._randbelow, rng.random  # type: ignore[attr-defined]
+    below, bits, uniform = rng._randbelow, rng.getrandbits, rng.random  # type: ignore[attr-defined]
     rounds, tables_per_round = len(schedule), len(schedule[0])
+    round_bits, seat_bits = rounds.bit_length(), TABLE.bit_length()
     steps = 4000 * tables_per_round
     for step in range(steps):
         temperature = 8.0 * (0.005 ** (step / steps))
-        tables = schedule[below(rounds)]
+        r = bits(round_bits)
+        while r >= rounds:
+            r = bits(round_bits)
+        tables = schedule[r]
         i, j = _two_of(tables_per_round, below)
-        x, y = below(TABLE), below(TABLE)
+        x = bits(seat_bits)
+        while x >= TABLE:
+            x = bits(seat_bits)
+        y = bits(seat_bits)
+        while y >= TABLE:
+            y = bits(seat_bits)
         delta = change(tables[i], x, tables[j], y)
         if delta <= 0 or uniform() < math.exp(-delta / temperature):
             apply(tables[i], x, tables[j], y)
