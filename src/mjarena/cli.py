@@ -128,7 +128,8 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
         name = "stdin" if source == "-" else source
         target = out_dir / ((Path(source).stem if source != "-" else "stdin") + suffix)
         try:
-            write_atomically(target, _simulate_thupc(_read_text(source), args.json))
+            # whole or absent, never a part; not fsync'ed: a log made from its deck is made again by a rerun
+            write_atomically(target, _simulate_thupc(_read_text(source), args.json), sync=False)
         except (UsageError, TileError) as error:
             failures += 1
             message = str(error) if isinstance(error, UsageError) else f"{name}: {error}"

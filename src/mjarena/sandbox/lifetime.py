@@ -8,8 +8,6 @@ Program bots need none of this to die with a judge killed outright: their box ho
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import signal
 from collections.abc import Iterator
 
@@ -28,6 +26,9 @@ class Stopped(KeyboardInterrupt):
 
 def die_with_parent(sig: int = signal.SIGKILL) -> bool:
     """Ask the kernel to send ``sig`` to this process when its parent dies (Linux); False where it cannot."""
+    import ctypes  # here, not at the top: every command imports this module, and only workers call this
+    import ctypes.util
+
     name = ctypes.util.find_library("c")
     if name is None:
         return False

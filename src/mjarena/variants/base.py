@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 __all__ = [
+    "RULE_SETS",
     "VARIANTS",
     "Action",
     "Agent",
@@ -126,7 +127,11 @@ class VariantInfo:
     notes: dict[str, str] = field(default_factory=dict)
 
 
+RULE_SETS = ("noi2014", "baida", "thupc2021")
+"""The modules of :mod:`mjarena.variants` that register a rule set when imported."""
+
 VARIANTS: dict[str, VariantInfo] = {}
+"""Name or alias (lower case) -> rule set, for the rule sets imported so far (:func:`get_variant` imports all)."""
 
 
 def register(info: VariantInfo) -> VariantInfo:
@@ -137,6 +142,10 @@ def register(info: VariantInfo) -> VariantInfo:
 
 def get_variant(name: str) -> VariantInfo:
     """Look a rule set up by name or alias (case-insensitive)."""
+    import importlib
+
+    for module in RULE_SETS:
+        importlib.import_module(f"mjarena.variants.{module}")
     try:
         return VARIANTS[name.lower()]
     except KeyError:
