@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from mjarena.arena import tournament
+from mjarena import files
 from mjarena.arena.tournament import _GroupCommit
 
 
-def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("syncfs", [True, False], ids=["syncfs", "fsync"])
+def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    syncfs: bool) -> None:
+    """With ``syncfs`` the replays' folder is synced (its whole filesystem), without it each replay."""
     synced: list[str] = []
-    real_fsync = os.fsync
+    real_fsync, real_syncfs = os.fsync, files._syncfs()
+    if syncfs and real_syncfs is None:
+        pytest.skip("no syncfs(2) here")
 
-    def fsync(descriptor: int) -> None:
-        synced.append(os.readlink(f"/proc/self/fd/{descriptor}"))
-        real_fsync(descriptor)
+    def spy(real: Callable[[int], None]) -> Callable[[int], None]:
+        def sync(descriptor: int) -> None:
+            synced.append(os.readlink(f"/proc/self/fd/{descriptor}"))
+            real(descriptor)
+        return sync
 
-    monkeypatch.setattr(tournament.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", spy(real_fsync))
+    monkeypatch.setattr(files, "_syncfs", lambda: spy(real_syncfs) if syncfs else None)  # type: ignore[arg-type]
     replays = []
     for number in range(50):
         replay = tmp_path / f"g{number:02d}.json"
@@ -36,10 +44,13 @@ def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Pa
     assert lines == [f'{{"game": {number}}}' for number in range(50)]
     journal = str(tmp_path / "games.jsonl")
     assert synced[-1] == journal
-    for replay in replays:  # each replay synced before the journal sync that follows it
-        assert str(replay) in synced
-        assert journal in synced[synced.index(str(replay)):]
+    for replay in replays:  # each replay synced (or its folder) before the journal sync that follows it
+        name = str(replay.parent if syncfs else replay)
+        assert name in synced
+        assert journal in synced[synced.index(name):]
     assert synced.count(journal) <= 50
+    if syncfs:  # one syncfs per batch, never one per replay
+        assert synced.count(str(tmp_path)) == synced.count(journal) < 50
 
 
 def test_a_failing_commit_is_raised_in_the_main_thread(tmp_path: Path) -> None:
