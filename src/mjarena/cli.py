@@ -876,7 +876,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from mjarena.sandbox.lifetime import stop_on_signals
+    from mjarena.lifetime import stop_on_signals
 
     try:
         with stop_on_signals():  # SIGTERM / SIGHUP unwind like Ctrl-C: every bot is closed on the way out

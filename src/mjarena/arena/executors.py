@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from typing import Any, Protocol, TypeVar
 
-from mjarena.sandbox.lifetime import die_with_parent
+from mjarena.lifetime import die_with_parent
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorUnavailable", "LocalExecutor", "RayExecutor", "make_executor"]
 

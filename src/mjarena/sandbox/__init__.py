@@ -15,7 +15,6 @@ Two kinds of box (:class:`Sandbox`):
 - ``none``: a plain child process (trusted programs that need the real filesystem). The same limits are watched
   and it still dies with the judge, but it sees everything the judge sees.
 
->>> from mjarena.sandbox import Sandbox
 >>> Sandbox.parse("none")
 Sandbox(kind='none', tmp_mib=64, max_processes=128, file_size_mib=64, cgroup=None)
 >>> Sandbox.parse("docker")
@@ -26,26 +25,8 @@ ValueError: unknown sandbox 'docker': expected bwrap or none
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from mjarena.sandbox.box import Boxed, spawn
-    from mjarena.sandbox.config import DEFAULT_SANDBOX, KINDS, Sandbox, SandboxUnavailable, check
-    from mjarena.sandbox.run import RunResult, run
-
-_HOMES = {"Boxed": "box", "spawn": "box", "RunResult": "run", "run": "run", "DEFAULT_SANDBOX": "config",
-          "KINDS": "config", "Sandbox": "config", "SandboxUnavailable": "config", "check": "config"}
-"""Where each name lives: the package imports a submodule when one of its names is first asked for, so that
-``mjarena.sandbox.lifetime``, which every command uses, does not load the box (subprocess, ipaddress, ...)."""
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+from mjarena.sandbox.box import Boxed, spawn
+from mjarena.sandbox.config import DEFAULT_SANDBOX, KINDS, Sandbox, SandboxUnavailable, check
+from mjarena.sandbox.run import RunResult, run
 
 __all__ = ["DEFAULT_SANDBOX", "KINDS", "Boxed", "RunResult", "Sandbox", "SandboxUnavailable", "check", "run", "spawn"]

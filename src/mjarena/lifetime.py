@@ -2,7 +2,9 @@
 SIGHUP) unwinds like Ctrl-C, so that every ``finally`` closes its bots.
 
 Program bots need none of this to die with a judge killed outright: their box holds them by
-``--die-with-parent`` (``setpriv --pdeathsig`` without a box).
+``--die-with-parent`` (``setpriv --pdeathsig`` without a box).  This module stands outside
+:mod:`mjarena.sandbox` because every command uses it, and the sandbox package loads the box (subprocess and
+the rest) with it.
 """
 
 from __future__ import annotations
