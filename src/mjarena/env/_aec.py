@@ -35,6 +35,7 @@ __all__ = ["AGENTS", "MahjongEnv", "make_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
+_clock = time.perf_counter  # the time of each answer, for the replay's decisions
 
 
 class MahjongEnv(AECEnv):
@@ -100,7 +101,7 @@ class MahjongEnv(AECEnv):
         self._options: dict[int, Options] = {}
         self._choices: dict[int, Action] = {}
         self.agent_selection = AGENTS[self._queue[0]]
-        self._asked_at = time.perf_counter()
+        self._asked_at = _clock()
 
     def options(self, seat: int) -> Options:
         """Index -> engine action for every choice ``seat`` has now (empty when it is not asked)."""
@@ -162,7 +163,7 @@ class MahjongEnv(AECEnv):
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        now = time.perf_counter()
+        now = _clock()
         self._answers.append((seat, self.game.decision.stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
         self._choices[seat] = action

@@ -128,6 +128,9 @@ class Observer:
             for block in (0, 4)
         ]
         self._stage_column = {stage: STATE * kinds + STAGE + i for i, stage in enumerate(spec.stages)}
+        self._kinds, self._shape, self._hand, self._extra = kinds, (CHANNELS, kinds), spec.hand, spec.extra
+        self._wall_cell, self._discarder_cell = STATE * kinds + WALL, STATE * kinds + DISCARDER
+        self._request = REQUEST * kinds
         self._tails: list[bytes] = []  # [observer]: rows 9-10 as far as they change only when a seat leaves
         self._tails_at = -1  # the value of ``leaves`` they were made at
         self.seen = 0
@@ -187,25 +190,22 @@ class Observer:
         Built in one ``bytearray`` and viewed as an array: numpy's per-call cost on eleven small rows was more
         than the game's own step.
         """
-        spec = self.spec
-        kinds = spec.kinds
         if self._tails_at != self.leaves:
             self._tails = self._make_tails(game)
-        out = bytearray(spec.hand(game, seat)[:kinds])
+        out = bytearray(self._hand(game, seat)[:self._kinds])
         out += self._views[seat]
         out += self._tails[seat]
-        state = STATE * kinds
-        out[state + WALL] = game.wall_left
+        out[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
         if stage is not None:
             out[self._stage_column[stage]] = 1
             if discarder is not None:
-                out[REQUEST * kinds + game.claimable] = 1
+                out[self._request + game.claimable] = 1
             elif self.drawn is not None and self.drawn[0] == seat:
-                out[REQUEST * kinds + self.drawn[1]] = 1
+                out[self._request + self.drawn[1]] = 1
         if discarder is not None:
-            out[state + DISCARDER + (discarder - seat) % 4] = 1
-        array = np.ndarray((CHANNELS, kinds), _UINT8, out)
-        if spec.extra is not None:
-            spec.extra(game, seat, array[STATE])
+            out[self._discarder_cell + (discarder - seat) % 4] = 1
+        array = np.ndarray(self._shape, _UINT8, out)
+        if self._extra is not None:
+            self._extra(game, seat, array[STATE])
         return array
