@@ -1,6 +1,6 @@
 """RL environment speed: environment steps per second with random legal actions, as a ratio to RLCard's mahjong.
 
-    python benchmarks/env.py [--games 60] [--repeat 5] [--json FILE]
+    python benchmarks/env.py [--games 20] [--repeat 15] [--json FILE]
 
 One step is one decision of one seat: the PettingZoo loop ``for agent in env.agent_iter(): observation, ... =
 env.last(); env.step(action)`` with a random legal action drawn from the action mask (the dead steps of seats
@@ -73,8 +73,10 @@ def rlcard_maker() -> Callable[[int], tuple[float, float]] | None:
 
 def main() -> None:
     arguments = parser(__doc__)
-    arguments.add_argument("--games", type=int, default=60, help="games per environment per round (default 60)")
-    arguments.add_argument("--repeat", type=int, default=5, help="alternating rounds (default 5)")
+    arguments.add_argument("--games", type=int, default=20, help="games per environment per round (default 20)")
+    arguments.add_argument("--repeat", type=int, default=15,
+                           help="alternating rounds (default 15: many short rounds, so that a burst of load on a "
+                                "shared machine moves few of them)")
     args = arguments.parse_args()
     record = Record("env")
     print(machine_line())
