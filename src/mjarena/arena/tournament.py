@@ -387,21 +387,15 @@ class _Meetings:
         a, b = first[x], second[y]
         house, count, size, less, more = self.house, self.count, self.size, self._less, self._more
         delta: float = 0  # sums of multiples of 1/4: exact in any order
-        if not house[a]:
-            row = a * size
-            for other in first:
-                if other != a and not house[other]:
+        for player, mate, old, new in ((a, b, first, second), (b, a, second, first)):
+            if house[player]:
+                continue
+            row = player * size
+            for other in old:
+                if other != player and not house[other]:
                     delta += less[count[row + other]]
-            for other in second:
-                if other != b and not house[other]:
-                    delta += more[count[row + other]]
-        if not house[b]:
-            row = b * size
-            for other in second:
-                if other != b and not house[other]:
-                    delta += less[count[row + other]]
-            for other in first:
-                if other != a and not house[other]:
+            for other in new:
+                if other != mate and not house[other]:
                     delta += more[count[row + other]]
         return delta
 
