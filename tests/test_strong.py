@@ -150,6 +150,20 @@ def test_baida_late_does_not_feed_a_four_meld_hand_its_2_5_8_pair_when_an_equal_
     assert table.danger(13, visible=2) > 10 * table.danger(29, visible=1) > 0
 
 
+def test_baida_early_the_danger_breaks_only_exact_ties_and_the_fastest_discard_goes() -> None:
+    """Six discards in and nobody with two melds: nobody is likely ready, so 4667m 3345p 3z 66z *** lets 5p go
+    (the widest wait) rather than a safer discard within 5% of it.  Once a player has two melds, or with near-ties
+    by danger from the start (``late = 0``), the safer near-tie goes."""
+    early = [0, 8, 18, 26, 27, 28]
+    game, legal = _baida_game("4667m3345p366z***", [], early)
+    assert StrongBaidaAgent().act(game, 0, legal) == Action("play", 13)
+    always = StrongBaidaAgent()
+    always.late = 0
+    assert always.act(game, 0, legal) != Action("play", 13)
+    game, legal = _baida_game("4667m3345p366z***", [19, 24], early)
+    assert StrongBaidaAgent().act(game, 0, legal) != Action("play", 13)
+
+
 def test_baida_keeps_the_wildcard_even_when_every_other_discard_is_dangerous() -> None:
     """Middle tiles only, late, against a four-meld hand: the wildcard is the one safe discard (nobody can claim
     it), but giving it up costs a whole tile of distance; the player never trades speed for safety."""
