@@ -327,11 +327,13 @@ class _Meetings:
         self.size = len(names)
         self.house = [name.startswith(HOUSE_PREFIX) for name in names]
         self.count = [0] * (self.size * self.size)
-        self.power = [4 ** (k - 1) for k in range(rounds + 3)]
+        power = self.power = [4 ** (k - 1) for k in range(rounds + 3)]
         """``power[k + 1] == 4 ** k`` for k from -1 (0.25) to ``rounds + 1``: the cost of a pair that met k times."""
-        self._less = [self.power[k] - self.power[k + 1] for k in range(rounds + 1)]
-        self._more = [self.power[k + 2] - self.power[k + 1] for k in range(rounds + 1)]
-        """``_less[k]``, ``_more[k]``: the change in the cost of a pair that met k times if it met once less, more."""
+        met = range(rounds + 1)
+        self.unseated = ([-power[k + 1] for k in met], [power[k + 1] for k in met])
+        """The costs for :meth:`swap_change` between tables not counted yet (:meth:`cost` of the two)."""
+        self.seated = ([power[k] - power[k + 1] for k in met], [power[k + 2] - power[k + 1] for k in met])
+        """The costs for :meth:`swap_change` between seated tables (the whole ``sum(4 ** meetings)``)."""
 
     def seat(self, table: Sequence[int]) -> None:
         """Count one meeting of every pair at ``table``."""
@@ -349,7 +351,7 @@ class _Meetings:
 
     def improve(self, tables: list[list[int]]) -> list[list[int]]:
         """Swap players between tables while a swap lowers the cost of the two (a deterministic hill climb)."""
-        change = self.seating_change
+        change, costs = self.swap_change, self.unseated
         improved = True
         while improved:
             improved = False
@@ -358,46 +360,32 @@ class _Meetings:
                     first, second = tables[i], tables[j]
                     for x in range(TABLE):
                         for y in range(TABLE):
-                            if change(first, x, second, y) < 0:
+                            if change(first, x, second, y, costs) < 0:
                                 first[x], second[y] = second[y], first[x]
                                 improved = True
         return tables
 
-    def seating_change(self, first: list[int], x: int, second: list[int], y: int) -> int:
-        """The change in ``cost(first) + cost(second)`` (tables not seated yet) if ``first[x]`` and ``second[y]``
-        swapped: only the pairs of a or b with the others of the two tables change."""
+    def swap_change(self, first: list[int], x: int, second: list[int], y: int,
+                    costs: tuple[Sequence[float], Sequence[float]]) -> float:
+        """The change in cost if ``first[x]`` and ``second[y]`` swapped tables: a and b sit at different tables, so
+        only the pairs of a or b with the others of the two tables change, each parting or meeting once (``costs``:
+        what a pair that has met k times adds when it parts, ``costs[0][k]``, and when it meets, ``costs[1][k]``).
+        Sums of multiples of 1/4: exact in any order."""
+        part, meet = costs
         a, b = first[x], second[y]
-        house, count, size, power = self.house, self.count, self.size, self.power
-        change = 0
-        for player, old, new in ((a, first, second), (b, second, first)):
-            if house[player]:
-                continue
-            row = player * size
-            for other in old:
-                if other != player and not house[other]:
-                    change -= power[count[row + other] + 1]
-            for other in new:
-                if other != a and other != b and not house[other]:
-                    change += power[count[row + other] + 1]
-        return change
-
-    def delta(self, first: list[int], x: int, second: list[int], y: int) -> float:
-        """The change in ``sum(4 ** meetings)`` if ``first[x]`` and ``second[y]`` swapped tables (a and b sit at
-        different tables, so every pair of a or b with a player of either table changes by exactly one)."""
-        a, b = first[x], second[y]
-        house, count, size, less, more = self.house, self.count, self.size, self._less, self._more
-        delta: float = 0  # sums of multiples of 1/4: exact in any order
+        house, count, size = self.house, self.count, self.size
+        change: float = 0
         for player, mate, old, new in ((a, b, first, second), (b, a, second, first)):
             if house[player]:
                 continue
             row = player * size
             for other in old:
                 if other != player and not house[other]:
-                    delta += less[count[row + other]]
+                    change += part[count[row + other]]
             for other in new:
                 if other != mate and not house[other]:
-                    delta += more[count[row + other]]
-        return delta
+                    change += meet[count[row + other]]
+        return change
 
     def apply(self, first: list[int], x: int, second: list[int], y: int) -> None:
         """Swap ``first[x]`` and ``second[y]`` and count the meetings this changes."""
@@ -419,31 +407,21 @@ def _balance(schedule: list[list[list[int]]], meetings: _Meetings, rng: random.R
     of different tables in one round (round by round choices paint themselves into corners), then swaps while
     any one still lowers the cost.
 
-    The draws are those of ``rng.randrange(n)`` and ``rng.sample(range(n), 2)``, made as both make them
-    (``Random._randbelow``: ``getrandbits(n.bit_length())`` until below n), most of them here without a call
-    (``tests/data/round_robin_schedules.json`` holds schedules made with the public calls, and the tests check
-    they come out the same)."""
+    The draws are those of ``rng.randrange(n)`` and ``rng.sample(range(n), 2)``, made through
+    ``Random._randbelow`` as both do (three times faster; ``tests/data/round_robin_schedules.json`` holds
+    schedules made with the public calls, and the tests check they come out the same)."""
     if len(schedule[0]) < 2:
         return
-    change, apply = meetings.delta, meetings.apply
-    below, bits, uniform = rng._randbelow, rng.getrandbits, rng.random  # type: ignore[attr-defined]
+    change, costs, apply = meetings.swap_change, meetings.seated, meetings.apply
+    below, uniform = rng._randbelow, rng.random  # type: ignore[attr-defined]
     rounds, tables_per_round = len(schedule), len(schedule[0])
-    round_bits, seat_bits = rounds.bit_length(), TABLE.bit_length()
     steps = 4000 * tables_per_round
     for step in range(steps):
         temperature = 8.0 * (0.005 ** (step / steps))
-        r = bits(round_bits)
-        while r >= rounds:
-            r = bits(round_bits)
-        tables = schedule[r]
+        tables = schedule[below(rounds)]
         i, j = _two_of(tables_per_round, below)
-        x = bits(seat_bits)
-        while x >= TABLE:
-            x = bits(seat_bits)
-        y = bits(seat_bits)
-        while y >= TABLE:
-            y = bits(seat_bits)
-        delta = change(tables[i], x, tables[j], y)
+        x, y = below(TABLE), below(TABLE)
+        delta = change(tables[i], x, tables[j], y, costs)
         if delta <= 0 or uniform() < math.exp(-delta / temperature):
             apply(tables[i], x, tables[j], y)
     improved = True
@@ -454,7 +432,7 @@ def _balance(schedule: list[list[list[int]]], meetings: _Meetings, rng: random.R
                 for j in range(i + 1, len(tables)):
                     for x in range(TABLE):
                         for y in range(TABLE):
-                            if change(tables[i], x, tables[j], y) < 0:
+                            if change(tables[i], x, tables[j], y, costs) < 0:
                                 apply(tables[i], x, tables[j], y)
                                 improved = True
 
