@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjarena.agents.builtin import RandomAgent
-from mjarena.hand.standard import distance_of_keys, group_of, key_weight
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS
 from mjarena.variants.base import Action
 
 __all__ = ["THUPC_AGENTS", "FixedStrategy"]
 
 _SPECIAL_ORDER = (PASS, REVERSE, DOUBLE)
-_GROUP = [group_of(kind) for kind in range(STANDARD_KINDS)]
-_WEIGHT = [key_weight(kind) for kind in range(STANDARD_KINDS)]
 
 
 class FixedStrategy:
@@ -47,17 +44,9 @@ class FixedStrategy:
             for kind in _SPECIAL_ORDER:
                 if counts[kind]:
                     return Action("discard", kind, game.next_seat(seat) if kind == PASS else None)
-        best_kind, best = -1, 99
-        keys, melds = hand.keys.copy(), hand.melds  # each discard taken out of the table keys and put back
-        for kind in range(STANDARD_KINDS - 1, -1, -1):
-            if counts[kind]:
-                group, weight = _GROUP[kind], _WEIGHT[kind]
-                keys[group] -= weight
-                after = distance_of_keys(keys[0], keys[1], keys[2], keys[3], melds)
-                keys[group] += weight
-                if after < best:
-                    best_kind, best = kind, after
-        return Action("discard", best_kind)
+        kinds = [kind for kind in range(STANDARD_KINDS - 1, -1, -1) if counts[kind]]  # the tie order
+        distances = hand.distances_without(kinds)
+        return Action("discard", kinds[distances.index(min(distances))])
 
     @staticmethod
     def _claim(game, hand, legal: Sequence[Action]) -> Action:
