@@ -141,13 +141,15 @@ def register(info: VariantInfo) -> VariantInfo:
 
 
 def get_variant(name: str) -> VariantInfo:
-    """Look a rule set up by name or alias (case-insensitive)."""
-    import importlib
+    """Look a rule set up by name or alias (case-insensitive); a name not registered yet imports the rule sets."""
+    key = name.lower()
+    if key not in VARIANTS:
+        import importlib
 
-    for module in RULE_SETS:
-        importlib.import_module(f"mjarena.variants.{module}")
+        for module in RULE_SETS:
+            importlib.import_module(f"mjarena.variants.{module}")
     try:
-        return VARIANTS[name.lower()]
+        return VARIANTS[key]
     except KeyError:
         known = ", ".join(sorted({info.name for info in VARIANTS.values()}))
         raise KeyError(f"unknown rule set {name!r}; known: {known}") from None
