@@ -137,18 +137,24 @@ class _Player:
         now = distance(counts, melds, self.rules)
         return now, -useful_tiles(counts, melds, self.rules, unseen, now)
 
-    def best_discard(self, counts: list[int], melds: int, unseen: Sequence[int],
-                     kinds: Sequence[int] | None = None) -> tuple[tuple[int, float], int]:
-        """(score, kind) of the best discard of a 14 - 3n hand among ``kinds`` (default: every kind held)."""
-        best: tuple[tuple[int, int, int], int] | None = None
+    def discard_options(self, counts: list[int], melds: int, unseen: Sequence[int],
+                        kinds: Sequence[int] | None = None) -> list[tuple[int, float, int, int]]:
+        """(distance, score's second part, :func:`~mjarena.agents.builtin.keep_value`, kind) of each discard of a
+        14 - 3n hand among ``kinds`` (default: every kind held), in kind order (``counts`` is restored)."""
+        options = []
         for kind in sorted(set(kinds) if kinds is not None else (k for k in range(NUM_KINDS) if counts[k])):
             counts[kind] -= 1
-            key = (*self.score(counts, melds, unseen), keep_value(counts, kind))
+            options.append((*self.score(counts, melds, unseen), keep_value(counts, kind), kind))
             counts[kind] += 1
-            if best is None or key < best[0]:
-                best = (key, kind)
-        assert best is not None, "a hand to discard from holds a tile"
-        return best[0][:2], best[1]  # type: ignore[return-value]
+        assert options, "a hand to discard from holds a tile"
+        return options
+
+    def best_discard(self, counts: list[int], melds: int, unseen: Sequence[int],
+                     kinds: Sequence[int] | None = None) -> tuple[tuple[int, float], int]:
+        """(score, kind) of the best discard of a 14 - 3n hand among ``kinds`` (default: every kind held): the
+        lowest score, then keep value, then kind."""
+        best = min(self.discard_options(counts, melds, unseen, kinds))
+        return (best[0], best[1]), best[3]
 
     def decide(self, game: Any, seat: int, legal: Sequence[Action], counts: list[int]) -> Action:
         """A decision of NOI 2014 or 百搭 (the same verbs): HU, else a claim, else a discard or a kong."""
@@ -296,12 +302,7 @@ class StrongBaidaAgent(_Player):
         """(score of the fastest discard, kind discarded): the least dangerous of the discards at the lowest
         distance whose useful-tile weight is within :attr:`near` of the best (early: equal to it), then the most
         useful, then :func:`~mjarena.agents.builtin.keep_value`."""
-        options = []
-        for kind in sorted(set(kinds) if kinds is not None else (k for k in range(NUM_KINDS) if counts[k])):
-            counts[kind] -= 1
-            options.append((*self.score(counts, melds, unseen), keep_value(counts, kind), kind))
-            counts[kind] += 1
-        assert options, "a hand to discard from holds a tile"
+        options = self.discard_options(counts, melds, unseen, kinds)
         fastest = min(options)
         table = self.table
         late = table.discards >= self.late or any(other.melds >= self.late_melds for other in table.opponents)
