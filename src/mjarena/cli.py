@@ -474,7 +474,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     try:
         result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=args.seed,
                          executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                         sandbox=sandbox, progress=None if args.quiet else tqdm_progress(total))
+                         sandbox=sandbox, progress=None if args.quiet else tqdm_progress(total), luck=not args.raw)
     finally:
         executor.close()
     summary = result.to_json()
@@ -805,7 +805,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
         description="Play A against B on duplicate sets: each wall with all 14 seatings of two A and two B, one A "
         "and three B, three A and one B. Prints mean points per game with 95% intervals, the likelihood that A "
-        "is better, and how much the duplicate pairing reduced the variance (docs/compare.md). SPEC as in "
+        "is better, and how much the duplicate pairing reduced the variance, on luck-adjusted points (each "
+        "seat's points less the luck of its draws: the same mean, less variance) and as scored "
+        "(docs/compare.md). SPEC as in "
         "mjarena match --help.",
         epilog="examples:\n  mjarena compare builtin:strong builtin:greedy --games 2000 --workers 2\n"
         "  mjarena compare \"python3 mine.py\" builtin:strong --rules baida --sprt 0,20 --json",
@@ -825,6 +827,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     compare_.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
     _add_sandbox_option(compare_)
+    compare_.add_argument("--raw", action="store_true",
+                          help="figures from the points as scored (default: luck-adjusted points, the same mean with "
+                          "less variance; docs/compare.md)")
     compare_.add_argument("--json", action="store_true", help="print one JSON object")
     compare_.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
     compare_.set_defaults(handler=_cmd_compare)

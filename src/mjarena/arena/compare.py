@@ -5,8 +5,10 @@ the 6 seatings of two A and two B (AABB, ABAB, ABBA, BAAB, BABA, BBAA), the 4 of
 three A and one B.  Over a set, A and B sit each seat equally often (7 times), hold every hand of the deal
 equally often, and face each mix of opponents; 14 games give A and B 28 seat-games each.
 
-Per set, ``a`` and ``b`` are the mean points per seat-game of each bot, and ``d = a - b``.  Sets are independent
-(one wall each), so every figure comes from the per-set values:
+Per set, ``a`` and ``b`` are the mean points per seat-game of each bot, and ``d = a - b``: luck-adjusted points
+(each seat's points less what its draws from the wall dealt it, :mod:`mjarena.arena.luck`: the same mean,
+less variance) unless ``luck`` is off, and the points as scored beside them.  Sets are independent (one wall
+each), so every figure comes from the per-set values:
 
 - ``a.mean`` / ``b.mean``: mean points per game, with a 95% interval (normal, ``1.96 * sd / sqrt(sets)``);
 - ``los``: likelihood of superiority, ``Phi(mean(d) / se(d))``, the probability that A is really the better;
@@ -36,7 +38,8 @@ from typing import Any
 
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
-__all__ = ["SEATINGS", "CompareResult", "CompareTask", "compare", "play_seating", "sprt_bounds", "sprt_llr"]
+__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating", "sprt_bounds",
+           "sprt_llr"]
 
 
 def _seatings() -> tuple[str, ...]:
@@ -80,19 +83,31 @@ class CompareTask:
 
 
 def play_seating(task: CompareTask) -> dict[str, Any]:
-    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}}``."""
+    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "luck": {"A": A's mean luck,
+    "B": B's} or None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why)."""
+    from mjarena.arena.luck import LuckError, seat_luck
     from mjarena.arena.match import Limits, run_match
 
     specs = [task.a if letter == "A" else task.b for letter in task.seating]
     result = run_match(specs, rules=task.rules, seed=task.wall_seed,
                        limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox))
+    outcome: dict[str, Any] = {"luck": None}
+    try:
+        luck = seat_luck(task.rules, result.wall, result.events)
+    except (LuckError, KeyError) as error:
+        outcome["luck_error"] = f"game {task}: {error}"
     points: dict[str, list[float]] = {"A": [], "B": []}
     errors = {"A": 0, "B": 0}
+    lucks: dict[str, list[float]] = {"A": [], "B": []}
     for seat in result.seats:
         letter = task.seating[seat.seat]
         points[letter].append(seat.points)
         errors[letter] += seat.status == "error"
-    return {"a": statistics.fmean(points["A"]), "b": statistics.fmean(points["B"]), "errors": errors}
+        if "luck_error" not in outcome:
+            lucks[letter].append(luck[seat.seat])
+    if "luck_error" not in outcome:
+        outcome["luck"] = {letter: statistics.fmean(values) for letter, values in lucks.items()}
+    return {"a": statistics.fmean(points["A"]), "b": statistics.fmean(points["B"]), "errors": errors, **outcome}
 
 
 def elo_score(elo: float) -> float:
@@ -150,24 +165,23 @@ def _interval(values: Sequence[float]) -> list[float] | None:
 
 
 @dataclass
-class CompareResult:
-    """The comparison so far, in set order: each set's mean points of A and B, and each seating's share of the
-    set's difference (``(A's points - B's points in that game) / 28``: the shares of a set add up to its
-    difference, so their variances over sets add up to the variance that independent deals would give)."""
+class Series:
+    """One way of counting the points, set by set: each set's mean points per seat-game of A and B, and each
+    seating's share of the set's difference (``(A's points - B's points in that game) / 28``: the shares of a
+    set add up to its difference, so their variances over sets add up to the variance that independent deals
+    would give)."""
 
-    a: str
-    b: str
-    rules: str
-    sprt: tuple[float, float] | None = None
     sets_a: list[float] = field(default_factory=list)
     sets_b: list[float] = field(default_factory=list)
     by_seating: list[dict[str, float]] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
-    accepted: str | None = None
 
-    @property
-    def games(self) -> int:
-        return len(self.sets_a) * len(SEATINGS)
+    def add(self, points: dict[str, tuple[float, float]]) -> None:
+        """Add one set: (A's mean points, B's mean points) of each seating's game.  The set's means are rounded
+        to 1e-9, so that equal sums added in another order (a bot against itself) stay equal."""
+        self.sets_a.append(round(sum(points[p][0] * p.count("A") for p in SEATINGS) / SEAT_GAMES, 9))
+        self.sets_b.append(round(sum(points[p][1] * p.count("B") for p in SEATINGS) / SEAT_GAMES, 9))
+        self.by_seating.append({p: (points[p][0] * p.count("A") - points[p][1] * p.count("B")) / SEAT_GAMES
+                                for p in SEATINGS})
 
     def differences(self) -> list[float]:
         return [a - b for a, b in zip(self.sets_a, self.sets_b, strict=True)]
@@ -192,6 +206,71 @@ class CompareResult:
             return None
         return 1.0 - statistics.variance(self.differences()) / independent
 
+    def summary(self) -> dict[str, Any]:
+        """``a`` and ``b`` (``mean``, ``ci95``), ``difference`` and ``los``."""
+        d = self.differences()
+        los = self.los()
+        return {"a": {"mean": _mean(self.sets_a), "ci95": _interval(self.sets_a)},
+                "b": {"mean": _mean(self.sets_b), "ci95": _interval(self.sets_b)},
+                "difference": {"mean": _mean(d), "ci95": _interval(d)},
+                "los": None if los is None else round(los, 6)}
+
+
+@dataclass
+class CompareResult:
+    """The comparison so far, in set order: the points as scored (:attr:`raw`) and, when every game's luck is
+    known (:mod:`mjarena.arena.luck`), luck-adjusted (:attr:`adjusted`).  The figures reported and tested come
+    from the adjusted points when there are some and ``luck`` is on, else from the raw points."""
+
+    a: str
+    b: str
+    rules: str
+    sprt: tuple[float, float] | None = None
+    luck: bool = True
+    raw: Series = field(default_factory=Series)
+    adjusted: Series | None = field(default_factory=Series)
+    luck_missing: str | None = None
+    """Why the points are not luck-adjusted, when they are not."""
+    errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    accepted: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.luck:
+            self.adjusted, self.luck_missing = None, "turned off (--raw)"
+
+    @property
+    def counted(self) -> Series:
+        """The series the figures come from: :attr:`adjusted` if there is one, else :attr:`raw`."""
+        return self.raw if self.adjusted is None else self.adjusted
+
+    @property
+    def games(self) -> int:
+        return len(self.raw.sets_a) * len(SEATINGS)
+
+    @property
+    def sets_a(self) -> list[float]:
+        return self.counted.sets_a
+
+    @property
+    def sets_b(self) -> list[float]:
+        return self.counted.sets_b
+
+    def differences(self) -> list[float]:
+        return self.counted.differences()
+
+    def los(self) -> float | None:
+        return self.counted.los()
+
+    def variance_reduction(self) -> float | None:
+        return self.counted.variance_reduction()
+
+    def luck_variance_removed(self) -> float | None:
+        """``1 - var(adjusted d) / var(raw d)``: the share of the variance the luck adjustment took out."""
+        if self.adjusted is None or len(self.raw.sets_a) < 2:
+            return None
+        raw = statistics.variance(self.raw.differences())
+        return None if raw == 0.0 else 1.0 - statistics.variance(self.adjusted.differences()) / raw
+
     def llr(self) -> float | None:
         if self.sprt is None:
             return None
@@ -199,16 +278,22 @@ class CompareResult:
         return sprt_llr(scores, *self.sprt)
 
     def add_set(self, games: dict[str, dict[str, Any]]) -> None:
-        """Record one whole set (its 14 games by seating) and run the SPRT on the sets so far."""
-        self.sets_a.append(sum(games[p]["a"] * p.count("A") for p in SEATINGS) / SEAT_GAMES)
-        self.sets_b.append(sum(games[p]["b"] * p.count("B") for p in SEATINGS) / SEAT_GAMES)
-        self.by_seating.append({p: (games[p]["a"] * p.count("A") - games[p]["b"] * p.count("B")) / SEAT_GAMES
-                                for p in SEATINGS})
+        """Record one whole set (its 14 games by seating) and run the SPRT on the sets so far.  A game is
+        ``{"a": A's mean points, "b": B's, "errors": {...}, "luck": {"A": A's mean luck, "B": B's} or None}``."""
+        self.raw.add({p: (games[p]["a"], games[p]["b"]) for p in SEATINGS})
+        if self.adjusted is not None:
+            missing = [p for p in SEATINGS if games[p].get("luck") is None]
+            if missing:
+                self.adjusted = None
+                self.luck_missing = games[missing[0]].get("luck_error") or "no luck figure for these games"
+            else:
+                self.adjusted.add({p: (games[p]["a"] - games[p]["luck"]["A"], games[p]["b"] - games[p]["luck"]["B"])
+                                   for p in SEATINGS})
         for game in games.values():
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
         llr = self.llr()
-        if llr is not None and self.accepted is None and len(self.sets_a) >= SPRT_MIN_SETS:
+        if llr is not None and self.accepted is None and len(self.raw.sets_a) >= SPRT_MIN_SETS:
             lower, upper = sprt_bounds()
             if llr <= lower:
                 self.accepted = "H0"
@@ -216,29 +301,35 @@ class CompareResult:
                 self.accepted = "H1"
 
     def to_json(self) -> dict[str, Any]:
-        """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``), ``difference``, ``los``,
-        ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``)."""
-        d = self.differences()
+        """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``), ``difference``, ``los``,
+        ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``),
+        ``luck`` (``adjusted``, ``variance_removed``, ``missing``) and, when adjusted, ``raw`` (the same
+        ``a``, ``b``, ``difference``, ``los`` on the points as scored)."""
         sprt = None
         if self.sprt is not None:
             llr = self.llr()
             sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
                     "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
-        los = self.los()
+        counted = self.counted.summary()
         reduction = self.variance_reduction()
-        return {
+        removed = self.luck_variance_removed()
+        result = {
             "rules": self.rules,
             "games": self.games,
-            "sets": len(d),
-            "a": {"bot": self.a, "mean": _mean(self.sets_a), "ci95": _interval(self.sets_a),
-                  "errors": self.errors["A"]},
-            "b": {"bot": self.b, "mean": _mean(self.sets_b), "ci95": _interval(self.sets_b),
-                  "errors": self.errors["B"]},
-            "difference": {"mean": _mean(d), "ci95": _interval(d)},
-            "los": None if los is None else round(los, 6),
+            "sets": len(self.raw.sets_a),
+            "a": {"bot": self.a, **counted["a"], "errors": self.errors["A"]},
+            "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"]},
+            "difference": counted["difference"],
+            "los": counted["los"],
             "variance_reduction": None if reduction is None else round(reduction, 4),
             "sprt": sprt,
+            "luck": {"adjusted": self.adjusted is not None,
+                     "variance_removed": None if removed is None else round(removed, 4),
+                     "missing": self.luck_missing},
         }
+        if self.adjusted is not None:
+            result["raw"] = self.raw.summary()
+        return result
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -261,6 +352,16 @@ def format_result(result: dict[str, Any]) -> str:
     if result["variance_reduction"] is not None:
         lines.append(f"  duplicate pairing removed {100 * result['variance_reduction']:.1f}% of the variance of "
                      "independent deals")
+    luck = result.get("luck") or {}
+    if luck.get("adjusted"):
+        raw = result["raw"]
+        removed = luck["variance_removed"]
+        lines.append("  luck-adjusted points" + ("" if removed is None else
+                     f" (the adjustment removed {100 * removed:.1f}% of the variance)") +
+                     f"; as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
+                     ("" if raw["los"] is None else f", likelihood {raw['los']:.4f}"))
+    elif luck.get("missing"):
+        lines.append(f"  points as scored: luck adjustment {luck['missing']}")
     sprt = result["sprt"]
     if sprt is not None:
         verdict = f"accepted {sprt['accepted']}" if sprt["accepted"] else "undecided"
@@ -282,12 +383,14 @@ def compare(
     memory_limit: int = 256,
     sandbox: Sandbox = DEFAULT_SANDBOX,
     progress: Callable[[int, CompareResult], None] | None = None,
+    luck: bool = True,
 ) -> CompareResult:
     """Play A against B on duplicate sets until ``games`` games are played (rounded up to whole sets) or the
-    SPRT decides.  ``executor``: a :mod:`mjarena.arena.executors` executor (None: in this process)."""
+    SPRT decides.  ``executor``: a :mod:`mjarena.arena.executors` executor (None: in this process); ``luck``:
+    the figures from luck-adjusted points (:mod:`mjarena.arena.luck`; the points as scored are reported too)."""
     from mjarena.arena.tournament import derive_seed
 
-    result = CompareResult(a, b, rules, sprt)
+    result = CompareResult(a, b, rules, sprt, luck)
     sets = max(1, math.ceil(games / len(SEATINGS)))
     workers = getattr(executor, "workers", 1) or 1
     chunk = max(1, 2 * workers)  # sets in flight at once: the SPRT looks between chunks

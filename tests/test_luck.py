@@ -1,0 +1,131 @@
+"""Luck-adjusted points (mjarena.arena.luck): the wall accounting, the mean kept, the variance taken out."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+
+from mjarena.arena.compare import SEATINGS, CompareResult, compare
+from mjarena.arena.luck import CAP, LuckError, ValueTable, draws, seat_luck, value_table
+from mjarena.arena.match import run_match
+from mjarena.arena.tournament import derive_seed
+from mjarena.hand.options import RULES
+from mjarena.hand.wild import distance
+from mjarena.variants.base import Event
+
+RULE_SETS = ("noi2014", "baida", "thupc2021")
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_draw_is_weighed_against_the_tiles_left_in_the_wall(rules: str) -> None:
+    """At each draw the weights count every tile not yet dealt or drawn, by the distance the drawer would have
+    with it, and the tile really drawn gives the drawer's distance."""
+    result = run_match(["builtin:strong", "builtin:greedy"] * 2, rules=rules, seed=11)
+    dealt = sum(len(event.tiles) for event in result.events if event.type == "deal")
+    found = list(draws(rules, result.wall, result.events))
+    drawn = [event for event in result.events if event.type in ("draw", "draw_back")]
+    assert len(found) == len(drawn) > 10
+    for number, (draw, event) in enumerate(zip(found, drawn, strict=True)):
+        assert draw.draws == number and draw.drawer == event.seat
+        assert sum(draw.weights) == len(result.wall) - dealt - number
+        assert draw.drawer not in draw.distances and all(0 <= d <= CAP for d in draw.distances.values())
+    first, event = found[0], drawn[0]
+    hand = [0] * 38
+    for deal in result.events:
+        if deal.type == "deal" and deal.seat == event.seat:
+            for kind in deal.tiles:
+                hand[kind] += 1
+    hand[event.tiles[0]] += 1
+    assert first.actual == min(distance(hand, 0, RULES[rules]), CAP)
+
+
+def _luck_per_seat_game(rules: str, table: ValueTable | None, games: int) -> list[float]:
+    found = []
+    for index in range(games):
+        seating = SEATINGS[index % len(SEATINGS)]
+        specs = ["builtin:strong" if letter == "A" else "builtin:greedy" for letter in seating]
+        result = run_match(specs, rules=rules, seed=derive_seed(5, "luck-test", index))
+        found += seat_luck(rules, result.wall, result.events, table)
+    return found
+
+
+@pytest.mark.parametrize("table", ["fitted", "arbitrary"])
+def test_luck_has_mean_zero_whatever_the_value_table(table: str) -> None:
+    """Each term is a value less its mean over the tiles the wall could have given, so the luck of a seat has
+    mean 0 for any table: the fitted one and one of arbitrary numbers alike (within four standard errors over
+    784 seat-games; a term that did not average to 0 over the wall would show as a drift of many errors)."""
+    fitted = value_table("baida")
+    if table == "arbitrary":
+        fitted = ValueTable("baida", fitted.stages, tuple(
+            tuple(tuple(float((7 * own + 3 * low + stage) % 5) for stage in range(fitted.stages))
+                  for low in range(CAP + 1)) for own in range(CAP + 1)))
+    luck = _luck_per_seat_game("baida", fitted, 196)
+    mean, error = statistics.fmean(luck), statistics.stdev(luck) / math.sqrt(len(luck))
+    assert error > 0.01 and abs(mean) < 4 * error
+
+
+def test_the_fitted_tables_value_a_closer_hand_more() -> None:
+    for rules in RULE_SETS:
+        table = value_table(rules)
+        assert len(table.values) == len(table.values[0]) == CAP + 1 and table.stages >= 6
+        win = 1.0 if rules == "thupc2021" else 4.0
+        assert all(0.0 <= value <= win for own in table.values for low in own for value in low)
+        for stage in range(4):  # the early stages, where every cell has thousands of cases
+            mine = [table.values[own][2][stage] for own in range(CAP + 1)]
+            assert mine[0] > mine[1] > mine[3], (rules, stage)  # a closer hand is worth more
+
+
+def test_luck_adjusted_points_keep_the_mean_and_lose_variance() -> None:
+    """strong against greedy on 百搭 over 30 sets: the adjusted difference agrees with the raw one within the
+    spread of their gap, and its variance is smaller."""
+    result = compare("builtin:strong", "builtin:greedy", rules="baida", games=14 * 30, seed=2)
+    raw, adjusted = result.raw.differences(), result.differences()
+    gaps = [r - a for r, a in zip(raw, adjusted, strict=True)]
+    assert abs(statistics.fmean(gaps)) < 3 * statistics.stdev(gaps) / math.sqrt(len(gaps))
+    removed = result.luck_variance_removed()
+    assert removed is not None and removed > 0.1
+    summary = result.to_json()
+    assert summary["luck"] == {"adjusted": True, "variance_removed": round(removed, 4), "missing": None}
+    assert summary["raw"]["difference"]["mean"] == round(statistics.fmean(raw), 4)
+    assert summary["difference"]["mean"] == round(statistics.fmean(adjusted), 4)
+
+
+def test_raw_figures_are_the_adjusted_runs_raw_block() -> None:
+    adjusted = compare("builtin:strong", "builtin:greedy", rules="thupc2021", games=28, seed=3).to_json()
+    raw = compare("builtin:strong", "builtin:greedy", rules="thupc2021", games=28, seed=3, luck=False).to_json()
+    assert raw["luck"] == {"adjusted": False, "variance_removed": None, "missing": "turned off (--raw)"}
+    assert "raw" not in raw
+    assert {key: raw[key] for key in ("difference", "los")} == {key: adjusted["raw"][key] for key in ("difference", "los")}
+    assert raw["a"]["mean"] == adjusted["raw"]["a"]["mean"] and raw["b"]["ci95"] == adjusted["raw"]["b"]["ci95"]
+
+
+def test_events_that_do_not_fit_the_wall_are_refused() -> None:
+    result = run_match(["builtin:greedy"] * 4, rules="noi2014", seed=2)
+    events = list(result.events)
+    dealt = max(i for i, event in enumerate(events) if event.type == "deal") + 1
+    fifth = events[:dealt] + [Event("draw", 0, (0,)), Event("play", 0, (0,))] * 5  # 1m drawn five times
+    with pytest.raises(LuckError, match="a draw the wall cannot give"):
+        seat_luck("noi2014", result.wall, fifth)
+    early = [Event("draw", 0, (0,))] + events  # a draw before the deal: a hand of one tile
+    with pytest.raises(LuckError, match="event 1: wrong number of tiles"):
+        seat_luck("noi2014", result.wall, early)
+    stray = [Event("play", 1, (3,))] + list(result.events)  # a discard of a tile nobody holds
+    with pytest.raises(LuckError, match="seat 1 does not hold"):
+        seat_luck("noi2014", result.wall, stray)
+
+
+def test_a_set_without_luck_figures_falls_back_to_the_points_as_scored() -> None:
+    result = CompareResult("x", "y", "baida")
+    game = {"a": 1.0, "b": 0.5, "errors": {"A": 0, "B": 0}, "luck": {"A": 0.25, "B": -0.25}}
+    result.add_set({p: dict(game) for p in SEATINGS})
+    assert result.adjusted is not None and result.sets_a == [0.75]
+    broken = {p: dict(game) for p in SEATINGS}
+    broken[SEATINGS[3]] = {"a": 1.0, "b": 0.5, "errors": {"A": 0, "B": 0}, "luck": None,
+                           "luck_error": "game 000001-ABBA: event 9: a draw the wall cannot give"}
+    result.add_set(broken)
+    summary = result.to_json()
+    assert result.adjusted is None and result.sets_a == [1.0, 1.0]
+    assert summary["luck"]["adjusted"] is False and "event 9" in summary["luck"]["missing"]
+    assert "raw" not in summary
