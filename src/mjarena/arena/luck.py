@@ -93,7 +93,7 @@ class Draw:
         others = [d for other, d in self.distances.items() if other != seat]
         if seat == self.drawer:
             return drawer_distance, min(others, default=CAP)
-        return self.distances[seat], min(others + [drawer_distance])
+        return self.distances[seat], min([*others, drawer_distance])
 
 
 def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[Draw]:
