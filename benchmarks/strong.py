@@ -1,4 +1,4 @@
-"""builtin:strong: time per decision, and the variance reduction of duplicate pairing, per rule set.
+"""builtin:strong: time per decision; the variance reduction of duplicate pairing and of the luck adjustment.
 
     python benchmarks/strong.py [--games 40] [--deals 1000] [--workers 2] [--seed 1] [--rules noi2014,baida,thupc2021]
 
@@ -9,7 +9,8 @@
 2. Duplicate pairing: ``mjarena.arena.compare.compare(builtin:strong, builtin:greedy)`` on ``--deals`` walls,
    each a duplicate set of 14 games (``--deals 0`` skips it); prints the measured variance reduction (1 - the
    variance of the per-set difference over the variance the same games would have on independent walls),
-   the points per game and the likelihood of superiority.
+   the share of the variance the luck adjustment removed (:mod:`mjarena.arena.luck`), the points per game and
+   the likelihood of superiority, luck-adjusted and as scored.
 """
 
 from __future__ import annotations
@@ -84,9 +85,14 @@ def main() -> None:
         finally:
             executor.close()
         took = time.perf_counter() - start
-        print(f"{rules:<10} {result['sets']} deals, {result['games']} games in {took:.0f} s: variance reduction "
-              f"{result['variance_reduction']:.3f}; strong {result['a']['mean']:.3f} {result['a']['ci95']}, "
-              f"greedy {result['b']['mean']:.3f} {result['b']['ci95']}, LOS {result['los']:.4f}")
+        raw = result["raw"]
+        print(f"{rules:<10} {result['sets']} deals, {result['games']} games in {took:.0f} s: duplicate pairing's "
+              f"variance reduction {raw['variance_reduction']:.3f} on the points as scored, "
+              f"{result['variance_reduction']:.3f} on luck-adjusted points; the luck adjustment removed "
+              f"{result['luck']['variance_removed']:.3f} of the variance; luck-adjusted: strong "
+              f"{result['a']['mean']:.3f} {result['a']['ci95']}, greedy {result['b']['mean']:.3f} "
+              f"{result['b']['ci95']}, LOS {result['los']:.4f}; as scored: strong {raw['a']['mean']:.3f}, "
+              f"greedy {raw['b']['mean']:.3f}, LOS {raw['los']:.4f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from mjarena.arena.compare import SEATINGS, CompareResult, compare
 from mjarena.arena.luck import CAP, LuckError, ValueTable, draws, seat_luck, value_table
 from mjarena.arena.match import run_match
 from mjarena.arena.tournament import derive_seed
+from mjarena.cli import main
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance
 from mjarena.variants.base import Event
@@ -129,3 +130,15 @@ def test_a_set_without_luck_figures_falls_back_to_the_points_as_scored() -> None
     assert result.adjusted is None and result.sets_a == [1.0, 1.0]
     assert summary["luck"]["adjusted"] is False and "event 9" in summary["luck"]["missing"]
     assert "raw" not in summary
+
+
+def test_the_command_says_which_points_it_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", "builtin:strong", "builtin:greedy", "--rules", "baida", "--games", "28", "--workers", "1",
+            "--quiet", "--sandbox", "none"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0] == "baida: 28 games (2 duplicate sets of 14), luck-adjusted points"
+    assert "the luck adjustment removed" in text and "as scored: A " in text
+    assert main([*args, "--raw"]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0].endswith("points as scored") and "no luck adjustment: turned off (--raw)" in text

@@ -207,13 +207,15 @@ class Series:
         return 1.0 - statistics.variance(self.differences()) / independent
 
     def summary(self) -> dict[str, Any]:
-        """``a`` and ``b`` (``mean``, ``ci95``), ``difference`` and ``los``."""
+        """``a`` and ``b`` (``mean``, ``ci95``), ``difference``, ``los`` and ``variance_reduction``."""
         d = self.differences()
         los = self.los()
+        reduction = self.variance_reduction()
         return {"a": {"mean": _mean(self.sets_a), "ci95": _interval(self.sets_a)},
                 "b": {"mean": _mean(self.sets_b), "ci95": _interval(self.sets_b)},
                 "difference": {"mean": _mean(d), "ci95": _interval(d)},
-                "los": None if los is None else round(los, 6)}
+                "los": None if los is None else round(los, 6),
+                "variance_reduction": None if reduction is None else round(reduction, 4)}
 
 
 @dataclass
@@ -304,14 +306,13 @@ class CompareResult:
         """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``), ``difference``, ``los``,
         ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``),
         ``luck`` (``adjusted``, ``variance_removed``, ``missing``) and, when adjusted, ``raw`` (the same
-        ``a``, ``b``, ``difference``, ``los`` on the points as scored)."""
+        ``a``, ``b``, ``difference``, ``los``, ``variance_reduction`` on the points as scored)."""
         sprt = None
         if self.sprt is not None:
             llr = self.llr()
             sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
                     "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
         counted = self.counted.summary()
-        reduction = self.variance_reduction()
         removed = self.luck_variance_removed()
         result = {
             "rules": self.rules,
@@ -321,7 +322,7 @@ class CompareResult:
             "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"]},
             "difference": counted["difference"],
             "los": counted["los"],
-            "variance_reduction": None if reduction is None else round(reduction, 4),
+            "variance_reduction": counted["variance_reduction"],
             "sprt": sprt,
             "luck": {"adjusted": self.adjusted is not None,
                      "variance_removed": None if removed is None else round(removed, 4),
@@ -345,23 +346,22 @@ def format_result(result: dict[str, Any]) -> str:
         errs = f", {entry['errors']} errors" if entry["errors"] else ""
         return f"  {key.upper()} {entry['bot']}: {entry['mean']:.3f} points per game, 95% {shown}{errs}"
 
-    lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)})",
-             side("a"), side("b")]
+    luck = result.get("luck") or {}
+    counted = "luck-adjusted points" if luck.get("adjusted") else "points as scored"
+    lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)}), "
+             f"{counted}", side("a"), side("b")]
     if result["los"] is not None:
         lines.append(f"  likelihood that A is better: {result['los']:.4f}")
     if result["variance_reduction"] is not None:
         lines.append(f"  duplicate pairing removed {100 * result['variance_reduction']:.1f}% of the variance of "
                      "independent deals")
-    luck = result.get("luck") or {}
     if luck.get("adjusted"):
-        raw = result["raw"]
-        removed = luck["variance_removed"]
-        lines.append("  luck-adjusted points" + ("" if removed is None else
-                     f" (the adjustment removed {100 * removed:.1f}% of the variance)") +
-                     f"; as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
+        raw, removed = result["raw"], luck["variance_removed"]
+        lines.append(("  " if removed is None else f"  the luck adjustment removed {100 * removed:.1f}% of the "
+                      "variance; ") + f"as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
                      ("" if raw["los"] is None else f", likelihood {raw['los']:.4f}"))
     elif luck.get("missing"):
-        lines.append(f"  points as scored: luck adjustment {luck['missing']}")
+        lines.append(f"  no luck adjustment: {luck['missing']}")
     sprt = result["sprt"]
     if sprt is not None:
         verdict = f"accepted {sprt['accepted']}" if sprt["accepted"] else "undecided"
