@@ -7,11 +7,12 @@ seat ``s`` will score from the state of the table, and at every draw from the wa
 
     V_s(after the tile drawn) - E[V_s(after a tile drawn from what is left of the wall)].
 
-A wall is shuffled uniformly, so whatever happened before, the next tile drawn is any tile still in the wall
-with equal chance, and each term has mean exactly 0, whatever ``V`` is and whatever the bots do.  A seat's
+A wall is shuffled uniformly (``mjarena compare`` deals every wall with ``random.Random.shuffle``), so whatever
+happened before, the next tile drawn is any tile still in the wall with equal chance, and each term has mean
+exactly 0, whatever ``V`` is and whatever the bots do (on a wall picked by hand it need not).  A seat's
 **luck-adjusted points** are its points less the sum of its terms: the same mean as the points, and the better
 ``V`` predicts the points, the less variance left.  ``V`` only has to be a fixed function of the table; here
-it is a table of mean points (:data:`TABLES`, fitted by ``tools/fit_luck_tables.py`` on games of the built-in
+it is a table of mean points (:func:`value_table`, fitted by ``tools/fit_luck_tables.py`` on games of the built-in
 bots) by three features after the draw: the seat's distance to a win, the lowest distance among the other
 seats still playing, and the stage (tiles drawn from the wall so far, :data:`STAGE_DRAWS` a stage).  The deal
 is left alone: in a duplicate set every bot holds every seat's hand equally often.
@@ -19,8 +20,8 @@ is left alone: in a duplicate set every bot holds every seat's hand equally ofte
 >>> from mjarena.arena.match import run_match
 >>> result = run_match(["builtin:strong", "builtin:greedy"] * 2, rules="baida", seed=3)
 >>> luck = seat_luck("baida", result.wall, result.events)
->>> [seat.points for seat in result.seats], [round(value, 2) for value in luck]
-([0.0, 4.0, 0.0, 0.0], [-0.87, 0.93, -0.16, -0.43])
+>>> [seat.points for seat in result.seats], [round(value, 2) for value in luck]  # the winner drew well
+([0.0, 4.0, 0.0, 0.0], [-1.99, 3.36, -0.44, -1.71])
 """
 
 from __future__ import annotations
