@@ -112,6 +112,8 @@ def test_events_that_do_not_fit_the_wall_are_refused() -> None:
     early = [Event("draw", 0, (0,)), *events]  # a draw before the deal: a hand of one tile
     with pytest.raises(LuckError, match="event 1: wrong number of tiles"):
         seat_luck("noi2014", result.wall, early)
+    with pytest.raises(LuckError, match="event 5: a draw the wall cannot give"):
+        seat_luck("noi2014", result.wall, [*events[:4], Event("draw", 0, ())])  # a draw of no tile
     stray = [Event("play", 1, (3,)), *events]  # a discard of a tile nobody holds
     with pytest.raises(LuckError, match="seat 1 does not hold"):
         seat_luck("noi2014", result.wall, stray)

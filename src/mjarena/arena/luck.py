@@ -107,7 +107,7 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
     count = 0
     for event in events:
         if event.type in _DRAWS:
-            drawer, drawn = event.seat, event.tiles[0]
+            drawer, drawn = event.seat, event.tiles[0] if event.tiles else -1
             if drawer is None or not 0 <= drawer < 4 or not 0 <= drawn < 38 or not left[drawn]:
                 raise LuckError(f"event {state.count + 1}: a {event.type} the wall cannot give")
             try:
