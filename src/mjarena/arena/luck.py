@@ -35,6 +35,7 @@ from typing import Any
 
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
+from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
 from mjarena.web.timeline import Table, TimelineError
 
@@ -101,14 +102,14 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
     """The game's draws from the wall, in order (:class:`LuckError` if the events do not fit the wall)."""
     hand_rules = RULES[rules]
     state = Table(rules, wall_size=len(wall))
-    left = [0] * 38
+    left = [0] * NUM_KINDS
     for kind in wall:
         left[kind] += 1
     count = 0
     for event in events:
         if event.type in _DRAWS:
             drawer, drawn = event.seat, event.tiles[0] if event.tiles else -1
-            if drawer is None or not 0 <= drawer < 4 or not 0 <= drawn < 38 or not left[drawn]:
+            if drawer is None or not 0 <= drawer < 4 or not 0 <= drawn < NUM_KINDS or not left[drawn]:
                 raise LuckError(f"event {state.count + 1}: a {event.type} the wall cannot give")
             try:
                 weights, actual = _weights(state.seats[drawer], drawn, left, hand_rules)
@@ -120,7 +121,7 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
             count += 1
         if event.type == "deal" or event.type in _DRAWS:
             for kind in event.tiles:
-                if not 0 <= kind < 38 or not left[kind]:
+                if not 0 <= kind < NUM_KINDS or not left[kind]:
                     raise LuckError(f"event {state.count + 1}: a tile the wall no longer holds")
                 left[kind] -= 1
         try:
@@ -157,7 +158,7 @@ def _weights(player: Any, drawn: int, left: Sequence[int], rules: HandRules) -> 
     melds = len(player.melds)
     weights = [0] * (CAP + 1)
     actual = CAP
-    for kind in range(38):
+    for kind in range(NUM_KINDS):
         if left[kind]:
             hand[kind] += 1
             after = min(distance(hand, melds, rules), CAP)
@@ -173,7 +174,7 @@ def _distance(player: Any, rules: HandRules) -> int:
 
 
 def _counts(hand: Sequence[int]) -> list[int]:
-    counts = [0] * 38
+    counts = [0] * NUM_KINDS
     for kind in hand:
         counts[kind] += 1
     return counts

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mjarena.arena.rulesets import judge_rules
+from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
 
 __all__ = ["Table", "TimelineError", "decision_steps", "describe", "seat_names", "tile_names", "timeline"]
@@ -82,7 +83,7 @@ class Table:
         self.last_discard: tuple[int, int] | None = None  # (seat, index in its discards)
         self.extra: dict[str, Any] = {}
         self.count = 0
-        self.seen = [0] * 38
+        self.seen = [0] * NUM_KINDS
         """Counts by kind of the tiles every seat has seen outside its own hand: discards (claimed ones too),
         the tiles a meld took from a hand, and concealed kongs (announced to every seat as ``GANG X``)."""
 
@@ -303,7 +304,7 @@ def tile_names(rules: str) -> dict[int, str]:
     """
     name = judge_rules(rules).tile_name
     names = {}
-    for kind in range(38):
+    for kind in range(NUM_KINDS):
         try:
             names[kind] = name(kind)
         except ValueError:  # TileError is one
