@@ -33,6 +33,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from mjarena.arena.rulesets import judge_rules
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
 from mjarena.tiles import NUM_KINDS
@@ -68,11 +69,19 @@ class ValueTable:
 
 @cache
 def value_table(rules: str) -> ValueTable:
-    """The fitted value table of a rule set (``luck_tables.json``); :class:`KeyError` for one without."""
+    """The fitted value table of a rule set, by any of its names (``luck_tables.json``).
+
+    >>> value_table("百搭").rules, value_table("noi").stages
+    ('baida', 8)
+    """
+    name = judge_rules(rules).name
     text = resources.files("mjarena.arena").joinpath("luck_tables.json").read_text(encoding="utf-8")
-    entry = json.loads(text)["tables"][rules]
+    tables = json.loads(text)["tables"]
+    if name not in tables:
+        raise LuckError(f"no value table for the rule set {name} (tools/fit_luck_tables.py makes one)")
+    entry = tables[name]
     values = tuple(tuple(tuple(float(v) for v in row) for row in own) for own in entry["values"])
-    return ValueTable(rules, int(entry["stages"]), values)
+    return ValueTable(name, int(entry["stages"]), values)
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class Draw:
 
 def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[Draw]:
     """The game's draws from the wall, in order (:class:`LuckError` if the events do not fit the wall)."""
+    rules = judge_rules(rules).name
     hand_rules = RULES[rules]
     state = Table(rules, wall_size=len(wall))
     left = [0] * NUM_KINDS
@@ -133,6 +143,7 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
 def seat_luck(rules: str, wall: Sequence[int], events: Sequence[Event], table: ValueTable | None = None) -> list[float]:
     """Each seat's luck in one game: the sum over the wall's draws of its value's surprise (module docstring).
 
+    ``rules``: a rule set's name (:func:`~mjarena.arena.rulesets.judge_rules`: :class:`KeyError` if unknown);
     ``wall``: every tile of the game (the deal included) as kinds; ``events``: the game's events in order.
     :class:`LuckError` if the events do not fit the wall.
     """
