@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,7 @@ from mjarena.hand.wild import distance
 from mjarena.variants.base import Event
 
 RULE_SETS = ("noi2014", "baida", "thupc2021")
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -145,3 +148,22 @@ def test_the_command_says_which_points_it_counts(capsys: pytest.CaptureFixture[s
     assert main([*args, "--raw"]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0].endswith("points as scored") and "no luck adjustment: turned off (--raw)" in text
+
+
+def test_the_fit_shrinks_sparse_cells_towards_coarser_means() -> None:
+    """tools/fit_luck_tables.py: a cell's mean is pulled towards its (distance, stage) mean by SHRINK cases'
+    weight, that towards its distance's mean, that towards the mean of all."""
+    spec = importlib.util.spec_from_file_location("fit_luck_tables", TOOLS / "fit_luck_tables.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    cases = [(1, 2, 0, 4.0)] * 100 + [(1, 3, 0, 0.0)] * 5
+    values = tool.fit(cases, stages=2)
+    k = tool.SHRINK
+    overall = 400.0 / 105
+    by_own = (400.0 + k * overall) / (105 + k)
+    by_stage = (400.0 + k * by_own) / (105 + k)
+    assert values[1][2][0] == pytest.approx((400.0 + k * by_stage) / (100 + k), abs=1e-4)
+    assert values[1][3][0] == pytest.approx(k * by_stage / (5 + k), abs=1e-4)  # 5 zeros, pulled up
+    assert values[1][4][1] == pytest.approx(by_own, abs=1e-4)  # no case in the stage: its distance's mean
+    assert values[0][0][0] == pytest.approx(overall, abs=1e-4)  # no case at that distance: the mean of all
