@@ -16,6 +16,7 @@ from mjarena.arena.tournament import derive_seed
 from mjarena.cli import main
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance
+from mjarena.tiles import counts_of
 from mjarena.variants.base import Event
 
 RULE_SETS = ("noi2014", "baida", "thupc2021")
@@ -36,12 +37,8 @@ def test_every_draw_is_weighed_against_the_tiles_left_in_the_wall(rules: str) ->
         assert sum(draw.weights) == len(result.wall) - dealt - number
         assert draw.drawer not in draw.distances and all(0 <= d <= CAP for d in draw.distances.values())
     first, event = found[0], drawn[0]
-    hand = [0] * 38
-    for deal in result.events:
-        if deal.type == "deal" and deal.seat == event.seat:
-            for kind in deal.tiles:
-                hand[kind] += 1
-    hand[event.tiles[0]] += 1
+    hand = counts_of([kind for deal in result.events if deal.type == "deal" and deal.seat == event.seat
+                      for kind in deal.tiles] + [event.tiles[0]])
     assert first.actual == min(distance(hand, 0, RULES[rules]), CAP)
 
 

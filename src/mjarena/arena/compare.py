@@ -91,23 +91,22 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
     specs = [task.a if letter == "A" else task.b for letter in task.seating]
     result = run_match(specs, rules=task.rules, seed=task.wall_seed,
                        limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox))
-    outcome: dict[str, Any] = {"luck": None}
     try:
-        luck = seat_luck(task.rules, result.wall, result.events)
+        luck: list[float] | None = seat_luck(task.rules, result.wall, result.events)
+        why = None
     except (LuckError, KeyError) as error:
-        outcome["luck_error"] = f"game {task}: {error}"
-    points: dict[str, list[float]] = {"A": [], "B": []}
-    errors = {"A": 0, "B": 0}
-    lucks: dict[str, list[float]] = {"A": [], "B": []}
-    for seat in result.seats:
-        letter = task.seating[seat.seat]
-        points[letter].append(seat.points)
-        errors[letter] += seat.status == "error"
-        if "luck_error" not in outcome:
-            lucks[letter].append(luck[seat.seat])
-    if "luck_error" not in outcome:
-        outcome["luck"] = {letter: statistics.fmean(values) for letter, values in lucks.items()}
-    return {"a": statistics.fmean(points["A"]), "b": statistics.fmean(points["B"]), "errors": errors, **outcome}
+        luck, why = None, f"game {task}: {error}"
+    seats = {letter: [seat for seat in result.seats if task.seating[seat.seat] == letter] for letter in "AB"}
+    outcome: dict[str, Any] = {
+        "a": statistics.fmean(seat.points for seat in seats["A"]),
+        "b": statistics.fmean(seat.points for seat in seats["B"]),
+        "errors": {letter: sum(seat.status == "error" for seat in group) for letter, group in seats.items()},
+        "luck": None if luck is None else {letter: statistics.fmean(luck[seat.seat] for seat in group)
+                                           for letter, group in seats.items()},
+    }
+    if why is not None:
+        outcome["luck_error"] = why
+    return outcome
 
 
 def elo_score(elo: float) -> float:

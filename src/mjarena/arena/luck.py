@@ -36,7 +36,7 @@ from typing import Any
 from mjarena.arena.rulesets import judge_rules
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
-from mjarena.tiles import NUM_KINDS
+from mjarena.tiles import NUM_KINDS, counts_of
 from mjarena.variants.base import Event
 from mjarena.web.timeline import Table, TimelineError
 
@@ -112,9 +112,7 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
     rules = judge_rules(rules).name
     hand_rules = RULES[rules]
     state = Table(rules, wall_size=len(wall))
-    left = [0] * NUM_KINDS
-    for kind in wall:
-        left[kind] += 1
+    left = counts_of(wall)
     count = 0
     for event in events:
         if event.type in _DRAWS:
@@ -165,7 +163,7 @@ def seat_luck(rules: str, wall: Sequence[int], events: Sequence[Event], table: V
 
 def _weights(player: Any, drawn: int, left: Sequence[int], rules: HandRules) -> tuple[tuple[int, ...], int]:
     """(tiles left by the distance ``player`` would have after drawing one, its distance after ``drawn``)."""
-    hand = _counts(player.hand)
+    hand = counts_of(player.hand)
     melds = len(player.melds)
     weights = [0] * (CAP + 1)
     actual = CAP
@@ -181,11 +179,4 @@ def _weights(player: Any, drawn: int, left: Sequence[int], rules: HandRules) -> 
 
 
 def _distance(player: Any, rules: HandRules) -> int:
-    return min(distance(_counts(player.hand), len(player.melds), rules), CAP)
-
-
-def _counts(hand: Sequence[int]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for kind in hand:
-        counts[kind] += 1
-    return counts
+    return min(distance(counts_of(player.hand), len(player.melds), rules), CAP)
