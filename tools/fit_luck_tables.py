@@ -24,11 +24,11 @@ from pathlib import Path
 from mjarena.arena.compare import SEATINGS
 from mjarena.arena.luck import CAP, STAGE_DRAWS, draws
 from mjarena.arena.match import run_match
+from mjarena.arena.rulesets import RULE_SETS
 from mjarena.arena.tournament import derive_seed
 
 SEED = 0
 SHRINK = 20.0
-RULE_SETS = ("noi2014", "baida", "thupc2021")
 OUT = Path(__file__).resolve().parents[1] / "src" / "mjarena" / "arena" / "luck_tables.json"
 
 
