@@ -340,7 +340,7 @@ def test_a_delegated_cgroup_gets_the_limits_the_processes_and_the_freezer(tmp_pa
         (box_cgroup / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
         process.ask("1 W1 W1 W1 W2 W3 W4 B5 B5 B6 B7 T8 T8 T9")
         assert (box_cgroup / "cgroup.freeze").read_text() == "1\n"
-        assert process._child is not None and process._child.box.oom_killed()  # read from memory.events
+        assert process._child is not None and process._child.process.oom_killed()  # read from memory.events
     assert (box_cgroup / "cgroup.kill").read_text() == "1\n"  # killed through the cgroup at the end
 
 

@@ -93,8 +93,7 @@ def make_agent(
     if is_source(spec, limits.toolchains):
         return source_agent(spec, limits, rules)
     from mjarena.agents.botzone_agent import BotzoneAgent
-    from mjarena.protocol.process import BotProcess
-    from mjarena.protocol.transport import ProcessTransport
+    from mjarena.protocol.process import BotProcess, ProcessTransport
 
     process = BotProcess(
         shlex.split(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,

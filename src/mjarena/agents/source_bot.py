@@ -70,8 +70,7 @@ def source_agent(spec: str, limits: Limits, rules: JudgeRules) -> Agent:
     """The agent of a source-file spec: its build played over ``rules``' protocol, or a :class:`BrokenBuild`."""
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.builds import BuildError, build
-    from mjarena.protocol.process import BotProcess
-    from mjarena.protocol.transport import ProcessTransport
+    from mjarena.protocol.process import BotProcess, ProcessTransport
 
     try:
         result = build(spec, sandbox=limits.sandbox, toolchains=limits.toolchains)

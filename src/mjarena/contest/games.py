@@ -81,8 +81,7 @@ def _factory(task: GameTask) -> Any:
     """The match's agent factory: house bots as usual, each team's pinned program with its language's limits."""
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.agents.factory import make_agent
-    from mjarena.protocol.process import BotProcess
-    from mjarena.protocol.transport import ProcessTransport
+    from mjarena.protocol.process import BotProcess, ProcessTransport
 
     def factory(spec: str, seat: int, limits: Any, seed: int | None = None, rules: Any = None) -> Any:
         program = task.seats[seat].program

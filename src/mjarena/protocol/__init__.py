@@ -34,8 +34,8 @@ from mjarena.protocol.botzone import (
     request_kind,
     requests_for,
 )
-from mjarena.protocol.process import BotProcess
-from mjarena.protocol.transport import Exchange, ProcessTransport, Reply, ScriptedTransport, Transport
+from mjarena.protocol.process import BotProcess, ProcessTransport
+from mjarena.protocol.transport import Exchange, Reply, ScriptedTransport, Transport
 
 __all__ = [
     "KEEP_RUNNING",

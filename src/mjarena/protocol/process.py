@@ -41,7 +41,6 @@ a signal, or a kept-running bot that exits before answering), ``memory``, ``outp
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
 import selectors
@@ -60,11 +59,10 @@ from mjarena.agents.errors import (
 )
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
-from mjarena.sandbox import Boxed, Sandbox, spawn
-from mjarena.sandbox.box import peak_kib
-from mjarena.sandbox.run import exit_code
+from mjarena.sandbox import Box, Process, Sandbox
+from mjarena.sandbox.box import live_group_members
 
-__all__ = ["MIB", "BotProcess", "Deadline", "live_group_members"]
+__all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 
 MIB = 1 << 20
 _MARKER = KEEP_RUNNING.encode()
@@ -76,7 +74,6 @@ _MEMORY_SIGNS = (
     b"cannot allocate memory",
     b"failed to allocate",
 )
-_REAP_SECONDS = 5.0
 _DETAIL_STDERR = 500  # characters of standard error quoted in an error's one-line detail
 _PRINTABLE = {code: " " for code in [*range(32), 127]}  # control characters (escape sequences too) as spaces
 _STDIN_HINT = (
@@ -115,126 +112,67 @@ class Deadline:
         return selector.select(timeout)
 
 
-def live_group_members(pgid: int) -> list[int]:
-    """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
-    return _live_groups({pgid}).get(pgid, [])
-
-
-def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
-    """The live (not zombie) members of each of the process groups ``pgids`` that has any."""
-    found: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        pgrp = int(fields[2])
-        if pgrp in pgids and fields[0] not in (b"Z", b"X"):
-            found.setdefault(pgrp, []).append(int(entry.name))
-    return found
-
-
 class _Child:
-    """One running bot program: its box, pipes, selector and what was read from it."""
+    """One running bot program (a :class:`~mjarena.sandbox.Process` of its box): its pipes, a selector over them
+    and over its exit, and what was read from it."""
 
-    def __init__(self, box: Boxed) -> None:
-        proc = box.proc
-        assert proc.stdin and proc.stdout and proc.stderr
-        self.box = box
-        self.proc = proc
-        self.pid = proc.pid
-        self.stdin = proc.stdin.fileno()
-        self.stdout = proc.stdout.fileno()
-        self.stderr = proc.stderr.fileno()
+    def __init__(self, process: Process) -> None:
+        self.process = process
+        self.pid = process.pid
+        self.stdin = process.stdin
+        self.stdout = process.stdout
+        self.stderr = process.stderr
         for fd in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(fd, False)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
         self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
-        self.pidfd: int | None = None
-        try:
-            self.pidfd = os.pidfd_open(self.pid)
-            self.selector.register(self.pidfd, selectors.EVENT_READ, "exit")
-        except (AttributeError, OSError):
-            self.pidfd = None
+        self.watches_exit = process.exit_fd is not None
+        if process.exit_fd is not None:
+            self.selector.register(process.exit_fd, selectors.EVENT_READ, "exit")
         self.stdout_open = True
         self.leftover = b""  # stdout printed after a keep-running marker
         self.stderr_buffer = bytearray()
         self.turn_stderr = bytearray()  # what it wrote to standard error during the current answer (a tail)
-        self.exit_status: int | None = None  # as os.waitstatus_to_exitcode: negative for a signal
-        self.reaped = False
-        self.judge_peak_kib = peak_kib(os.getpid())
+
+    @property
+    def reaped(self) -> bool:
+        return self.process.reaped
+
+    @property
+    def exit_status(self) -> int | None:
+        """As :func:`os.waitstatus_to_exitcode` (negative for a signal), once reaped."""
+        return self.process.exit_status
 
     @property
     def peak_kib(self) -> int:
-        return self.box.usage.peak_kib
+        return self.process.usage.peak_kib
 
     def exited(self) -> bool:
-        """Whether the program has exited (it stays a zombie until :meth:`reap`, so its pid is not reused)."""
-        return self.reaped or self.box.exited()
+        """Whether the program has exited (the rest of its tree may still run until :meth:`reap`)."""
+        return self.process.exited()
 
     def poll_memory(self, peaks: bool = False) -> int:
-        return self.box.measure(peaks).peak_kib
+        return self.process.measure(peaks).peak_kib
 
     def cpu(self) -> float:
-        return self.box.usage.cpu
+        return self.process.usage.cpu
 
     def reading_stdin(self) -> bool:
         """Whether the program (the last process of its tree) is blocked in a read or a wait for input (x86-64
         system call numbers from ``/proc/<pid>/syscall``; False where that cannot be told)."""
         try:
-            with open(f"/proc/{self.box.tree()[-1]}/syscall", "rb") as handle:
+            with open(f"/proc/{self.process.tree()[-1]}/syscall", "rb") as handle:
                 number = handle.read().split(maxsplit=1)[0]
         except (OSError, IndexError):
             return False
         return number.isdigit() and int(number) in _READ_SYSCALLS
 
     def reap(self) -> None:
-        """Kill the whole process tree and collect the exit status and peak memory of the program."""
-        if self.reaped:
-            return
-        self.box.measure(peaks=True)
-        self.box.kill()
-        deadline = Deadline(_REAP_SECONDS)
-        waiter = selectors.DefaultSelector()
-        if self.pidfd is not None:
-            waiter.register(self.pidfd, selectors.EVENT_READ)
-        try:
-            while True:
-                try:
-                    pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-                except ChildProcessError:
-                    break
-                if pid == self.pid:
-                    self.exit_status = exit_code(status, self.box.sandbox.boxed)
-                    # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
-                    # so it says something about the bot only when it is above the judge's own peak.
-                    if usage.ru_maxrss > self.judge_peak_kib + 1024:
-                        self.box.usage.peak_kib = max(self.box.usage.peak_kib, usage.ru_maxrss)
-                    break
-                if deadline.expired():
-                    break  # unkillable (stuck in the kernel): give up waiting, never hang
-                deadline.select(waiter, tick=0.01)
-        finally:
-            waiter.close()
-        self.reaped = True
-        self.proc.returncode = self.exit_status if self.exit_status is not None else -signal.SIGKILL
-        self.release()
-
-    def release(self) -> None:
-        self.selector.close()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        if self.pidfd is not None:
-            os.close(self.pidfd)
-            self.pidfd = None
-        self.box.release()
+        """Kill the whole process tree and collect how it ended (the box does it: :meth:`Process.reap`)."""
+        if not self.reaped:
+            self.selector.close()
+            self.process.reap()
 
     def read_stderr(self, keep: int) -> None:
         """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
@@ -326,7 +264,6 @@ class BotProcess:
         cpu_limit: float | None = None,
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
-        sweep_seconds: float = 1.0,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -342,7 +279,6 @@ class BotProcess:
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
-        self.sweep_seconds = sweep_seconds
         self.requests: list[str] = []
         self.responses: list[str] = []
         self.data = ""
@@ -351,6 +287,7 @@ class BotProcess:
         self.error: BotError | None = None
         self.closed = False
         self._child: _Child | None = None
+        self._box: Box | None = None
 
     # -- public ---------------------------------------------------------------------------------------------
 
@@ -407,27 +344,13 @@ class BotProcess:
         return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr)
 
     def close(self) -> None:
-        """Kill the bot's process group (if running) and reap it.  Safe to call twice.
-
-        It also makes sure that nothing is left of any process group the bot ever had: ``SIGKILL`` takes effect
-        asynchronously, so it waits (at most ``sweep_seconds``) until ``/proc`` shows no live member.
-        """
+        """Kill the bot's processes (if running), reap them and end its box.  Safe to call twice."""
         child, self._child = self._child, None
         if child is not None:
             child.reap()
-        if not self.closed:
-            self.closed = True
-            self._sweep()
-
-    def _sweep(self) -> None:
-        deadline = Deadline(self.sweep_seconds)
-        while groups := _live_groups(set(self.started_pids)):
-            for pgid in groups:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(pgid, signal.SIGKILL)
-            if deadline.expired():
-                return
-            deadline.select(None, tick=0.002)
+        self.closed = True
+        if self._box is not None:
+            self._box.close()
 
     def __enter__(self) -> BotProcess:
         return self
@@ -442,16 +365,19 @@ class BotProcess:
     # -- internals ------------------------------------------------------------------------------------------
 
     def _spawn(self) -> _Child:
-        address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
-        try:
-            box = spawn(
+        """Start the program afresh in the bot's box (made at its first start, kept for the game)."""
+        if self._box is None:
+            address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
+            self._box = Box(
                 self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
-                address_space=address_space, memory_limit=self.memory_limit_mib * MIB,
+                memory_limit=self.memory_limit_mib * MIB, address_space=address_space,
             )
+        try:
+            process = self._box.start()
         except (OSError, subprocess.SubprocessError) as error:
             raise BotCrash(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
-        self.started_pids.append(box.pid)
-        return _Child(box)
+        self.started_pids.append(process.pid)
+        return _Child(process)
 
     def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
         if child is not None:
@@ -493,7 +419,7 @@ class BotProcess:
         out = bytearray(child.leftover)
         child.leftover = b""
         pending = self._write(child, memoryview(payload))  # into the pipe while it is stopped: it wakes up once
-        child.box.thaw()
+        child.process.thaw()
         selector = child.selector
         writing = bool(pending)
         if writing:
@@ -506,7 +432,7 @@ class BotProcess:
                 scanned = out.rfind(b"\n") + 1  # a marker line still to come starts in the last, open line
                 if span is not None:
                     child.leftover = bytes(out[span[1] :])
-                    if child.box.freeze().peak_kib > self._limit_kib():  # kept: no CPU until its next request
+                    if child.process.freeze().peak_kib > self._limit_kib():  # kept: no CPU until its next request
                         child.reap()
                         raise self._memory_error(child)
                     self._check_cpu(child, cpu_start)
@@ -515,7 +441,7 @@ class BotProcess:
                     child.reap()
                     raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
                 if child.exited():
-                    return self._finish(child, out, mode)
+                    return self._finish(child, out, mode, cpu_start)
                 if deadline.expired():
                     waiting = mode == "restart" and not out.strip() and child.reading_stdin()
                     child.reap()
@@ -534,7 +460,7 @@ class BotProcess:
                         child.reap()
                         raise self._memory_error(child)
                     self._check_cpu(child, cpu_start)
-                tick = self.poll_interval if child.stdout_open or child.pidfd is not None else 0.002
+                tick = self.poll_interval if child.stdout_open or child.watches_exit else 0.002
                 for key, _ in deadline.select(selector, tick=tick):
                     if key.data == "stdout":
                         self._read_stdout(child, out)
@@ -580,7 +506,7 @@ class BotProcess:
             return pending[len(pending) :]  # the bot closed its input: judge it by what it prints
         return pending[written:]
 
-    def _finish(self, child: _Child, out: bytearray, mode: str) -> tuple[str, bool]:
+    def _finish(self, child: _Child, out: bytearray, mode: str, cpu_start: float) -> tuple[str, bool]:
         """The program exited: read what it left in the pipe, reap it, and judge how it ended."""
         while child.stdout_open and len(out) <= self.output_limit:
             before = len(out)
@@ -595,10 +521,11 @@ class BotProcess:
         status = child.exit_status
         stderr = bytes(child.stderr_buffer).lower()
         if status != 0:
-            memory = child.peak_kib > self._limit_kib() or child.box.oom_killed()
+            memory = child.peak_kib > self._limit_kib() or child.process.oom_killed()
             if memory or any(sign in stderr for sign in _MEMORY_SIGNS):
                 raise self._memory_error(child, _describe_exit(status))
             raise BotCrash(_describe_exit(status))
+        self._check_cpu(child, cpu_start)  # all of its processes reaped: every child's CPU time is in
         if child.peak_kib > self._limit_kib():
             raise self._memory_error(child)
         span = _marker_span(out, final=True)
@@ -608,3 +535,27 @@ class BotProcess:
         if mode == "keep" and not out.strip():
             raise BotCrash("the kept-running bot exited (exit code 0) before answering")
         return bytes(out).decode("utf-8", "replace"), False
+
+
+class ProcessTransport:
+    """The subprocess transport: requests go to a :class:`~mjarena.protocol.process.BotProcess`.
+
+    (A :class:`BotProcess` already has ``ask`` and ``close``; this wrapper names the role and keeps the agent
+    independent of the process class.)
+    """
+
+    def __init__(self, process: BotProcess) -> None:
+        self.process = process
+
+    def ask(self, request: str) -> Reply:
+        return self.process.ask(request)
+
+    def close(self) -> None:
+        self.process.close()
+
+    @property
+    def history(self) -> list[Exchange]:
+        return self.process.history
+
+    def __repr__(self) -> str:
+        return f"<ProcessTransport {self.process!r}>"

@@ -1,9 +1,9 @@
 """How an agent reaches a bot: the :class:`Transport` interface, its :class:`Reply`, and a scripted mock.
 
-Two transports speak the protocol: :class:`ProcessTransport` delivers requests to a real program through a
-:class:`mjarena.protocol.process.BotProcess` (restart or keep-running mode, with limits), and
-:class:`ScriptedTransport` plays back queued answers so that protocol tests read like transcripts (python-chess's
-``MockTransport`` habit):
+Two transports speak the protocol: :class:`mjarena.protocol.process.ProcessTransport` delivers requests to a
+real program through a :class:`~mjarena.protocol.process.BotProcess` (restart or keep-running mode, with
+limits), and :class:`ScriptedTransport` plays back queued answers so that protocol tests read like
+transcripts (python-chess's ``MockTransport`` habit):
 
 >>> bot = ScriptedTransport().expect("0 1", "PASS").expect("1 W1 W2", "PASS", data="dealt")
 >>> bot.ask("0 1").response, bot.ask("1 W1 W2").data
@@ -20,15 +20,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from mjarena.agents.errors import AgentError
 from mjarena.protocol.botzone import decode_output
 
-if TYPE_CHECKING:
-    from mjarena.protocol.process import BotProcess
-
-__all__ = ["Exchange", "Printed", "ProcessTransport", "Reply", "ScriptedTransport", "Transport"]
+__all__ = ["Exchange", "Printed", "Reply", "ScriptedTransport", "Transport"]
 
 
 @dataclass(frozen=True)
@@ -98,30 +95,6 @@ class Transport(Protocol):
     def ask(self, request: str) -> Reply: ...
 
     def close(self) -> None: ...
-
-
-class ProcessTransport:
-    """The subprocess transport: requests go to a :class:`~mjarena.protocol.process.BotProcess`.
-
-    (A :class:`BotProcess` already has ``ask`` and ``close``; this wrapper names the role and keeps the agent
-    independent of the process class.)
-    """
-
-    def __init__(self, process: BotProcess) -> None:
-        self.process = process
-
-    def ask(self, request: str) -> Reply:
-        return self.process.ask(request)
-
-    def close(self) -> None:
-        self.process.close()
-
-    @property
-    def history(self) -> list[Exchange]:
-        return self.process.history
-
-    def __repr__(self) -> str:
-        return f"<ProcessTransport {self.process!r}>"
 
 
 ScriptItem = str | Reply | Printed | AgentError

@@ -1,17 +1,20 @@
 """The one door through which every process that a bot or a compiler owns is started.
 
 The box knows nothing of mahjong and the protocol layer knows nothing of namespaces (go-judge's and isolate's
-split): :func:`spawn` starts ``argv`` in a box and gives back a :class:`~mjarena.sandbox.box.Boxed` process
-(pipes, the live process tree, its memory and CPU, freeze/thaw, kill); :func:`run` runs a command to the end
-under limits and gives back a :class:`RunResult` (exit, wall, CPU, peak memory, output, verdict).
+split): a :class:`Box` is made once per seat per game and starts the program afresh in it at each
+:meth:`Box.start`, giving back a :class:`Process` (pipes, the live process tree, its memory and CPU, freeze/thaw,
+kill and reap); :func:`run` runs a command to the end under limits and gives back a :class:`RunResult` (exit,
+wall, CPU, peak memory, output, verdict).
 
 Two kinds of box (:class:`Sandbox`):
 
-- ``bwrap`` (the default): Linux namespaces through bubblewrap. The program sees its own files read-only, the
-  system directories read-only, a private size-capped ``/tmp``, a ``/proc`` of its own pid namespace, no
-  network (loopback included), its own IPC and UTS namespaces, and an environment of ``PATH``, ``HOME`` and
-  ``LANG`` only. When the judge runs as root the program runs under an unprivileged uid of its own, so that the
-  process-count limit bites. Everything dies with the box, and the box dies with the judge.
+- ``bwrap`` (the default): Linux namespaces through bubblewrap, with our own init as the box's pid 1 and a
+  seccomp filter on every program (:mod:`mjarena.sandbox.seccomp`). The program sees its own files read-only,
+  the system directories read-only, a private size-capped ``/tmp`` and ``/dev/shm`` (wiped between programs,
+  counted as its memory), a ``/proc`` of its own pid namespace, no network (loopback included), its own IPC
+  and UTS namespaces, and an environment of ``PATH``, ``HOME`` and ``LANG`` only. When the judge runs as root
+  the program runs under an unprivileged uid of its own, so that the process-count limit bites. Everything
+  dies with the box, and the box dies with the judge.
 - ``none``: a plain child process (trusted programs that need the real filesystem). The same limits are watched
   and it still dies with the judge, but it sees everything the judge sees.
 
@@ -25,8 +28,11 @@ ValueError: unknown sandbox 'docker': expected bwrap or none
 
 from __future__ import annotations
 
-from mjarena.sandbox.box import Boxed, spawn
+from mjarena.sandbox.box import Box, BoxError, Process
 from mjarena.sandbox.config import DEFAULT_SANDBOX, KINDS, Sandbox, SandboxUnavailable, check
 from mjarena.sandbox.run import RunResult, run
 
-__all__ = ["DEFAULT_SANDBOX", "KINDS", "Boxed", "RunResult", "Sandbox", "SandboxUnavailable", "check", "run", "spawn"]
+__all__ = [
+    "DEFAULT_SANDBOX", "KINDS", "Box", "BoxError", "Process", "RunResult", "Sandbox", "SandboxUnavailable", "check",
+    "run",
+]

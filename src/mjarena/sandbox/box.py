@@ -1,15 +1,22 @@
-"""Start a program in a box (:func:`spawn`) and hold it (:class:`Boxed`): its pipes, its whole process tree, the
-memory and CPU time of that tree, freezing it between turns, and killing all of it.
+"""A box (:class:`Box`), made once per seat per game, and the programs started in it one at a time
+(:class:`Process`): their pipes, their whole process tree, its memory and CPU time, freezing it between turns,
+killing and reaping it.  This module is the one owner of a box's life; the protocol only speaks over the pipes.
 
-The tree is followed from the process the judge started, through ``/proc/<pid>/task/<tid>/children``: inside a
-pid namespace an orphan is adopted by the namespace's init, which is in the tree, so a bot cannot leave it by
-forking twice or by ``setsid``. A bwrap box is layered like this (``bwrap`` runs as the judge's user; the uid
-switch only happens when that user is root)::
+A ``bwrap`` box is layered like this (``bwrap`` runs as the judge's user)::
 
-    bwrap [namespaces, mounts, --die-with-parent] -- setpriv --reuid U ... -- prlimit [limits] -- COMMAND
+    bwrap [namespaces, mounts, --as-pid-1, --die-with-parent] -- python -I -S -c <boxinit> FD
 
-so the limits are set inside the box, after the uid switch, and the judge needs no ``preexec_fn`` (which is not
-safe in a threaded judge, and cost 1.7 ms a start).
+The namespaces, the mounts and the box's uid are made once.  The box's pid 1 is our own init
+(:mod:`mjarena.sandbox.boxinit`), which starts each program on the judge's word: a fresh process (the previous
+one's processes all killed and reaped, what it left in ``/tmp`` and ``/dev/shm`` deleted), under the box's uid, a new
+session keyring, the rlimits and the seccomp filter (:mod:`mjarena.sandbox.seccomp`).  A restart-mode request
+costs a fork and an ``execve`` in the box, not a new box.
+
+The judge follows a program's tree through ``/proc/<pid>/task/<tid>/children`` from the box's init (every
+orphan is adopted by it), for memory (resident memory of every process, plus what the box's tmpfs mounts hold),
+CPU time (of every live or zombie process, of the children each has reaped, and of everything the init reaped
+since the program started), stopping and killing.  With no box (``--sandbox none``) the program is a plain child
+of the judge and its tree is followed from it.
 """
 
 from __future__ import annotations
@@ -17,19 +24,24 @@ from __future__ import annotations
 import contextlib
 import functools
 import glob
+import json
 import os
 import shutil
 import signal
+import socket
 import stat
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from mjarena.sandbox import seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
-__all__ = ["BOX_ENV", "Boxed", "Usage", "peak_kib", "spawn"]
+__all__ = ["BOX_ENV", "Box", "BoxError", "Process", "Usage", "live_group_members", "peak_kib"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
@@ -42,11 +54,20 @@ _SYSTEM_ETC = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/fpc.cfg", "/etc/fpc-*.cfg", "/etc/java-*",
     "/etc/ssl/certs/java", "/etc/ssl/openssl.cnf",
 )
+_TMPFS = ("/tmp", "/dev/shm")  # the box's writable places: capped, wiped between programs, counted as memory
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
+# The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left.
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+_REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
+_REAP_SECONDS = 5.0
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
 _slots_next = 0
+
+
+class BoxError(OSError):
+    """The box could not be made or could not start a program; the message says why."""
 
 
 def _take_slot() -> int:
@@ -55,7 +76,7 @@ def _take_slot() -> int:
         if _slots_free:
             return _slots_free.pop()
         if _slots_next >= _SLOTS:
-            raise RuntimeError(f"more than {_SLOTS} boxes at once in one judge process")
+            raise BoxError(f"more than {_SLOTS} boxes at once in one judge process")
         _slots_next += 1
         return _slots_next - 1
 
@@ -66,8 +87,8 @@ def _give_slot(slot: int) -> None:
 
 
 class Usage:
-    """What a box's process tree used: peak resident memory (KiB, summed over its processes) and CPU seconds of
-    its live processes."""
+    """What a program's process tree used: peak memory (KiB: resident memory summed over its processes, plus
+    the box's tmpfs pages) and CPU seconds (of its processes alive, zombie or reaped)."""
 
     __slots__ = ("cpu", "peak_kib")
 
@@ -95,17 +116,19 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _stat(pid: int) -> tuple[float, int] | None:
-    """(CPU seconds, resident KiB) of one process, None when it is gone or a zombie."""
+def _stat(pid: int) -> tuple[float, float, int] | None:
+    """(CPU seconds of its own, CPU seconds of the children it reaped, resident KiB: 0 for a zombie) of one
+    process, None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
+            data = handle.read()
     except OSError:
         return None
-    fields = stat[stat.rindex(b")") + 2 :].split()
-    if fields[0] in (b"Z", b"X"):
-        return None
-    return (int(fields[11]) + int(fields[12])) / _TICKS, int(fields[21]) * _PAGE_KIB
+    fields = data[data.rindex(b")") + 2 :].split()
+    own = (int(fields[11]) + int(fields[12])) / _TICKS
+    reaped = (int(fields[13]) + int(fields[14])) / _TICKS
+    resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
+    return own, reaped, resident
 
 
 def peak_kib(pid: int) -> int:
@@ -120,28 +143,72 @@ def peak_kib(pid: int) -> int:
     return 0
 
 
-class Boxed:
-    """One started program and its box. ``proc`` is the :class:`subprocess.Popen` of the outermost process
-    (``bwrap``, or the program itself with no box); its pipes are the program's standard streams."""
+def live_group_members(pgid: int) -> list[int]:
+    """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
+    return _live_groups({pgid}).get(pgid, [])
 
-    def __init__(
-        self, proc: subprocess.Popen[bytes], sandbox: Sandbox, slot: int | None, cgroup: BoxCgroup | None = None
-    ) -> None:
-        self.proc = proc
-        self.pid = proc.pid
-        self.sandbox = sandbox
-        self.cgroup = cgroup
-        self._slot = slot
+
+def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        fields = data[data.rindex(b")") + 2 :].split()
+        if int(fields[2]) in pgids and fields[0] not in (b"Z", b"X"):
+            found.setdefault(int(fields[2]), []).append(int(entry.name))
+    return found
+
+
+class Process:
+    """One program started in a box: its standard streams (``stdin``, ``stdout``, ``stderr``: the judge's ends,
+    raw file descriptors), its whole process tree, and how it ended (:attr:`exit_status` after :meth:`reap`,
+    negative for a signal)."""
+
+    def __init__(self, box: Box, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.box = box
+        self.pid = pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
         self.usage = Usage()
         self.frozen = False
+        self.reaped = False
+        self.exit_status: int | None = None
         self._stopped: list[int] = []
         self._oom = False
 
-    # -- the tree ---------------------------------------------------------------------------------------------
+    # -- what each kind of box tells differently ------------------------------------------------------------
+
+    @property
+    def exit_fd(self) -> int | None:
+        """A descriptor that becomes readable when the program has exited (None: poll :meth:`exited`)."""
+        raise NotImplementedError
+
+    def exited(self) -> bool:
+        """Whether the program's main process has exited (the rest of its tree may still run)."""
+        raise NotImplementedError
+
+    def _roots(self) -> list[int]:
+        raise NotImplementedError
+
+    def _extra(self) -> tuple[float, int]:
+        """CPU seconds and KiB that the box holds beyond the live tree (reaped processes, tmpfs pages)."""
+        return 0.0, 0
+
+    def _collect(self, timeout: float) -> None:
+        """Wait (at most ``timeout``) until the killed tree is reaped and :attr:`exit_status` known."""
+        raise NotImplementedError
+
+    # -- the tree -------------------------------------------------------------------------------------------
 
     def tree(self) -> list[int]:
-        """The pids of the live process tree (the outermost process first)."""
-        seen = [self.pid]
+        """The pids of the program's live process tree (its main process first)."""
+        seen = self._roots()
         index = 0
         while index < len(seen):
             seen.extend(_children(seen[index]))
@@ -149,37 +216,35 @@ class Boxed:
         return seen
 
     def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
-        """Sample the tree's resident memory and CPU time (``peaks``: also each process's own high-water mark,
-        which catches a spike between two samples); the sampled peak only grows."""
-        resident = 0
-        high = 0
-        cpu = 0.0
-        if pids is None:
-            pids = self.tree()
-        for pid in pids:
+        """Sample the tree's memory and CPU time (``peaks``: also each process's own high-water mark, which
+        catches a spike between two samples); both figures only grow."""
+        resident = high = 0
+        cpu, held = self._extra()
+        for pid in self.tree() if pids is None else pids:
             sample = _stat(pid)
             if sample is None:
                 continue
-            cpu += sample[0]
-            resident += sample[1]
+            cpu += sample[0] + sample[1]
+            resident += sample[2]
             if peaks:
                 high += peak_kib(pid)
-        if self.cgroup is not None:
-            high = max(high, self.cgroup.peak_kib())
+        cgroup = self.box.cgroup
+        if cgroup is not None:
+            high = max(high, cgroup.current_kib())
         usage = self.usage
-        usage.peak_kib = max(usage.peak_kib, resident, high)
+        usage.peak_kib = max(usage.peak_kib, resident + held, high + held)
         usage.cpu = max(usage.cpu, cpu)
         return usage
 
-    # -- signals ----------------------------------------------------------------------------------------------
+    # -- signals --------------------------------------------------------------------------------------------
 
-    def _signal_tree(self, sig: int, rounds: int = 4, skip: int = 0) -> list[int]:
-        """Send ``sig`` to every process of the tree but its first ``skip``; returns the whole tree as last seen."""
+    def _signal_tree(self, sig: int, rounds: int = 4) -> list[int]:
+        """Send ``sig`` to every process of the tree; returns the tree as last seen."""
         done: set[int] = set()
         pids: list[int] = []
         for _ in range(rounds):  # a process may fork while we walk: walk again until nothing new turns up
             pids = self.tree()
-            fresh = [pid for pid in pids[skip:] if pid not in done]
+            fresh = [pid for pid in pids if pid not in done]
             if not fresh:
                 break
             for pid in fresh:
@@ -189,69 +254,157 @@ class Boxed:
         return pids
 
     def freeze(self) -> Usage:
-        """Stop every process of the program (it gets no CPU between its turns), and measure the tree as it is
-        then, high-water marks included.  The box's own processes (bwrap and the namespace's init) only wait for
-        the program: they are left alone."""
-        if not self.frozen and self.cgroup is not None:
-            self.cgroup.freeze(True)
-            self.frozen = True
+        """Stop every process of the program (it gets no CPU between its turns: with ptrace denied nothing in
+        the box can resume it), and measure the tree as it is then, high-water marks included."""
+        if self.frozen:
+            return self.usage
+        self.frozen = True
+        if self.box.cgroup is not None:
+            self.box.cgroup.freeze(True)
             return self.measure(peaks=True)
-        if not self.frozen:
-            pids = self._signal_tree(signal.SIGSTOP, skip=2 if self.sandbox.boxed else 0)
-            self._stopped = pids[2 if self.sandbox.boxed else 0 :]
-            self.frozen = True
-            return self.measure(peaks=True, pids=pids)
-        return self.usage
+        self._stopped = self._signal_tree(signal.SIGSTOP)
+        return self.measure(peaks=True, pids=self._stopped)
 
     def thaw(self) -> None:
         """Let the stopped processes run again (they could not fork while stopped: no walk is needed)."""
-        if self.frozen and self.cgroup is not None:
-            self.cgroup.freeze(False)
-            self.frozen = False
-        if self.frozen:
-            for pid in self._stopped:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGCONT)
-            self._stopped = []
-            self.frozen = False
+        if not self.frozen:
+            return
+        self.frozen = False
+        if self.box.cgroup is not None:
+            self.box.cgroup.freeze(False)
+            return
+        for pid in self._stopped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
+        self._stopped = []
 
     def kill(self) -> None:
-        """SIGKILL every process of the box (the namespace's init too: the kernel then kills the rest)."""
-        if self.proc.returncode is not None:
-            return  # reaped: its pid may belong to another process by now
-        if self.cgroup is not None:
-            self.cgroup.kill()
+        """SIGKILL every process of the program's tree."""
+        if self.reaped:
+            return  # its pids may belong to other processes by now
+        if self.frozen and self.box.cgroup is not None:
+            self.box.cgroup.freeze(False)  # a frozen cgroup would hold the box's init too
         self._signal_tree(signal.SIGKILL, rounds=2)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)  # the outermost process leads its own process group
         self.frozen = False
 
+    def reap(self, timeout: float = _REAP_SECONDS) -> int | None:
+        """Kill what is left of the program, reap it all, and give back its exit status (None when it could not
+        be known within ``timeout``: stuck in the kernel; the judge never hangs on it).  Safe to call twice."""
+        if not self.reaped:
+            self.measure(peaks=True)
+            self.kill()
+            self._collect(timeout)
+            self.reaped = True
+            self._oom = self.oom_killed()  # remembered: the cgroup goes with the box
+            self.close_streams()
+        return self.exit_status
+
+    def close_streams(self) -> None:
+        for name in ("stdin", "stdout", "stderr"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+                setattr(self, name, -1)
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed one of its processes for memory (known with a delegated cgroup only)."""
+        if not self.reaped and self.box.cgroup is not None:
+            self._oom = self._oom or self.box.cgroup.oom_killed()
+        return self._oom
+
+
+class _Child(Process):
+    """No box: the program is the judge's own child (``setpriv --pdeathsig`` and ``prlimit`` in front)."""
+
+    def __init__(self, box: Box, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdin and proc.stdout and proc.stderr
+        fds = [os.dup(stream.fileno()) for stream in (proc.stdin, proc.stdout, proc.stderr)]
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
+        super().__init__(box, proc.pid, *fds)
+        self.proc = proc
+        self.pidfd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self.pidfd = os.pidfd_open(proc.pid)
+
+    @property
+    def exit_fd(self) -> int | None:
+        return self.pidfd
+
     def exited(self) -> bool:
-        """Whether the outermost process has exited; it stays a zombie until reaped (:func:`finish`), so its pid
-        and process group cannot be reused meanwhile."""
-        if self.proc.returncode is not None:
+        if self.reaped:
             return True
-        try:
+        try:  # it stays a zombie until reaped, so its pid and process group cannot be reused meanwhile
             info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             return True
         return info is not None and info.si_pid == self.pid
 
-    def oom_killed(self) -> bool:
-        """Whether the kernel killed one of its processes for memory (known with a delegated cgroup only)."""
-        if self.cgroup is not None:
-            self._oom = self._oom or self.cgroup.oom_killed()
-        return self._oom
+    def _roots(self) -> list[int]:
+        return [self.pid]
 
-    def release(self) -> None:
-        """Give the box's uid (and cgroup) back (after the tree is dead and reaped)."""
-        if self.cgroup is not None:
-            self.oom_killed()  # remembered: the cgroup is about to go
-            self.cgroup.remove()
-            self.cgroup = None
-        if self._slot is not None:
-            _give_slot(self._slot)
-            self._slot = None
+    def kill(self) -> None:
+        super().kill()
+        if not self.reaped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)  # it leads its own process group
+
+    def _collect(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == self.pid:
+                    self.exit_status = os.waitstatus_to_exitcode(status)
+                    self.usage.cpu = max(self.usage.cpu, usage.ru_utime + usage.ru_stime)
+                    # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
+                    # so it says something about the program only when it is above the judge's own peak.
+                    if usage.ru_maxrss > self.box.parent_hwm_kib + 1024:
+                        self.usage.peak_kib = max(self.usage.peak_kib, usage.ru_maxrss)
+                    break
+                if time.monotonic() >= end:
+                    break  # unkillable (stuck in the kernel): give up waiting, never hang
+                time.sleep(0.001)
+        finally:
+            self.proc.returncode = self.exit_status if self.exit_status is not None else -signal.SIGKILL
+            if self.pidfd is not None:
+                os.close(self.pidfd)
+                self.pidfd = None
+        self.box.sweep(self.pid)
+
+
+class _Boxed(Process):
+    """A program that the box's init started."""
+
+    def __init__(self, box: Box, pid: int, fds: tuple[int, int, int]) -> None:
+        super().__init__(box, pid, *fds)
+        self._cpu_base = box.init_reaped_cpu()
+
+    @property
+    def exit_fd(self) -> int | None:
+        return self.box.control_fd
+
+    def exited(self) -> bool:
+        return self.reaped or self.box.poll_exit()
+
+    def _roots(self) -> list[int]:
+        return _children(self.box.init_pid)
+
+    def _extra(self) -> tuple[float, int]:
+        return self.box.init_reaped_cpu() - self._cpu_base, self.box.tmpfs_kib()
+
+    def _collect(self, timeout: float) -> None:
+        status, maxrss = self.box.clean(timeout)
+        if status is not None:
+            self.exit_status = os.waitstatus_to_exitcode(status)
+        if maxrss > self.box.parent_hwm_kib + 1024:  # as with no box: above the init's pages shared at the fork
+            self.usage.peak_kib = max(self.usage.peak_kib, maxrss)
+        # every process of the program is reaped by now, so the init's children's CPU is the program's whole
+        self.usage.cpu = max(self.usage.cpu, self.box.init_reaped_cpu() - self._cpu_base)
 
 
 def _ancestors(path: str) -> list[str]:
@@ -321,10 +474,22 @@ def _system_etc() -> tuple[str, ...]:
     return tuple(path for pattern in _SYSTEM_ETC for path in sorted(glob.glob(pattern)))
 
 
+@functools.cache
+def _init_source() -> str:
+    return Path(__file__).with_name("boxinit.py").read_text(encoding="utf-8")
+
+
+@functools.cache
+def _init_python() -> str:
+    """The interpreter that runs the box's init: the judge's own, resolved to its real file (a venv's python
+    is a link to its base interpreter, which ``-I -S`` runs without the venv)."""
+    return os.path.realpath(sys.executable)
+
+
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int) -> list[str]:
-    """bwrap arguments for the file system: system directories, a private ``/tmp``, the given paths at their
-    own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the working
-    folder."""
+    """bwrap arguments for the file system: system directories, the private tmpfs mounts, the given paths at
+    their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
+    working folder."""
     args: list[str] = []
     shown: list[str] = []
     for folder in _SYSTEM_DIRS:
@@ -333,7 +498,9 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for mount in _TMPFS:
+        args += ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", mount]
     mounts = {(path, "--ro-bind") for path in _system_etc()}
     mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
@@ -378,88 +545,329 @@ def _count_processes(uid: int) -> int:
     return count
 
 
-def _limits_argv(sandbox: Sandbox, uid: int | None, address_space: int | None) -> list[str]:
-    processes = sandbox.max_processes
-    if uid is None and os.getuid() != 0:  # the box shares the judge's uid: leave room for what it already runs
-        processes += _count_processes(os.getuid())
-    if uid is None and os.getuid() == 0:
-        processes = 0  # root ignores the process-count limit: do not pretend
-    argv = ["/usr/bin/prlimit", f"--fsize={sandbox.file_size_mib * MIB}", "--core=0"]
-    if processes:
-        argv.append(f"--nproc={processes}")
+def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_space: int | None) -> dict[str, int]:
+    """The rlimits of every program of a box, by ``prlimit`` option name: files, core dumps, processes (counted
+    per uid: a box of its own uid counts its processes alone), private data (the kernel's hold on memory that
+    leaves reserved address space alone, with room for what a JVM commits at start) and, when asked, the address
+    space."""
+    limits = {"fsize": sandbox.file_size_mib * MIB, "core": 0}
+    if own_uid:
+        limits["nproc"] = sandbox.max_processes
+    elif os.getuid() != 0:  # the box shares the judge's uid: leave room for what it already runs
+        limits["nproc"] = sandbox.max_processes + _count_processes(os.getuid())
+    # (root ignores the process-count limit: under a root judge without a uid of its own, none is set)
+    if memory_limit is not None:
+        limits["data"] = memory_limit + _DATA_ALLOWANCE
     if address_space is not None:
-        argv.append(f"--as={address_space}")
-    return [*argv, "--"]
+        limits["as"] = address_space
+    return limits
 
 
-def spawn(
-    argv: Sequence[str],
-    *,
-    sandbox: Sandbox,
-    readable: Iterable[str | os.PathLike[str]] = (),
-    writable: Iterable[str | os.PathLike[str]] = (),
-    cwd: str | os.PathLike[str] | None = None,
-    env: Mapping[str, str] | None = None,
-    address_space: int | None = None,
-    memory_limit: int | None = None,
-) -> Boxed:
-    """Start ``argv`` in a box, its standard streams as non-inherited pipes.
+#: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
+#: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
+_DATA_ALLOWANCE = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 64 + 256 * MIB
+_RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "as": 9}
+
+
+class Box:
+    """One box for one program (``argv``), made on its first :meth:`start` and kept until :meth:`close`; each
+    :meth:`start` runs the program afresh in it.
 
     ``readable`` paths are shown read-only and ``writable`` ones read-write, each at its own path; ``cwd`` (the
     judge's current folder by default) is where the program starts, an empty folder in the box unless shown.
-    ``env`` is added to :data:`BOX_ENV`; ``address_space`` (bytes) also caps each process's address space;
-    ``memory_limit`` (bytes) is the whole box's ``memory.max`` when the sandbox names a delegated cgroup.
-    Raises :class:`FileNotFoundError` when the program does not exist and
-    :class:`~mjarena.sandbox.SandboxUnavailable` when the box cannot be made here.
+    ``env`` is added to :data:`BOX_ENV`; ``memory_limit`` (bytes) caps each process's private data
+    (``RLIMIT_DATA``) and is the box's ``memory.max`` when the sandbox names a delegated cgroup;
+    ``address_space`` (bytes) also caps each process's address space.  :meth:`start` raises
+    :class:`FileNotFoundError` when the program does not exist, :class:`BoxError` when the box cannot start it,
+    and :class:`~mjarena.sandbox.SandboxUnavailable` when no box can be made here.
+
+    >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
+    ...     process = box.start()
+    ...     os.read(process.stdout, 100), process.reap()
+    (b'hi\\n', 0)
     """
-    workdir = os.path.abspath(cwd if cwd is not None else os.getcwd())
-    command, visible = resolve_command(argv, workdir)
-    box_env = {**BOX_ENV, **(env or {})}
-    limits = _limits_argv(sandbox, None, address_space)
-    if not sandbox.boxed:  # the program as the user named it (a venv's python stays the venv's)
-        full = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *limits, *argv]
-        return _start(full, sandbox, None, memory_limit, cwd=workdir, env={**os.environ, **(env or {})})
-    check(sandbox)
-    if os.getuid() == 0:
-        _check_others_can_read([*map(str, readable), *visible])
-    slot = _take_slot() if os.getuid() == 0 else None
-    uid = None if slot is None else _UID_BASE + os.getpid() * _SLOTS + slot
-    outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-             "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--clearenv"]
-    for name, value in box_env.items():
-        outer += ["--setenv", name, value]
-    outer += _binds([*map(str, readable), *visible], map(str, writable), workdir, sandbox.tmp_mib * MIB)
-    outer += ["--chdir", workdir]
-    inner: list[str] = []
-    if uid is not None:
-        outer += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-        inner = ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-                 "--bounding-set=-all", "--"]
-    full = [*outer, "--", *inner, *_limits_argv(sandbox, uid, address_space), *command]
-    try:
-        return _start(full, sandbox, slot, memory_limit, cwd="/", env={})
-    except BaseException:
-        if slot is not None:
-            _give_slot(slot)
-        raise
 
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        sandbox: Sandbox,
+        readable: Iterable[str | os.PathLike[str]] = (),
+        writable: Iterable[str | os.PathLike[str]] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        memory_limit: int | None = None,
+        address_space: int | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.sandbox = sandbox
+        self.readable = [os.fspath(path) for path in readable]
+        self.writable = [os.fspath(path) for path in writable]
+        self.workdir = os.path.abspath(cwd if cwd is not None else os.getcwd())
+        self.env = dict(env or {})
+        self.memory_limit = memory_limit
+        self.address_space = address_space
+        self.cgroup: BoxCgroup | None = None
+        self.parent_hwm_kib = 0  # the high-water mark of the process each program is forked from
+        self.init_pid = 0
+        self.started_pids: list[int] = []
+        self._bwrap: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._messages: list[dict[str, object]] = []
+        self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
+        self._slot: int | None = None
+        self._command: list[str] = []
+        self.closed = False
 
-def _start(
-    argv: list[str], sandbox: Sandbox, slot: int | None, memory_limit: int | None, *, cwd: str,
-    env: Mapping[str, str],
-) -> Boxed:
-    """Start the outermost process (in its own cgroup first, when one is delegated)."""
-    cgroup = None
-    if sandbox.cgroup is not None:
-        cgroup = BoxCgroup(sandbox.cgroup, memory_bytes=memory_limit, max_processes=sandbox.max_processes)
-        argv = [*cgroup.enter_argv(), *argv]
-    try:
+    # -- life -----------------------------------------------------------------------------------------------
+
+    def start(self) -> Process:
+        """Start the program afresh (whatever is left of the previous one is killed first)."""
+        if self.closed:
+            raise BoxError("the box is closed")
+        if not self.sandbox.boxed:
+            return self._start_child()
+        if self._bwrap is None:
+            self._open()
+        return self._start_boxed()
+
+    def close(self) -> None:
+        """End the box: every process in it is killed (its init, and with it the pid namespace), and reaped."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.cgroup is not None:
+            self.cgroup.freeze(False)
+            self.cgroup.kill()
+        if self._bwrap is not None:
+            if self.init_pid:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(self.init_pid, signal.SIGKILL)  # the kernel kills the rest of the namespace
+            if self._control is not None:
+                self._control.close()
+                self._control = None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._bwrap.wait(_REAP_SECONDS)
+            if self._bwrap.returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self._bwrap.pid, signal.SIGKILL)
+            if self._bwrap.stderr is not None:
+                self._bwrap.stderr.close()
+        if self.cgroup is not None:
+            self.cgroup.oom_killed()  # remembered: the cgroup is about to go
+            self.cgroup.remove()
+        if self._slot is not None:
+            _give_slot(self._slot)
+            self._slot = None
+
+    def __enter__(self) -> Box:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def sweep(self, pgid: int, seconds: float = 1.0) -> None:
+        """With no box: kill what is left of a program's process group (SIGKILL takes effect asynchronously: wait,
+        at most ``seconds``, until ``/proc`` shows no live member)."""
+        end = time.monotonic() + seconds
+        while live_group_members(pgid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+            if time.monotonic() > end:
+                return
+            time.sleep(0.002)
+
+    # -- no box ---------------------------------------------------------------------------------------------
+
+    def _start_child(self) -> Process:
+        if not self._command:
+            resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
+            limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
+            if os.getuid() == 0:
+                limits.pop("nproc", None)
+            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", "/usr/bin/prlimit",
+                             *(f"--{name}={value}" for name, value in limits.items()), "--", *self.argv]
+            self.parent_hwm_kib = peak_kib(os.getpid())
+            if self.sandbox.cgroup is not None:
+                self.cgroup = BoxCgroup(self.sandbox.cgroup, memory_bytes=self.memory_limit,
+                                        max_processes=self.sandbox.max_processes)
+                self._command = [*self.cgroup.enter_argv(), *self._command]
         proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
-            start_new_session=True, bufsize=0,
+            self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True, bufsize=0,
         )
-    except BaseException:
-        if cgroup is not None:
-            cgroup.remove()
-        raise
-    return Boxed(proc, sandbox, slot, cgroup)
+        self.started_pids.append(proc.pid)
+        return _Child(self, proc)
+
+    # -- a bwrap box ----------------------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        command, visible = resolve_command(self.argv, self.workdir)
+        check(self.sandbox)
+        root = os.getuid() == 0
+        init_tree = _interpreter_tree(_init_python())
+        shown = [*self.readable, *visible, *([init_tree] if init_tree else [])]
+        if root:
+            _check_others_can_read([*self.readable, *visible])
+            self._slot = _take_slot()
+        uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
+        tmp_bytes = self.sandbox.tmp_mib * MIB
+        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                 "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
+                 "--cap-drop", "ALL"]
+        if not root:
+            outer += ["--unshare-user", "--disable-userns"]
+        for cap in _INIT_CAPS:
+            outer += ["--cap-add", cap]
+        outer += _binds(shown, self.writable, self.workdir, tmp_bytes)
+        outer += ["--chdir", "/"]
+        parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
+        if self.sandbox.cgroup is not None:
+            self.cgroup = BoxCgroup(self.sandbox.cgroup, memory_bytes=self.memory_limit,
+                                    max_processes=self.sandbox.max_processes)
+            argv = [*self.cgroup.enter_argv(), *argv]
+        try:
+            self._bwrap = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={},
+                cwd="/", start_new_session=True, pass_fds=(init_end.fileno(),),
+            )
+        finally:
+            init_end.close()
+        self._control = parent_end
+        limits = _rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space)
+        config = {
+            "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
+            "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
+            "tmpfs": list(_TMPFS), "seccomp": _filter().hex(),
+        }
+        self._command = command
+        self._send({"config": config})
+        ready = self._await("ready")
+        self.parent_hwm_kib = int(ready.get("hwm_kib", 0))  # type: ignore[call-overload]
+        children = _children(self._bwrap.pid)
+        if not children:
+            self._fail("the box's init is not running")
+        self.init_pid = children[0]
+
+    def _start_boxed(self) -> Process:
+        self._exit = None
+        pipes = [os.pipe2(os.O_CLOEXEC) for _ in range(3)]
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours = (pipes[0][1], pipes[1][0], pipes[2][0])
+        try:
+            self._send({"run": self._command}, theirs)
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        try:
+            started = self._await("started")
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            raise
+        pid = self._host_pid(int(started["started"]))  # type: ignore[call-overload]
+        self.started_pids.append(pid)
+        return _Boxed(self, pid, ours)
+
+    def _host_pid(self, inner: int) -> int:
+        """The judge's pid of the init's child ``inner`` (0 when it is already gone)."""
+        for pid in _children(self.init_pid):
+            with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/status", "rb") as handle:
+                for line in handle:
+                    if line.startswith(b"NSpid:") and int(line.split()[-1]) == inner:
+                        return pid
+        return 0
+
+    def _send(self, message: dict[str, object], fds: Sequence[int] = ()) -> None:
+        assert self._control is not None
+        try:
+            socket.send_fds(self._control, [json.dumps(message).encode()], list(fds))
+        except OSError as error:
+            self._fail(f"the box's init is gone ({error})")
+
+    def _receive(self, timeout: float | None) -> bool:
+        """Read one message from the init into the queue (False when none came within ``timeout``)."""
+        assert self._control is not None
+        self._control.settimeout(timeout)
+        try:
+            data = self._control.recv(1 << 16)
+        except (TimeoutError, BlockingIOError):
+            return False
+        except OSError as error:
+            self._fail(f"the box's init is gone ({error})")
+        if not data:
+            self._fail("the box's init is gone")
+        message = json.loads(data)
+        if "exit" in message:
+            self._exit = (message["exit"], int(message.get("maxrss", 0)))
+        else:
+            self._messages.append(message)
+        return True
+
+    def _await(self, key: str, timeout: float = _REPLY_SECONDS) -> dict[str, object]:
+        end = time.monotonic() + timeout
+        while True:
+            for index, message in enumerate(self._messages):
+                if key in message:
+                    return self._messages.pop(index)
+                if "error" in message:
+                    self._messages.pop(index)
+                    raise BoxError(f"the box cannot start the program: {message['error']}")
+            left = end - time.monotonic()
+            if left <= 0 or not self._receive(left):
+                self._fail(f"the box's init did not answer within {timeout:.0f} s")
+
+    def _fail(self, why: str) -> None:
+        """Raise :class:`BoxError` with ``why`` and what bwrap said, after ending the box."""
+        said = ""
+        if self._bwrap is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._bwrap.wait(0.5 if self._bwrap.poll() is None else 0)
+            if self._bwrap.returncode is not None and self._bwrap.stderr is not None:
+                said = self._bwrap.stderr.read().decode("utf-8", "replace").strip()
+        self.close()
+        raise BoxError(f"{why}: {said}" if said else why)
+
+    # -- what the programs ask of the box -------------------------------------------------------------------
+
+    @property
+    def control_fd(self) -> int | None:
+        return self._control.fileno() if self._control is not None else None
+
+    def poll_exit(self) -> bool:
+        """Whether the init has said that the current program exited (reads what it sent, never waits)."""
+        while self._exit is None and self._control is not None:
+            try:
+                if not self._receive(0):
+                    break
+            except BoxError:
+                return True  # the box is gone, and its programs with it
+        return self._exit is not None
+
+    def clean(self, timeout: float) -> tuple[int | None, int]:
+        """Have the init kill and reap every process of the current program; its (wait status, maxrss)."""
+        with contextlib.suppress(BoxError):
+            self._send({"kill": True})
+            self._await("clean", timeout)
+        status, maxrss = self._exit if self._exit is not None else (None, 0)
+        return status, maxrss
+
+    def init_reaped_cpu(self) -> float:
+        """CPU seconds of every process that the box's init has reaped (``cutime`` + ``cstime``)."""
+        sample = _stat(self.init_pid) if self.init_pid else None
+        return sample[1] if sample is not None else 0.0
+
+    def tmpfs_kib(self) -> int:
+        """KiB held in the box's tmpfs mounts (files in ``/tmp`` and ``/dev/shm`` are memory too)."""
+        used = 0
+        for mount in _TMPFS:
+            with contextlib.suppress(OSError):
+                info = os.statvfs(f"/proc/{self.init_pid}/root{mount}")
+                used += (info.f_blocks - info.f_bfree) * info.f_frsize // 1024
+        return used
+
+
+@functools.cache
+def _filter() -> bytes:
+    return seccomp.build()

@@ -61,10 +61,10 @@ class BoxCgroup:
             return False
         return any(line.split()[:1] == ["oom_kill"] and line.split()[1] != "0" for line in events.splitlines())
 
-    def peak_kib(self) -> int:
-        for name in ("memory.peak", "memory.current"):
-            with contextlib.suppress(OSError, ValueError):
-                return int((self.path / name).read_text()) // 1024
+    def current_kib(self) -> int:
+        """The memory the box holds now (its programs come and go in one box: a lifetime peak would not do)."""
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.path / "memory.current").read_text()) // 1024
         return 0
 
     def remove(self, timeout: float = 2.0) -> None:

@@ -9,13 +9,12 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mjarena.sandbox.box import Boxed, spawn
+from mjarena.sandbox.box import Box, Process
 from mjarena.sandbox.config import Sandbox
 
-__all__ = ["RunResult", "finish", "run"]
+__all__ = ["RunResult", "run"]
 
 _CHUNK = 1 << 16
-_REAP_SECONDS = 5.0
 
 
 @dataclass
@@ -37,38 +36,6 @@ class RunResult:
     @property
     def ok(self) -> bool:
         return self.status == "ok"
-
-
-def exit_code(status: int, boxed: bool) -> int:
-    """The program's exit code from a wait status; a bwrap box reports death by signal N as 128 + N."""
-    code = os.waitstatus_to_exitcode(status)
-    if boxed and 128 < code < 128 + 65:
-        return -(code - 128)
-    return code
-
-
-def finish(box: Boxed, timeout: float = _REAP_SECONDS) -> int | None:
-    """Kill what is left of the box, reap its outermost process, and give back its exit code (None when it
-    did not exit within ``timeout``: stuck in the kernel; the judge never hangs on it)."""
-    box.kill()
-    code = box.proc.returncode
-    end = time.monotonic() + timeout
-    while code is None:
-        try:
-            pid, status = os.waitpid(box.pid, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == box.pid:
-            code = box.proc.returncode = exit_code(status, box.sandbox.boxed)
-            break
-        if time.monotonic() >= end:
-            break
-        time.sleep(0.002)
-    for stream in (box.proc.stdin, box.proc.stdout, box.proc.stderr):
-        if stream is not None:
-            stream.close()
-    box.release()
-    return code
 
 
 def run(
@@ -93,31 +60,44 @@ def run(
     ('crash', 3, b'hi\\n')
     """
     start = time.monotonic()
-    box = spawn(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env,
-                memory_limit=memory_mib << 20)
-    proc = box.proc
-    assert proc.stdin and proc.stdout and proc.stderr
-    out = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    with Box(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env,
+             memory_limit=memory_mib << 20) as box:
+        process = box.start()
+        status, out = _watch(process, stdin, start, time_limit, memory_mib * 1024, output_limit, poll_interval)
+        code = process.reap()
+    usage = process.usage
+    if status == "ok" and code != 0:
+        status = "memory" if usage.peak_kib > memory_mib * 1024 or process.oom_killed() else "crash"
+    stdout, stderr = (bytes(buffer[:output_limit]) for buffer in out)
+    return RunResult(status, code, time.monotonic() - start, usage.cpu, usage.peak_kib, stdout, stderr)
+
+
+def _watch(
+    process: Process, stdin: bytes, start: float, time_limit: float, limit_kib: int, output_limit: int,
+    poll_interval: float,
+) -> tuple[str, tuple[bytearray, bytearray]]:
+    """Feed ``stdin`` and collect both output streams until the program exits or breaks a limit."""
+    out = {process.stdout: bytearray(), process.stderr: bytearray()}
     selector = selectors.DefaultSelector()
     for fd in out:
         os.set_blocking(fd, False)
         selector.register(fd, selectors.EVENT_READ)
     pending = memoryview(stdin)
-    stdin_fd = proc.stdin.fileno()
+    stdin_fd = process.stdin
     os.set_blocking(stdin_fd, False)
     if pending:
         selector.register(stdin_fd, selectors.EVENT_WRITE)
     else:
-        proc.stdin.close()
+        os.close(stdin_fd)
+        process.stdin = -1
     status = "ok"
-    limit_kib = memory_mib * 1024
     try:
         while True:
-            if box.exited():
-                box.kill()  # what it left running (bwrap: the namespace is gone already)
+            if process.exited():
+                process.kill()  # what it left running
                 if not any(key.fd in out for key in selector.get_map().values()):
                     break
-            usage = box.measure()
+            usage = process.measure()
             elapsed = time.monotonic() - start
             if usage.peak_kib > limit_kib:
                 status = "memory"
@@ -132,11 +112,12 @@ def run(
                 if key.fd == stdin_fd:
                     try:
                         pending = pending[os.write(stdin_fd, pending[:_CHUNK]) :]
-                    except (BrokenPipeError, OSError):
+                    except OSError:
                         pending = pending[len(pending) :]
                     if not pending:
                         selector.unregister(stdin_fd)
-                        proc.stdin.close()
+                        os.close(stdin_fd)
+                        process.stdin = -1
                     continue
                 try:
                     chunk = os.read(key.fd, _CHUNK)
@@ -148,9 +129,4 @@ def run(
                     selector.unregister(key.fd)
     finally:
         selector.close()
-        box.measure(peaks=True)
-        code = finish(box)
-    if status == "ok" and code != 0:
-        status = "memory" if box.usage.peak_kib > limit_kib or box.oom_killed() else "crash"
-    stdout, stderr = (bytes(buffer[:output_limit]) for buffer in out.values())
-    return RunResult(status, code, time.monotonic() - start, box.usage.cpu, box.usage.peak_kib, stdout, stderr)
+    return status, (out[process.stdout], out[process.stderr])

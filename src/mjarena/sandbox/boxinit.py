@@ -1,0 +1,249 @@
+"""The box's init: pid 1 of a box's pid namespace, and the one process in the box that the judge talks to.
+
+The judge makes a box once per seat per game (``bwrap --as-pid-1 … -- python -I -S -c <this file> FD``) and
+asks this init, over the socket ``FD`` (``SOCK_SEQPACKET``, JSON messages), to start each program in it:
+
+- ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts, environment and folder of every
+  program it will start; answered ``{"ready": true, "hwm_kib": N}`` (its own high-water mark, which a child
+  forked from it shares until ``execve``).
+- ``{"run": [argv]}`` with three file descriptors (the program's standard streams): kill and reap whatever is
+  left of the previous program, delete whatever it left in the box's tmpfs mounts, fork, and in the child
+  switch to the box's uid, join a new session keyring, lower the rlimits, install the seccomp filter and
+  ``execve``; answered ``{"started": pid}``.
+- ``{"kill": true}``: kill every process of the box but this one and reap them all; answered ``{"clean": true}``.
+- By itself, when the program it started is reaped: ``{"exit": wait status, "maxrss": KiB}``.
+
+As the namespace's init it adopts every orphan and reaps it, so the CPU time of every process that ever ran in
+the box reaches this process's ``cutime``/``cstime`` (``/proc/<pid>/stat``), where the judge counts it.  It
+takes no input from the programs it starts (they cannot signal it: a pid namespace's init gets only the signals
+it handles, and it is not dumpable), and when the judge goes away it exits, which ends the box.
+
+This file runs in the box with the standard library only (it is not importable there as part of mjarena).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+
+_PR_SET_DUMPABLE = 4
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_SECCOMP = 22
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+_CAP_VERSION_3 = 0x20080522
+_SECCOMP_MODE_FILTER = 2
+_KEYCTL_JOIN_SESSION_KEYRING = 1
+_KEYCTL = {"x86_64": 250, "aarch64": 219}
+_RESET_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def install_filter(program: bytes) -> None:
+    """Set ``no_new_privs`` and load the seccomp ``program`` (:func:`mjarena.sandbox.seccomp.build`) on this
+    process, for good."""
+    fprog = _SockFprog(len(program) // 8, program)
+    _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+
+
+def _entries(path: str) -> set[tuple[int, int]]:
+    """(device, inode) of everything under ``path`` now, on its own file system (what the box was made with)."""
+    found: set[tuple[int, int]] = set()
+    root = os.lstat(path)
+    stack = [path]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                if info.st_dev == root.st_dev:
+                    found.add((info.st_dev, info.st_ino))
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+    return found
+
+
+def _wipe(path: str, keep: set[tuple[int, int]]) -> None:
+    """Delete everything under ``path`` that was not there when the box was made, never crossing into a mount
+    (a shown file or folder) nor following a link."""
+    device = os.lstat(path).st_dev
+    stack = [(path, False)]
+    while stack:
+        folder, done = stack.pop()
+        if done:
+            info = os.lstat(folder)
+            if (info.st_dev, info.st_ino) not in keep:
+                os.rmdir(folder)
+            continue
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                if info.st_dev != device:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack += [(entry.path, True), (entry.path, False)]
+                elif (info.st_dev, info.st_ino) not in keep:
+                    os.unlink(entry.path)
+
+
+class Init:
+    def __init__(self, control: socket.socket) -> None:
+        self.control = control
+        self.config: dict = {}
+        self.program: bytes = b""
+        self.made: dict[str, set[tuple[int, int]]] = {}
+        self.main: int | None = None
+        wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.wake = wake_read
+        signal.set_wakeup_fd(wake_write)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+        _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+    def send(self, message: dict) -> None:
+        with contextlib.suppress(OSError):
+            self.control.send(json.dumps(message).encode())
+
+    def serve(self) -> None:
+        while True:
+            ready, _, _ = select.select([self.control, self.wake], [], [])
+            if self.wake in ready:
+                with contextlib.suppress(OSError):
+                    os.read(self.wake, 4096)
+                self.reap()
+            if self.control in ready:
+                data, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 3)
+                if not data:
+                    return  # the judge is gone: the box ends with its init
+                message = json.loads(data)
+                if "config" in message:
+                    self.config = message["config"]
+                    self.program = bytes.fromhex(self.config["seccomp"])
+                    self.made = {path: _entries(path) for path in self.config["tmpfs"]}
+                    self.send({"ready": True, "hwm_kib": _own_hwm()})
+                elif "run" in message:
+                    self.run(message["run"], fds)
+                elif "kill" in message:
+                    self.clean()
+                    self.send({"clean": True})
+                for fd in fds:
+                    os.close(fd)
+
+    def reap(self, block: bool = False) -> bool:
+        """Reap what has exited (``block``: wait for one); False when no process is left."""
+        while True:
+            try:
+                pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return False
+            if pid == 0:
+                return True
+            if pid == self.main:
+                self.main = None
+                self.send({"exit": status, "maxrss": usage.ru_maxrss})
+            if block:
+                return True
+
+    def clean(self) -> None:
+        """Kill every process of the box but this one, and reap them all (a fork racing the kill is caught by
+        the next round)."""
+        while True:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(-1, signal.SIGKILL)
+            if not self.reap(block=True):
+                return
+
+    def run(self, argv: list[str], fds: list[int]) -> None:
+        self.clean()
+        for path, keep in self.made.items():
+            try:
+                _wipe(path, keep)
+            except (OSError, RecursionError) as error:
+                self.send({"error": f"cannot wipe {path}: {error}"})
+                return
+        pid = os.fork()
+        if pid == 0:
+            self.child(argv, fds)  # never returns
+        self.main = pid
+        self.send({"started": pid})
+
+    def child(self, argv: list[str], fds: list[int]) -> None:
+        step = "set up"
+        try:
+            config = self.config
+            signal.set_wakeup_fd(-1)
+            for sig in _RESET_SIGNALS:
+                signal.signal(sig, signal.SIG_DFL)
+            os.setsid()
+            for target, fd in enumerate(fds):
+                os.dup2(fd, target, inheritable=True)
+            os.closerange(3, max(os.sysconf("SC_OPEN_MAX"), 1024))
+            step = f"enter {config['cwd']}"
+            os.chdir(config["cwd"])
+            step = "drop privileges"
+            _libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+            uid = config["uid"]
+            if uid is not None:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+            _check(_libc.capset(ctypes.byref(_CapHeader(_CAP_VERSION_3, 0)), ctypes.byref((_CapData * 2)())), "capset")
+            keyctl = _KEYCTL.get(os.uname().machine)
+            if keyctl is not None:  # an empty session keyring of its own: nothing of the judge's session
+                _libc.syscall(keyctl, _KEYCTL_JOIN_SESSION_KEYRING, None)
+            step = "set limits"
+            for number, soft, hard in config["rlimits"]:
+                resource.setrlimit(number, (soft, hard))
+            step = "install the system-call filter"
+            install_filter(self.program)
+            step = f"start {argv[0]}"
+            os.execve(argv[0], argv, config["env"])
+        except BaseException as error:
+            with contextlib.suppress(BaseException):
+                reason = os.strerror(error.errno) if isinstance(error, OSError) and error.errno else str(error)
+                os.write(2, f"mjarena box: cannot {step}: {reason}\n".encode())
+        os._exit(127)
+
+
+def _own_hwm() -> int:
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status", "rb") as handle:
+        for line in handle:
+            if line.startswith(b"VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def main() -> None:
+    control = socket.socket(fileno=int(sys.argv[1]))
+    Init(control).serve()
+
+
+if __name__ == "__main__" and len(sys.argv) > 1:
+    main()
