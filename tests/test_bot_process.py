@@ -23,8 +23,7 @@ from mjarena.agents.errors import (
     BotOutputLimit,
     BotTimeout,
 )
-from mjarena.protocol.process import BotProcess, live_group_members
-from mjarena.protocol.transport import ProcessTransport
+from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
 from boxes import sandbox_kinds

@@ -17,8 +17,8 @@ import pytest
 from mjarena.agents.botzone_agent import BotzoneAgent, ProtocolMismatch
 from mjarena.agents.errors import AgentError, BotBadOutput, BotTimeout, IllegalAnswer
 from mjarena.protocol.botzone import requests_for
-from mjarena.protocol.process import BotProcess, live_group_members
-from mjarena.protocol.transport import ProcessTransport, Reply, ScriptedTransport
+from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
+from mjarena.protocol.transport import Reply, ScriptedTransport
 from mjarena.tiles import parse_tiles
 from mjarena.variants.base import Action, Decision, Event, IllegalAction, play
 

@@ -347,3 +347,20 @@ def test_a_delegated_cgroup_gets_the_limits_the_processes_and_the_freezer(tmp_pa
 def test_a_cgroup_option_that_names_no_cgroup_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a cgroup v2 directory"):
         Sandbox(cgroup=str(tmp_path))
+
+
+# -- one box per seat per game ----------------------------------------------------------------------------------
+
+
+@requires_bwrap
+def test_restart_requests_run_afresh_in_one_box_that_keeps_nothing_between_them(token: str) -> None:
+    """Each restart-mode request is a new process in the same box (its pid 1 started once), which finds
+    neither the files the previous start left in /tmp and /dev/shm nor the process it left running."""
+    with BotProcess([PY, str(BOTS / "restart_state_bot.py"), token], time_limit=5.0, sandbox=Sandbox()) as process:
+        reports = [json.loads(process.ask(request).debug or "{}") for request in ("0 1", "1 0 0", "2 T3", "2 T4")]
+        assert processes_with(token) == []  # the child each start leaves is killed with its answer
+    assert gone(token)
+    assert len({report["init_start"] for report in reports}) == 1  # one box, made once
+    assert len({report["me"] for report in reports}) == 4 and process.starts == 4
+    assert [report["found"] for report in reports] == [[]] * 4  # /tmp and /dev/shm wiped between starts
+    assert [report["pids"] for report in reports] == [[1, report["me"]] for report in reports]  # nothing left

@@ -407,18 +407,32 @@ class _Boxed(Process):
         self.usage.cpu = max(self.usage.cpu, self.box.init_reaped_cpu() - self._cpu_base)
 
 
+def _within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or inside it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _ancestors(path: str) -> list[str]:
     parts = Path(path).parts
     return [str(Path(*parts[:i])) for i in range(2, len(parts))]
 
 
 def _interpreter_tree(executable: str) -> str | None:
-    """The folder to show for an executable outside the system directories (``…/bin/python3.11`` → ``…``)."""
+    """The runtime tree to show for an executable outside the system directories: ``prefix`` for
+    ``prefix/bin/python3.11`` when ``prefix/lib`` exists (pyenv, nvm, a JDK); None for any other program, which
+    is shown alone (a folder that merely holds a bot, /tmp say, is not shown with it).
+
+    >>> _interpreter_tree("/usr/bin/python3") is None
+    True
+    """
     real = os.path.realpath(executable)
     if any(real == d or real.startswith(d + "/") for d in _SYSTEM_DIRS):
         return None
     folder = os.path.dirname(real)
-    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+    prefix = os.path.dirname(folder)
+    if os.path.basename(folder) == "bin" and os.path.isdir(os.path.join(prefix, "lib")) and prefix != "/":
+        return prefix
+    return None
 
 
 @functools.cache
@@ -504,6 +518,8 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
     mounts = {(path, "--ro-bind") for path in _system_etc()}
     mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
+    private = ("/", *_TMPFS)  # never covered by a shown folder: the box's own root and tmpfs mounts
+    mounts = {(path, how) for path, how in mounts if not any(_within(place, path) for place in private)}
     made: set[str] = {"/", "/usr", "/tmp", "/proc", "/dev"}
     for path, how in sorted(mounts, key=lambda item: (item[0].count("/"), item[0], item[1])):
         if how == "--ro-bind" and (path + "/").startswith(tuple(shown)):

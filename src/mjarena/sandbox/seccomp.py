@@ -29,7 +29,7 @@ import errno
 import platform
 import struct
 
-__all__ = ["CLONE_NEW_FLAGS", "DENIED", "DENIED_FCNTL", "SOCKET_FAMILIES", "build"]
+__all__ = ["CLONE_NEW_FLAGS", "DENIED", "DENIED_FCNTL", "SOCKET_FAMILIES", "build", "numbers"]
 
 #: Calls denied outright, and why (the attack they would serve).
 DENIED: dict[str, str] = {
@@ -107,6 +107,14 @@ _ERRNO = 0x00050000
 _NR, _ARCH = 0, 4  # offsets in struct seccomp_data
 
 
+def numbers(machine: str | None = None) -> dict[str, int]:
+    """The system-call numbers the filter knows on ``machine`` (this one by default), by name."""
+    machine = machine or platform.machine()
+    if machine not in _TABLES:
+        raise ValueError(f"no seccomp table for machine {machine!r} (known: {', '.join(sorted(_TABLES))})")
+    return dict(_TABLES[machine][1])
+
+
 def _arg(index: int) -> int:
     """Offset of the low 32 bits of argument ``index`` (little-endian machines only, which both tables are)."""
     return 16 + 8 * index
@@ -119,61 +127,60 @@ class _Program:
     def op(self, code: int, k: int = 0, jt: int = 0, jf: int = 0) -> None:
         self.code.append((code, jt, jf, k))
 
-    def deny_if(self, value: int, errno_value: int = errno.EPERM) -> None:
-        """If the loaded word equals ``value``, fail with ``errno_value``."""
+    def deny_if(self, value: int, denial: int) -> None:
+        """If the loaded word equals ``value``, fail with ``denial``."""
         self.op(_JEQ, value, 0, 1)
-        self.op(_RET, _ERRNO | errno_value)
+        self.op(_RET, _ERRNO | denial)
 
     def pack(self) -> bytes:
         return b"".join(struct.pack("=HBBI", code, jt, jf, k) for code, jt, jf, k in self.code)
 
 
-def build(machine: str | None = None) -> bytes:
+def build(machine: str | None = None, *, denial: int = errno.EPERM) -> bytes:
     """The filter for ``machine`` (this one by default) as the kernel takes it: ``struct sock_filter`` items.
 
-    Any other architecture's calls (i386 through ``int 0x80``, x32) fail with ``ENOSYS``: their numbers differ
-    and would pass a table written for this one.
+    Denied calls fail with ``denial`` (a test may pick an errno no call gives by itself).  Any other
+    architecture's calls (i386 through ``int 0x80``, x32) fail with ``ENOSYS``: their numbers differ and would
+    pass a table written for this one.
     """
-    machine = machine or platform.machine()
-    if machine not in _TABLES:
-        raise ValueError(f"no seccomp table for machine {machine!r} (known: {', '.join(sorted(_TABLES))})")
-    audit_arch, numbers = _TABLES[machine]
+    table = numbers(machine)
+    audit_arch = _TABLES[machine or platform.machine()][0]
     program = _Program()
     program.op(_LD_W_ABS, _ARCH)
     program.op(_JEQ, audit_arch, 1, 0)
     program.op(_RET, _ERRNO | errno.ENOSYS)
     program.op(_LD_W_ABS, _NR)
-    if machine == "x86_64":
+    if (machine or platform.machine()) == "x86_64":
         program.op(_JGE, _X32_BIT, 0, 1)
         program.op(_RET, _ERRNO | errno.ENOSYS)
     for name in DENIED:
-        if name in numbers:
-            program.deny_if(numbers[name])
-    program.deny_if(numbers["clone3"], errno.ENOSYS)
+        if name in table:
+            program.deny_if(table[name], denial)
+    program.deny_if(table["clone3"], errno.ENOSYS)
     # The checks of an argument load it over the call number: each ends the program.
-    _deny_flags(program, numbers["clone"], 0, CLONE_NEW_FLAGS)
-    _deny_values(program, numbers["fcntl"], 1, set(DENIED_FCNTL.values()), allowed=False)
-    _deny_values(program, numbers["socket"], 0, set(SOCKET_FAMILIES.values()), allowed=True)
+    _deny_flags(program, table["clone"], 0, CLONE_NEW_FLAGS, denial)
+    _deny_values(program, table["fcntl"], 1, set(DENIED_FCNTL.values()), denial, allowed=False)
+    _deny_values(program, table["socket"], 0, set(SOCKET_FAMILIES.values()), denial, allowed=True)
     program.op(_RET, _ALLOW)
     return program.pack()
 
 
-def _deny_flags(program: _Program, number: int, arg: int, flags: int) -> None:
+def _deny_flags(program: _Program, number: int, arg: int, flags: int, denial: int) -> None:
     """Call ``number`` with any of ``flags`` in argument ``arg`` fails; otherwise it goes on down the program."""
     program.op(_JEQ, number, 0, 4)
     program.op(_LD_W_ABS, _arg(arg))
     program.op(_JSET, flags, 0, 1)
-    program.op(_RET, _ERRNO | errno.EPERM)
+    program.op(_RET, _ERRNO | denial)
     program.op(_RET, _ALLOW)
 
 
-def _deny_values(program: _Program, number: int, arg: int, values: set[int], *, allowed: bool) -> None:
+def _deny_values(program: _Program, number: int, arg: int, values: set[int], denial: int, *, allowed: bool) -> None:
     """Call ``number`` fails when argument ``arg`` is in ``values`` (``allowed``: when it is not in them)."""
     ordered = sorted(values)
     program.op(_JEQ, number, 0, len(ordered) + 3)
     program.op(_LD_W_ABS, _arg(arg))
     for index, value in enumerate(ordered):
         program.op(_JEQ, value, len(ordered) - index, 0)  # found: past the other checks and the first return
-    found, other = (_ALLOW, _ERRNO | errno.EPERM) if allowed else (_ERRNO | errno.EPERM, _ALLOW)
+    found, other = (_ALLOW, _ERRNO | denial) if allowed else (_ERRNO | denial, _ALLOW)
     program.op(_RET, other)
     program.op(_RET, found)
