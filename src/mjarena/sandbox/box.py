@@ -121,9 +121,12 @@ def _stat(pid: int) -> tuple[float, float, int] | None:
     process, None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            data = handle.read()
+            return _parse_stat(handle.read())
     except OSError:
         return None
+
+
+def _parse_stat(data: bytes) -> tuple[float, float, int]:
     fields = data[data.rindex(b")") + 2 :].split()
     own = (int(fields[11]) + int(fields[12])) / _TICKS
     reaped = (int(fields[13]) + int(fields[14])) / _TICKS
@@ -374,7 +377,6 @@ class _Child(Process):
             if self.pidfd is not None:
                 os.close(self.pidfd)
                 self.pidfd = None
-        self.box.sweep(self.pid)
 
 
 class _Boxed(Process):
@@ -392,7 +394,7 @@ class _Boxed(Process):
         return self.reaped or self.box.poll_exit()
 
     def _roots(self) -> list[int]:
-        return _children(self.box.init_pid)
+        return self.box.init_children()
 
     def _extra(self) -> tuple[float, int]:
         return self.box.init_reaped_cpu() - self._cpu_base, self.box.tmpfs_kib()
@@ -633,6 +635,8 @@ class Box:
         self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
         self._slot: int | None = None
         self._command: list[str] = []
+        self._stat_fd = self._children_fd = -1
+        self._tmpfs_fds: list[int] = []
         self.closed = False
 
     # -- life -----------------------------------------------------------------------------------------------
@@ -655,6 +659,8 @@ class Box:
         if self.cgroup is not None:
             self.cgroup.freeze(False)
             self.cgroup.kill()
+        if not self.sandbox.boxed:
+            self._sweep()
         if self._bwrap is not None:
             if self.init_pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -662,6 +668,11 @@ class Box:
             if self._control is not None:
                 self._control.close()
                 self._control = None
+            for fd in [self._stat_fd, self._children_fd, *self._tmpfs_fds]:
+                if fd >= 0:
+                    os.close(fd)
+            self._stat_fd = self._children_fd = -1
+            self._tmpfs_fds = []
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._bwrap.wait(_REAP_SECONDS)
             if self._bwrap.returncode is None:
@@ -682,13 +693,14 @@ class Box:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def sweep(self, pgid: int, seconds: float = 1.0) -> None:
-        """With no box: kill what is left of a program's process group (SIGKILL takes effect asynchronously: wait,
-        at most ``seconds``, until ``/proc`` shows no live member)."""
+    def _sweep(self, seconds: float = 1.0) -> None:
+        """With no box: kill what is left of the process groups of every program started (SIGKILL takes effect
+        asynchronously: wait, at most ``seconds``, until ``/proc`` shows no live member)."""
         end = time.monotonic() + seconds
-        while live_group_members(pgid):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pgid, signal.SIGKILL)
+        while groups := _live_groups(set(self.started_pids)):
+            for pgid in groups:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pgid, signal.SIGKILL)
             if time.monotonic() > end:
                 return
             time.sleep(0.002)
@@ -765,6 +777,11 @@ class Box:
         if not children:
             self._fail("the box's init is not running")
         self.init_pid = children[0]
+        # kept open: the judge reads them at every answer (the box's tmpfs roots, seen through the init's root)
+        self._stat_fd = os.open(f"/proc/{self.init_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
+        self._tmpfs_fds = [os.open(f"/proc/{self.init_pid}/root{mount}", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+                           for mount in _TMPFS]
 
     def _start_boxed(self) -> Process:
         self._exit = None
@@ -788,7 +805,7 @@ class Box:
 
     def _host_pid(self, inner: int) -> int:
         """The judge's pid of the init's child ``inner`` (0 when it is already gone)."""
-        for pid in _children(self.init_pid):
+        for pid in self.init_children():
             with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/status", "rb") as handle:
                 for line in handle:
                     if line.startswith(b"NSpid:") and int(line.split()[-1]) == inner:
@@ -869,17 +886,26 @@ class Box:
         status, maxrss = self._exit if self._exit is not None else (None, 0)
         return status, maxrss
 
+    def init_children(self) -> list[int]:
+        """The pids of the init's children (it has one thread: one file to read)."""
+        try:
+            return [int(word) for word in os.pread(self._children_fd, 1 << 16, 0).split()]
+        except (OSError, ValueError):
+            return []
+
     def init_reaped_cpu(self) -> float:
         """CPU seconds of every process that the box's init has reaped (``cutime`` + ``cstime``)."""
-        sample = _stat(self.init_pid) if self.init_pid else None
-        return sample[1] if sample is not None else 0.0
+        try:
+            return _parse_stat(os.pread(self._stat_fd, 4096, 0))[1]
+        except (OSError, ValueError, IndexError):
+            return 0.0
 
     def tmpfs_kib(self) -> int:
         """KiB held in the box's tmpfs mounts (files in ``/tmp`` and ``/dev/shm`` are memory too)."""
         used = 0
-        for mount in _TMPFS:
+        for fd in self._tmpfs_fds:
             with contextlib.suppress(OSError):
-                info = os.statvfs(f"/proc/{self.init_pid}/root{mount}")
+                info = os.fstatvfs(fd)
                 used += (info.f_blocks - info.f_bfree) * info.f_frsize // 1024
         return used
 
