@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import glob
-import json
+import marshal
 import os
 import shutil
 import signal
@@ -631,7 +631,7 @@ class Box:
         self.started_pids: list[int] = []
         self._bwrap: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
-        self._messages: list[dict[str, object]] = []
+        self._messages: list[tuple[str, list]] = []
         self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
         self._slot: int | None = None
         self._command: list[str] = []
@@ -767,12 +767,11 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(_TMPFS), "seccomp": _filter().hex(),
+            "tmpfs": list(_TMPFS), "seccomp": _filter(),
         }
         self._command = command
         self._send({"config": config})
-        ready = self._await("ready")
-        self.parent_hwm_kib = int(ready.get("hwm_kib", 0))  # type: ignore[call-overload]
+        self.parent_hwm_kib = self._await("ready")[0]
         children = _children(self._bwrap.pid)
         if not children:
             self._fail("the box's init is not running")
@@ -799,7 +798,7 @@ class Box:
             for fd in ours:
                 os.close(fd)
             raise
-        pid = self._host_pid(int(started["started"]))  # type: ignore[call-overload]
+        pid = self._host_pid(started[0])
         self.started_pids.append(pid)
         return _Boxed(self, pid, ours)
 
@@ -815,12 +814,13 @@ class Box:
     def _send(self, message: dict[str, object], fds: Sequence[int] = ()) -> None:
         assert self._control is not None
         try:
-            socket.send_fds(self._control, [json.dumps(message).encode()], list(fds))
+            socket.send_fds(self._control, [marshal.dumps(message)], list(fds))
         except OSError as error:
             self._fail(f"the box's init is gone ({error})")
 
     def _receive(self, timeout: float | None) -> bool:
-        """Read one message from the init into the queue (False when none came within ``timeout``)."""
+        """Read one answer of the init into the queue (False when none came within ``timeout``): its words, the
+        first a name, the rest numbers (``error`` keeps its text)."""
         assert self._control is not None
         self._control.settimeout(timeout)
         try:
@@ -831,22 +831,31 @@ class Box:
             self._fail(f"the box's init is gone ({error})")
         if not data:
             self._fail("the box's init is gone")
-        message = json.loads(data)
-        if "exit" in message:
-            self._exit = (message["exit"], int(message.get("maxrss", 0)))
+        name, _, rest = data.decode("ascii", "replace").partition(" ")
+        if name == "error":
+            self._messages.append((name, [rest]))
+            return True
+        try:
+            numbers = [int(word) for word in rest.split()]
+        except ValueError:
+            self._fail(f"the box's init said {data[:80]!r}")
+        if name == "exit" and len(numbers) == 2:
+            self._exit = (numbers[0], numbers[1])
         else:
-            self._messages.append(message)
+            self._messages.append((name, numbers))
         return True
 
-    def _await(self, key: str, timeout: float = _REPLY_SECONDS) -> dict[str, object]:
+    def _await(self, key: str, timeout: float = _REPLY_SECONDS) -> list[int]:
+        """The numbers of the init's next answer named ``key``."""
         end = time.monotonic() + timeout
         while True:
-            for index, message in enumerate(self._messages):
-                if key in message:
-                    return self._messages.pop(index)
-                if "error" in message:
-                    self._messages.pop(index)
-                    raise BoxError(f"the box cannot start the program: {message['error']}")
+            for index, (name, values) in enumerate(self._messages):
+                if name == key:
+                    del self._messages[index]
+                    return values
+                if name == "error":
+                    del self._messages[index]
+                    raise BoxError(f"the box cannot start the program: {values[0]}")
             left = end - time.monotonic()
             if left <= 0 or not self._receive(left):
                 self._fail(f"the box's init did not answer within {timeout:.0f} s")

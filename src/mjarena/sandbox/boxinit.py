@@ -1,36 +1,40 @@
 """The box's init: pid 1 of a box's pid namespace, and the one process in the box that the judge talks to.
 
 The judge makes a box once per seat per game (``bwrap --as-pid-1 … -- python -I -S -c <this file> FD``) and
-asks this init, over the socket ``FD`` (``SOCK_SEQPACKET``, JSON messages), to start each program in it:
+asks this init, over the socket ``FD`` (``SOCK_SEQPACKET``), to start each program in it.  The judge's
+messages are :mod:`marshal`-ed dicts (the same interpreter on both sides); the init answers in words of ASCII,
+so that the judge never decodes anything richer from inside a box:
 
 - ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts, environment and folder of every
-  program it will start; answered ``{"ready": true, "hwm_kib": N}`` (its own high-water mark, which a child
-  forked from it shares until ``execve``).
+  program it will start; answered ``ready HWM`` (its own high-water mark in KiB, which a child forked from it
+  shares until ``execve``).
 - ``{"run": [argv]}`` with three file descriptors (the program's standard streams): kill and reap whatever is
   left of the previous program, delete whatever it left in the box's tmpfs mounts, fork, and in the child
   switch to the box's uid, join a new session keyring, lower the rlimits, install the seccomp filter and
-  ``execve``; answered ``{"started": pid}``.
-- ``{"kill": true}``: kill every process of the box but this one and reap them all; answered ``{"clean": true}``.
-- By itself, when the program it started is reaped: ``{"exit": wait status, "maxrss": KiB}``.
+  ``execve``; answered ``started PID`` (or ``error WHY``).
+- ``{"kill": True}``: kill every process of the box but this one and reap them all; answered ``clean``.
+- By itself, when the program it started is reaped: ``exit STATUS MAXRSS`` (its wait status, its peak KiB).
 
 As the namespace's init it adopts every orphan and reaps it, so the CPU time of every process that ever ran in
 the box reaches this process's ``cutime``/``cstime`` (``/proc/<pid>/stat``), where the judge counts it.  It
 takes no input from the programs it starts (they cannot signal it: a pid namespace's init gets only the signals
 it handles, and it is not dumpable), and when the judge goes away it exits, which ends the box.
 
-This file runs in the box with the standard library only (it is not importable there as part of mjarena).
+This file runs in the box with the standard library only (it is not importable there as part of mjarena), and
+imports only modules that load fast (``_signal`` and ``_socket`` rather than their enum-laden wrappers): the
+init's start is part of every box's cost.
 """
 
 from __future__ import annotations
 
-import contextlib
+import _signal as signal
+import _socket
+import array
 import ctypes
-import json
+import marshal
 import os
 import resource
 import select
-import signal
-import socket
 import sys
 
 _PR_SET_DUMPABLE = 4
@@ -113,7 +117,7 @@ def _wipe(path: str, keep: set[tuple[int, int]]) -> None:
 
 
 class Init:
-    def __init__(self, control: socket.socket) -> None:
+    def __init__(self, control: _socket.socket) -> None:
         self.control = control
         self.config: dict = {}
         self.program: bytes = b""
@@ -127,32 +131,44 @@ class Init:
             signal.signal(sig, signal.SIG_IGN)
         _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
-    def send(self, message: dict) -> None:
-        with contextlib.suppress(OSError):
-            self.control.send(json.dumps(message).encode())
+    def send(self, *words: object) -> None:
+        try:  # noqa: SIM105 - contextlib is not imported here (start-up time)
+            self.control.send(" ".join(map(str, words)).encode("ascii", "replace"))
+        except OSError:
+            pass  # the judge is gone: the next receive says so
+
+    def receive(self) -> tuple[bytes, list[int]]:
+        data, ancillary, _, _ = self.control.recvmsg(1 << 16, _socket.CMSG_SPACE(3 * 4))
+        fds = array.array("i")
+        for level, kind, payload in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+                fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+        return data, list(fds)
 
     def serve(self) -> None:
         while True:
             ready, _, _ = select.select([self.control, self.wake], [], [])
             if self.wake in ready:
-                with contextlib.suppress(OSError):
+                try:  # noqa: SIM105
                     os.read(self.wake, 4096)
+                except OSError:
+                    pass
                 self.reap()
             if self.control in ready:
-                data, fds, _, _ = socket.recv_fds(self.control, 1 << 16, 3)
+                data, fds = self.receive()
                 if not data:
                     return  # the judge is gone: the box ends with its init
-                message = json.loads(data)
+                message = marshal.loads(data)
                 if "config" in message:
                     self.config = message["config"]
-                    self.program = bytes.fromhex(self.config["seccomp"])
+                    self.program = self.config["seccomp"]
                     self.made = {path: _entries(path) for path in self.config["tmpfs"]}
-                    self.send({"ready": True, "hwm_kib": _own_hwm()})
+                    self.send("ready", _own_hwm())
                 elif "run" in message:
                     self.run(message["run"], fds)
                 elif "kill" in message:
                     self.clean()
-                    self.send({"clean": True})
+                    self.send("clean")
                 for fd in fds:
                     os.close(fd)
 
@@ -167,7 +183,7 @@ class Init:
                 return True
             if pid == self.main:
                 self.main = None
-                self.send({"exit": status, "maxrss": usage.ru_maxrss})
+                self.send("exit", status, usage.ru_maxrss)
             if block:
                 return True
 
@@ -175,8 +191,10 @@ class Init:
         """Kill every process of the box but this one, and reap them all (a fork racing the kill is caught by
         the next round)."""
         while True:
-            with contextlib.suppress(ProcessLookupError):
+            try:  # noqa: SIM105
                 os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             if not self.reap(block=True):
                 return
 
@@ -186,13 +204,13 @@ class Init:
             try:
                 _wipe(path, keep)
             except (OSError, RecursionError) as error:
-                self.send({"error": f"cannot wipe {path}: {error}"})
+                self.send("error", f"cannot wipe {path}: {error}")
                 return
         pid = os.fork()
         if pid == 0:
             self.child(argv, fds)  # never returns
         self.main = pid
-        self.send({"started": pid})
+        self.send("started", pid)
 
     def child(self, argv: list[str], fds: list[int]) -> None:
         step = "set up"
@@ -225,23 +243,28 @@ class Init:
             install_filter(self.program)
             step = f"start {argv[0]}"
             os.execve(argv[0], argv, config["env"])
-        except BaseException as error:
-            with contextlib.suppress(BaseException):
+        except BaseException as error:  # report anything, then leave
+            try:
                 reason = os.strerror(error.errno) if isinstance(error, OSError) and error.errno else str(error)
                 os.write(2, f"mjarena box: cannot {step}: {reason}\n".encode())
+            finally:
+                os._exit(127)
         os._exit(127)
 
 
 def _own_hwm() -> int:
-    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status", "rb") as handle:
-        for line in handle:
-            if line.startswith(b"VmHWM:"):
-                return int(line.split()[1])
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
     return 0
 
 
 def main() -> None:
-    control = socket.socket(fileno=int(sys.argv[1]))
+    control = _socket.socket(fileno=int(sys.argv[1]))
     Init(control).serve()
 
 
