@@ -364,3 +364,44 @@ def test_restart_requests_run_afresh_in_one_box_that_keeps_nothing_between_them(
     assert len({report["me"] for report in reports}) == 4 and process.starts == 4
     assert [report["found"] for report in reports] == [[]] * 4  # /tmp and /dev/shm wiped between starts
     assert [report["pids"] for report in reports] == [[1, report["me"]] for report in reports]  # nothing left
+
+
+def _stand_in_cgroup(tmp_path: Path, mark: bool) -> tuple[Path, Path]:
+    """A stand-in cgroup v2 tree with the judge in ``/judge.service`` (marked delegated when ``mark``)."""
+    root = tmp_path / "cgroup"
+    unit = root / "judge.service"
+    unit.mkdir(parents=True)
+    (root / "cgroup.procs").write_text("")
+    (unit / "cgroup.procs").write_text(f"{os.getpid()}\n")
+    (unit / "cgroup.subtree_control").write_text("")
+    if mark:
+        os.setxattr(unit, "user.delegate", b"1")
+    proc = tmp_path / "proc-self-cgroup"
+    proc.write_text("0::/judge.service\n")
+    return root, proc
+
+
+def test_a_cgroup_that_systemd_delegated_is_found_and_made_ready_for_boxes(tmp_path: Path) -> None:
+    """The plumbing, on a stand-in folder (this machine's cgroups are not ours to change): the judge moves into a
+    leaf of its delegated cgroup, whose children get the memory and process controllers."""
+    from mjarena.sandbox.cgroup import delegated_cgroup
+
+    root, proc = _stand_in_cgroup(tmp_path, mark=True)
+    unit = root / "judge.service"
+    assert delegated_cgroup(str(proc), str(root)) == str(unit)
+    assert (unit / "mjarena-judge" / "cgroup.procs").read_text() == f"{os.getpid()}\n"
+    assert (unit / "cgroup.subtree_control").read_text() == "+memory +pids\n"
+    proc.write_text("0::/judge.service/mjarena-judge\n")  # where the judge now is: found again, not nested
+    assert delegated_cgroup(str(proc), str(root)) == str(unit)
+
+
+def test_no_cgroup_is_used_or_made_unless_one_was_delegated(tmp_path: Path) -> None:
+    from mjarena.sandbox.cgroup import delegated_cgroup
+
+    root, proc = _stand_in_cgroup(tmp_path, mark=False)
+    before = sorted(path.relative_to(root) for path in root.rglob("*"))
+    assert delegated_cgroup(str(proc), str(root)) is None  # root may write anywhere: that is no delegation
+    for text in ("0::/\n", "4:memory:/judge.service\n", ""):  # the tree's root; a cgroup v1 line; nothing
+        proc.write_text(text)
+        assert delegated_cgroup(str(proc), str(root)) is None
+    assert sorted(path.relative_to(root) for path in root.rglob("*")) == before  # nothing created

@@ -199,8 +199,13 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     that says what to install, never a silent run without one."""
     from mjarena.sandbox import Sandbox, SandboxUnavailable, check
 
+    cgroup = args.cgroup
+    if cgroup == "auto":
+        from mjarena.sandbox.cgroup import delegated_cgroup
+
+        cgroup = delegated_cgroup() if args.sandbox != "none" else None
     try:
-        sandbox = Sandbox(kind=args.sandbox, cgroup=args.cgroup)
+        sandbox = Sandbox(kind=args.sandbox, cgroup=None if cgroup == "none" else cgroup)
     except ValueError as error:
         raise UsageError(str(error)) from None
     if any(not spec.startswith(("builtin:", "python:")) for spec in specs):
@@ -218,9 +223,10 @@ def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
         "docs/security.md) or none (trusted bots that need the real file system)",
     )
     parser.add_argument(
-        "--cgroup", metavar="DIR",
-        help="a cgroup v2 directory delegated to you: each bot gets a child cgroup there (exact memory and "
-        "process limits, freezer); without it mjarena creates no cgroup",
+        "--cgroup", metavar="DIR", default="auto",
+        help="a cgroup v2 directory delegated to you: each bot's box gets a child cgroup there (exact memory and "
+        "process limits, freezer); auto (the default) uses the judge's own cgroup when systemd delegated it "
+        "(Delegate=yes), none never uses one; mjarena creates no cgroup anywhere else",
     )
 
 
@@ -471,12 +477,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     except ExecutorUnavailable as error:
         raise UsageError(str(error)) from None
     total = math.ceil(args.games / len(SEATINGS)) * len(SEATINGS)
-    try:
+    with executor:  # stopped: the workers (and their bots) are killed at once, not waited for
         result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=args.seed,
                          executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
                          sandbox=sandbox, progress=None if args.quiet else tqdm_progress(total), luck=not args.raw)
-    finally:
-        executor.close()
     summary = result.to_json()
     print(json.dumps(summary) if args.json else format_result(summary))
     return 0
@@ -884,7 +888,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mjarena.lifetime import stop_on_signals
 
     try:
-        with stop_on_signals():  # SIGTERM / SIGHUP unwind like Ctrl-C: every bot is closed on the way out
+        with stop_on_signals():  # SIGTERM, SIGHUP, SIGINT unwind: every bot and pool worker is killed on the way out
             return args.handler(args)
     except UsageError as error:
         print(f"mjarena {args.command}: {error}", file=sys.stderr)

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["BoxCgroup"]
+__all__ = ["BoxCgroup", "delegated_cgroup"]
 
 _counter = itertools.count()
 _counter_lock = threading.Lock()
@@ -80,3 +80,50 @@ class BoxCgroup:
                 if time.monotonic() > end:
                     return
                 time.sleep(0.01)
+
+
+_DELEGATE_MARKS = ("trusted.delegate", "user.delegate")  # what systemd sets on a unit's cgroup with Delegate=yes
+_JUDGE_LEAF = "mjarena-judge"
+
+
+def delegated_cgroup(proc_cgroup: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> str | None:
+    """The cgroup v2 directory delegated to this judge, made ready for boxes, or None (then no cgroup is used).
+
+    A cgroup counts as delegated when systemd marked it so (``Delegate=yes`` sets the ``trusted.delegate`` or
+    ``user.delegate`` attribute to 1) or, for a user other than root, when it belongs to that user; never the
+    root of the tree, never a cgroup v1 hierarchy.  Because cgroup v2 lets a cgroup hand controllers to its
+    children only when no process sits in it, the judge's processes first move into a leaf of it
+    (``mjarena-judge``); then ``memory`` and ``pids`` are enabled for the children, the boxes.  Anything
+    refused on the way leaves the judge where it was and gives None: nothing is created outside the delegated
+    cgroup.
+    """
+    try:
+        with open(proc_cgroup, encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle]
+    except OSError:
+        return None
+    paths = [line[3:] for line in lines if line.startswith("0::")]
+    if len(paths) != 1 or paths[0] in ("", "/"):
+        return None
+    own = Path(root) / paths[0].lstrip("/")
+    if own.name == _JUDGE_LEAF:  # moved there by an earlier call (or a parent judge)
+        own = own.parent
+    if not (own / "cgroup.procs").is_file() or not _delegated(own):
+        return None
+    try:
+        leaf = own / _JUDGE_LEAF
+        leaf.mkdir(exist_ok=True)
+        for pid in (own / "cgroup.procs").read_text().split():
+            (leaf / "cgroup.procs").write_text(pid + "\n")
+        (own / "cgroup.subtree_control").write_text("+memory +pids\n")
+    except OSError:
+        return None
+    return str(own)
+
+
+def _delegated(path: Path) -> bool:
+    for name in _DELEGATE_MARKS:
+        with contextlib.suppress(OSError):
+            if os.getxattr(path, name) == b"1":
+                return True
+    return os.getuid() != 0 and path.stat().st_uid == os.getuid()
