@@ -30,7 +30,7 @@ from mjarena.protocol.process import BotProcess
 from mjarena.protocol.transport import Reply
 from mjarena.sandbox import Sandbox
 
-from boxes import sandbox_kinds
+from boxes import requires_bwrap, sandbox_kinds
 
 ATTACKS = Path(__file__).resolve().parent / "bots" / "attacks"
 PY = sys.executable
@@ -248,6 +248,22 @@ def test_bots_cannot_pass_a_secret_through_keyrings(kind: str) -> None:
     for call in ("user_keyring", "session_joined", "session_key"):  # add_key and keyctl both fail
         assert str(sent[call]).startswith(EPERM), (call, sent)
     assert str(received["user_search"]).startswith(EPERM), received
+    assert received["learned"] == [], received
+
+
+@requires_bwrap
+def test_a_box_uid_used_again_holds_no_key_of_its_last_box() -> None:
+    """The issue's order: seat 0's box adds a key to its user keyring and ends; seat 1's box, made next under
+    the same uid (box uids are reused by slot within a judge process), looks for it."""
+    if os.getuid() != 0:
+        pytest.skip("boxes have uids of their own under a root judge only")
+    tag = uuid.uuid4().hex
+    with attack_bot("bwrap", "keyring_bot.py", "send", tag, "424242", "user") as sender:
+        sent = debug(sender.ask("0 0"))
+    with attack_bot("bwrap", "keyring_bot.py", "receive", tag) as receiver:
+        received = debug(receiver.ask("0 1"))
+    assert received["uid"] == sent["uid"], "the second box did not get the first one's uid"
+    assert str(sent["user_keyring"]).startswith(EPERM), sent
     assert received["learned"] == [], received
 
 

@@ -100,6 +100,7 @@ def answer(request):
 def main():
     first = json.loads(sys.stdin.readline())
     request = first["requests"][-1]
+    report(uid=os.getuid())
     if sys.argv[1] == "send":
         send(sys.argv[2], sys.argv[3], sys.argv[4:] == ["user"])
     else:
