@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,44 +25,11 @@ from mjarena.arena.match import Limits, run_match
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox, run
 
-from boxes import requires_bwrap, sandbox_kinds
+from boxes import gone, processes_with, requires_bwrap, sandbox_kinds
 
 BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-
-
-def processes_with(token: str) -> list[int]:
-    """Live processes (not zombies) whose argv holds ``token``."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry.name}/cmdline").read_bytes()
-            stat = Path(f"/proc/{entry.name}/stat").read_bytes()
-        except OSError:
-            continue
-        if token.encode() in cmdline and stat[stat.rindex(b")") + 2 :][:1] not in (b"Z", b"X"):
-            found.append(int(entry.name))
-    return found
-
-
-def gone(token: str, within: float = 10.0) -> bool:
-    end = time.monotonic() + within
-    while processes_with(token):
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-@pytest.fixture
-def token() -> Iterator[str]:
-    value = f"mjarena-test-{uuid.uuid4().hex}"
-    yield value
-    for pid in processes_with(value):  # whatever a failed test left behind, and only that
-        os.kill(pid, signal.SIGKILL)
 
 
 class Listener:

@@ -16,11 +16,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +28,7 @@ from mjarena.protocol.process import BotProcess
 from mjarena.protocol.transport import Reply
 from mjarena.sandbox import Sandbox
 
-from boxes import requires_bwrap, sandbox_kinds
+from boxes import gone, requires_bwrap, sandbox_kinds
 
 ATTACKS = Path(__file__).resolve().parent / "bots" / "attacks"
 PY = sys.executable
@@ -38,39 +36,6 @@ MIB = 1 << 20
 HAND = "1 W1 W1 W1 W2 W3 W4 B5 B5 B6 B7 T8 T8 T9"
 REQUESTS = ["0 0", HAND, "2 W5", "3 1 PLAY W9", "2 T3", "3 2 PLAY B1"]  # a few turns of one seat
 EPERM = "errno 1 (EPERM)"  # how the bots write a failure with EPERM
-
-
-def processes_with(token: str) -> list[int]:
-    """Live processes (not zombies) whose argv holds ``token``."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry.name}/cmdline").read_bytes()
-            stat = Path(f"/proc/{entry.name}/stat").read_bytes()
-        except OSError:
-            continue
-        if token.encode() in cmdline and stat[stat.rindex(b")") + 2 :][:1] not in (b"Z", b"X"):
-            found.append(int(entry.name))
-    return found
-
-
-def gone(token: str, within: float = 10.0) -> bool:
-    end = time.monotonic() + within
-    while processes_with(token):
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-@pytest.fixture
-def token() -> Iterator[str]:
-    value = f"mjarena-test-{uuid.uuid4().hex}"
-    yield value
-    for pid in processes_with(value):  # whatever a failed test left behind, and only that
-        os.kill(pid, signal.SIGKILL)
 
 
 def attack_bot(kind: str, *argv: str, memory_mib: int = 256, time_limit: float = 5.0, **options) -> BotProcess:

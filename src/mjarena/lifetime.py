@@ -1,21 +1,34 @@
-"""A judge's processes end with it: pool workers die with their parent, and a judge told to stop (SIGTERM,
-SIGHUP) unwinds like Ctrl-C, so that every ``finally`` closes its bots.
+"""A judge's processes end with it, at once: every command runs under :func:`stop_on_signals`, and every pool
+worker starts with :func:`pool_worker`.
 
-Program bots need none of this to die with a judge killed outright: their box holds them by
-``--die-with-parent`` (``setpriv --pdeathsig`` without a box).  This module stands outside
-:mod:`mjarena.sandbox` because every command uses it, and the sandbox package loads the box (subprocess and
-the rest) with it.
+* SIGTERM, SIGHUP or SIGINT (:data:`STOP_SIGNALS`): the judge kills every process it started (SIGKILL, no grace:
+  a bot's box, a pool worker, a compiler), and goes on killing any it starts until it has unwound; it unwinds
+  like Ctrl-C (:class:`Stopped`, a KeyboardInterrupt), so that every ``finally`` reaps its bots and what is
+  written stays consistent.  A second stop signal while it unwinds ends the judge outright.
+* Pool workers leave the stop signals to the judge, which kills them (their running games are dropped, and
+  played again on resume); they die with the judge, whatever kills it (``PR_SET_PDEATHSIG``).
+* Program bots die with whatever process started them, the judge or a worker: their box holds them by
+  ``--die-with-parent`` (``setpriv --pdeathsig`` without a box).
+
+This module stands outside :mod:`mjarena.sandbox` because every command uses it, and the sandbox package loads
+the box (subprocess and the rest) with it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import threading
 from collections.abc import Iterator
 
-__all__ = ["Stopped", "die_with_parent", "stop_on_signals"]
+__all__ = ["STOP_SIGNALS", "Stopped", "die_with_parent", "kill_children", "pool_worker", "stop_on_signals"]
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""The signals that stop a judge."""
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 class Stopped(KeyboardInterrupt):
@@ -26,9 +39,8 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
-def die_with_parent(sig: int = signal.SIGKILL) -> bool:
-    """Ask the kernel to send ``sig`` to this process when its parent dies (Linux); False where it cannot."""
-    import ctypes  # here, not at the top: every command imports this module, and only workers call this
+def _prctl(option: int, value: int) -> bool:
+    import ctypes  # here, not at the top: every command imports this module, and only some call this
     import ctypes.util
 
     name = ctypes.util.find_library("c")
@@ -36,27 +48,107 @@ def die_with_parent(sig: int = signal.SIGKILL) -> bool:
         return False
     try:
         libc = ctypes.CDLL(name, use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+        return libc.prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
 
 
-def _raise_stopped(signum: int, _frame: object) -> None:
-    raise Stopped(signum)
+def die_with_parent(sig: int = signal.SIGKILL) -> bool:
+    """Ask the kernel to send ``sig`` to this process when its parent dies (Linux); False where it cannot."""
+    return _prctl(_PR_SET_PDEATHSIG, int(sig))
+
+
+def _ignore(_signum: int, _frame: object) -> None:
+    """A handler that does nothing: unlike ``SIG_IGN``, a handler is not inherited through ``exec``, so the bots a
+    worker starts get the default actions."""
+
+
+def pool_worker() -> None:
+    """The initializer of a pool worker: the stop signals are the judge's to act on (Ctrl-C and a hangup reach
+    the whole process group; the judge then kills its workers), and the worker dies with the judge."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _ignore)
+    die_with_parent()
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (of every thread of it), from ``/proc``."""
+    found = []
+    with contextlib.suppress(OSError):
+        for task in os.scandir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError, ValueError), open(f"{task.path}/children") as handle:
+                found += [int(child) for child in handle.read().split()]
+    return found
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(b")") + 2:].split()[1])
+
+
+def kill_children() -> int:
+    """SIGKILL every child process of this one; how many were signalled.  A pid read from ``/proc`` is signalled
+    through a pidfd opened before checking that its process is still a child of this one, so a pid reused
+    meanwhile by someone else's process is never hit."""
+    me, killed = os.getpid(), 0
+    for pid in _children(me):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        except OSError:  # no pidfds (Linux before 5.3): a plain kill after the same check
+            with contextlib.suppress(OSError):
+                if _parent(pid) == me:
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+            continue
+        try:
+            if _parent(pid) == me:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                killed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(pidfd)
+    return killed
+
+
+def _kill_children_until(done: threading.Event) -> None:
+    while not done.wait(0.01):
+        kill_children()
 
 
 @contextlib.contextmanager
-def stop_on_signals(signals: tuple[int, ...] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
-    """Within the block, ``signals`` raise :class:`Stopped` in the main thread instead of ending the process at
-    once; the previous handlers come back afterwards."""
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """Within the block, ``signals`` stop the judge: its child processes are killed at once, and again every
+    10 ms until the block ends (whatever unwinds may still start one: a thread pool running its queue; and the
+    judge adopts the orphans of its descendants), and :class:`Stopped` is raised in the main thread; a second
+    one ends the process (the default action).  The previous handlers come back afterwards."""
+    done = threading.Event()
+
+    def stop(signum: int, _frame: object) -> None:
+        for sig in signals:
+            signal.signal(sig, signal.SIG_DFL)
+        # From now on a process orphaned below the judge becomes its child, to be killed too: a box whose bwrap
+        # is killed while it sets the box up can lose its init before --die-with-parent holds it.
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        kill_children()
+        threading.Thread(target=_kill_children_until, args=(done,), name="mjarena-stopping", daemon=True).start()
+        raise Stopped(signum)
+
     previous = {}
     try:
         for sig in signals:
-            previous[sig] = signal.signal(sig, _raise_stopped)
+            previous[sig] = signal.signal(sig, stop)
     except ValueError:  # not the main thread: leave the handlers alone
         pass
     try:
         yield
     finally:
+        done.set()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

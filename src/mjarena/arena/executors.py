@@ -21,14 +21,15 @@ command.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor, as_completed, wait
 from typing import Any, Protocol, TypeVar
 
-from mjarena.lifetime import die_with_parent
+from mjarena.lifetime import pool_worker
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorUnavailable", "LocalExecutor", "RayExecutor", "make_executor"]
 
@@ -51,12 +52,22 @@ class Executor(Protocol):
 
     def close(self, cancel: bool = False) -> None: ...
 
+    def __enter__(self) -> Executor: ...
 
-def _init_worker() -> None:
-    """Pool workers leave Ctrl-C to the parent, which cancels what has not started and keeps what finished,
-    and die with the parent: a tournament killed outright leaves no worker (nor, through their boxes, bot)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
+    def __exit__(self, *exc_info: object) -> None: ...
+
+
+def _quiet_broken_pool(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """A thread exception hook that drops the one error CPython 3.11's pool manager raises when its workers die
+    while futures are cancelled (``terminate_broken`` sets an exception on a cancelled future:
+    ``InvalidStateError``); anything else goes to ``previous``."""
+
+    def hook(args: Any) -> object:
+        if isinstance(args.exc_value, InvalidStateError):
+            return None
+        return previous(args)
+
+    return hook
 
 
 class LocalExecutor:
@@ -68,13 +79,16 @@ class LocalExecutor:
     takes about 3 ms; sent one by one, the pool's own work per task (pickling, queues, futures) in the main
     process took a quarter of a core, which two workers on two cores paid for.  Tasks of 50 ms or more (games of
     program bots) still go one at a time.
+
+    A judge that stops (a signal, an error) closes it with ``cancel``: the workers are killed at once, and their
+    bots with them (:mod:`mjarena.lifetime`); the results the caller has already are kept.
     """
 
     remote = False
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_init_worker)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
         """Submit every task (see the class for the chunks), then yield each as its chunk finishes; on an early
@@ -102,8 +116,26 @@ class LocalExecutor:
                 future.cancel()  # nothing for the finished and running ones
 
     def close(self, cancel: bool = False) -> None:
-        """Shut the pool down; ``cancel`` drops queued tasks and does not wait for the ones running."""
-        self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        """Shut the pool down: wait for the tasks submitted, or with ``cancel`` drop them and kill the workers
+        (SIGKILL: a game running is lost, its bots die with their worker; nothing waits for it to end)."""
+        if not cancel:
+            self._pool.shutdown(wait=True)
+            return
+        previous = threading.excepthook
+        threading.excepthook = _quiet_broken_pool(previous)
+        try:
+            for process in list((self._pool._processes or {}).values()):  # the pool's own: no public way
+                with contextlib.suppress(OSError):
+                    process.kill()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            threading.excepthook = previous
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close(cancel=exc_info[0] is not None)
 
 
 CHUNK_SECONDS = 0.05
@@ -178,6 +210,12 @@ class RayExecutor:
         """Shut Ray down if this executor started it; a Ray instance that was already there is left running."""
         if self._owns:
             self._ray.shutdown()
+
+    def __enter__(self) -> RayExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close(cancel=exc_info[0] is not None)
 
 
 def make_executor(kind: str, workers: int | None = None) -> Executor:

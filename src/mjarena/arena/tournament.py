@@ -1093,17 +1093,12 @@ def run_tournament(
     sandbox: Sandbox = DEFAULT_SANDBOX,
 ) -> list[dict[str, Any]]:
     """Open (or resume) the tournament in ``out_dir`` and play it to the end on ``executor`` (``local`` or
-    ``ray``); returns the final standings.  On Ctrl-C the games not started are dropped and the finished ones
-    are kept; running again resumes."""
+    ``ray``); returns the final standings.  Stopped (Ctrl-C, SIGTERM, SIGHUP: :mod:`mjarena.lifetime`), the
+    finished games are kept, the running ones are dropped at once (their workers and bots killed); running again
+    resumes."""
     from mjarena.arena.executors import make_executor
 
     tournament = Tournament(settings, out_dir, seed_given=seed_given, sandbox=sandbox)
-    pool = make_executor(executor, workers)
-    interrupted = True
-    try:
-        rows = tournament.run(pool, progress=progress, log=log)
-        interrupted = False
-    finally:
-        pool.close(cancel=interrupted)
-    return rows
+    with make_executor(executor, workers) as pool:  # on an exception: the workers killed, nothing waited for
+        return tournament.run(pool, progress=progress, log=log)
 

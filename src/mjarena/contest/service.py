@@ -3,8 +3,10 @@
 Order of things: take the folder's lock (one server per contest), kill what a previous server left running
 (:func:`~mjarena.contest.processes.kill_leftovers`), start the worker pool before any thread (a forked worker
 then copies no held lock), note its workers in ``serve.json``, then serve.  The builder and the scheduler
-start with the app and stop with it: on SIGTERM or Ctrl-C running games are dropped, their workers and bots
-killed, and the process exits; those games are played again from their start at the next serve.
+start with the app and stop with it: on SIGTERM, SIGHUP or Ctrl-C (:data:`mjarena.lifetime.STOP_SIGNALS`)
+running games are dropped, their workers and bots killed at once, and the process exits (after at most
+:data:`GRACE_SECONDS` for the requests in flight); those games are played again from their start at the next
+serve.
 """
 
 from __future__ import annotations
@@ -13,18 +15,22 @@ import contextlib
 import fcntl
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from mjarena.contest import processes
 from mjarena.contest.model import Contest, ContestError
+from mjarena.lifetime import STOP_SIGNALS
 
 __all__ = ["serve"]
 
 log = logging.getLogger("mjarena.contest")
-GRACE_SECONDS = 3
+GRACE_SECONDS = 1
+"""How long a stopped server waits for the requests in flight (the judge is stopped before it waits)."""
 
 
 @contextlib.contextmanager
@@ -40,13 +46,27 @@ def _lock(root: Path) -> Iterator[None]:
 
 def _stopping_server(config: Any, on_exit: Callable[[], None]) -> Any:
     """uvicorn's server, stopping the judge the moment a signal asks it to exit (not after the grace period
-    it gives open connections, during which no new game should start)."""
+    it gives open connections, during which no new game should start), on every stop signal (uvicorn's own are
+    SIGINT and SIGTERM; a SIGHUP would otherwise break out of its event loop and leave the games running)."""
     import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             on_exit()
             super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():  # which raises the signals caught again after the shutdown
+                previous = {}
+                if threading.current_thread() is threading.main_thread():
+                    previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS
+                                if signal.getsignal(sig) != self.handle_exit}
+                try:
+                    yield
+                finally:
+                    for sig, handler in previous.items():
+                        signal.signal(sig, handler)
 
     return Server(config)
 

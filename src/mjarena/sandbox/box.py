@@ -863,11 +863,15 @@ class Box:
     def _fail(self, why: str) -> None:
         """Raise :class:`BoxError` with ``why`` and what bwrap said, after ending the box."""
         said = ""
-        if self._bwrap is not None:
+        bwrap = self._bwrap
+        if bwrap is not None and bwrap.stderr is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self._bwrap.wait(0.5 if self._bwrap.poll() is None else 0)
-            if self._bwrap.returncode is not None and self._bwrap.stderr is not None:
-                said = self._bwrap.stderr.read().decode("utf-8", "replace").strip()
+                bwrap.wait(0.5 if bwrap.poll() is None else 0)
+            # what it has said by now, never waiting for more: an init left behind by a bwrap killed while it made
+            # the box holds the pipe open until the box is closed
+            os.set_blocking(bwrap.stderr.fileno(), False)
+            with contextlib.suppress(OSError, TypeError):
+                said = (bwrap.stderr.read(4096) or b"").decode("utf-8", "replace").strip()
         self.close()
         raise BoxError(f"{why}: {said}" if said else why)
 
