@@ -9,7 +9,7 @@ with ``EPERM`` (``clone3`` with ``ENOSYS``, so that the C library falls back to 
 filter can read), so an honest program sees an ordinary error and is never killed:
 
 >>> sorted(DENIED)[:4]
-['add_key', 'bpf', 'chroot', 'delete_module']
+['acct', 'add_key', 'bpf', 'chroot']
 >>> program = build("x86_64")
 >>> len(program) % 8, len(program) // 8 < 200
 (0, True)
