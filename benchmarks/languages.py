@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _bench import Record, machine_line, parser
 
-from mjarena.arena.match import Limits, run_match
+from mjarena.arena.match import run_match
 from mjarena.builds import build
+from mjarena.limits import Limits
 from mjarena.sandbox import Sandbox
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 import mjarena.builds.builder as build_module
-from mjarena.arena.match import Limits, run_match
+from mjarena.arena.match import run_match
 from mjarena.arena.preflight import preflight, probe
 from mjarena.builds import BuildError, build, language_of, load_toolchains
 from mjarena.builds.cache import cache_key, new_entry, publish, read_entry
 from mjarena.cli import main
+from mjarena.limits import Limits
 from mjarena.sandbox import Sandbox, run
 
 from boxes import requires_bwrap

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mjarena.arena.match import Limits, MatchResult, run_match
+from mjarena.arena.match import MatchResult, run_match
+from mjarena.limits import Limits
 
 BOTS = Path(__file__).resolve().parent.parent / "examples" / "bots"
 

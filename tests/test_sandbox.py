@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from mjarena.agents.errors import BotMemoryError, BotTimeout
-from mjarena.arena.match import Limits, run_match
+from mjarena.arena.match import run_match
+from mjarena.limits import Limits
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox, run
 

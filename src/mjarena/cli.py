@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mjarena.arena.match import Limits, MatchResult
+    from mjarena.arena.match import MatchResult
     from mjarena.arena.rulesets import JudgeRules
+    from mjarena.limits import Limits
     from mjarena.sandbox import Sandbox
 
 __all__ = ["main"]
@@ -276,8 +277,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.match import Limits, check_limits, run_match
+    from mjarena.arena.match import run_match
     from mjarena.arena.rulesets import judge_rules
+    from mjarena.limits import Limits, check_limits
     from mjarena.replay import save
 
     try:
@@ -409,9 +411,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     import random
 
     from mjarena.arena.executors import ExecutorUnavailable
-    from mjarena.arena.match import Limits
     from mjarena.arena.tournament import Settings as TournamentSettings
     from mjarena.arena.tournament import TournamentError, format_standings, parse_bot, run_tournament
+    from mjarena.limits import Limits
 
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
@@ -442,8 +444,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.compare import SEATINGS, compare, format_result, tqdm_progress
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
-    from mjarena.arena.match import check_limits
     from mjarena.arena.rulesets import judge_rules
+    from mjarena.limits import check_limits
 
     try:
         judge = judge_rules(args.rules)

@@ -32,8 +32,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mjarena.arena.match import Limits
     from mjarena.arena.rulesets import JudgeRules
+    from mjarena.limits import Limits
     from mjarena.variants.base import Agent
 
 __all__ = ["BotSpecError", "check_spec", "make_agent"]

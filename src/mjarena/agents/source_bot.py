@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from mjarena.agents.errors import BotCrash
 
 if TYPE_CHECKING:
-    from mjarena.arena.match import Limits
     from mjarena.arena.rulesets import JudgeRules
     from mjarena.builds import BuildResult
+    from mjarena.limits import Limits
     from mjarena.variants.base import Action, Agent
 
 __all__ = ["BrokenBuild", "is_source", "language_limits", "source_agent"]

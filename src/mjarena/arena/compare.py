@@ -86,7 +86,8 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
     """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "luck": {"A": A's mean luck,
     "B": B's} or None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why)."""
     from mjarena.arena.luck import LuckError, seat_luck
-    from mjarena.arena.match import Limits, run_match
+    from mjarena.arena.match import run_match
+    from mjarena.limits import Limits
 
     specs = [task.a if letter == "A" else task.b for letter in task.seating]
     result = run_match(specs, rules=task.rules, seed=task.wall_seed,

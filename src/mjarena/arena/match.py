@@ -20,54 +20,11 @@ from typing import Any
 
 from mjarena.agents.errors import AgentError
 from mjarena.arena.rulesets import JudgeRules, judge_rules
-from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
+from mjarena.limits import DEFAULT_LIMITS, Limits
 from mjarena.tiles import format_tile
 from mjarena.variants.base import Action, Agent, Decision
 
-__all__ = ["MAX_MEMORY_MIB", "MAX_TIME_LIMIT", "JudgeFallback", "Limits", "MatchResult", "SeatOutcome", "check_limits",
-           "run_match"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-answer limits for program bots, and the box they run in (bwrap unless told otherwise).
-
-    Source-file bots are built with the toolchain table laid over by the file ``toolchains`` (None: the
-    packaged one); ``language_limits`` applies each language's time factor and memory from that table.
-    """
-
-    time: float = 1.0
-    memory_mib: int = 256
-    output_bytes: int = 1 << 20
-    sandbox: Sandbox = DEFAULT_SANDBOX
-    toolchains: str | None = None
-    language_limits: bool = False
-
-
-MAX_TIME_LIMIT = 86_400.0
-"""The longest time limit per answer, in seconds (a day)."""
-MAX_MEMORY_MIB = 1 << 20
-"""The largest memory limit, in MiB (1 TiB)."""
-
-
-def check_limits(time_limit: float, memory_mib: int) -> None:
-    """:class:`ValueError` naming the option unless the limits per answer can be used: seconds more than 0 and at
-    most :data:`MAX_TIME_LIMIT` (not NaN, not infinite), whole MiB from 1 to :data:`MAX_MEMORY_MIB`.
-
-    >>> check_limits(1.0, 256)
-    >>> check_limits(float("nan"), 256)
-    Traceback (most recent call last):
-    ...
-    ValueError: --time-limit nan: must be positive and at most 86400 seconds
-    """
-    if not 0 < time_limit <= MAX_TIME_LIMIT:  # NaN fails every comparison
-        try:
-            shown = f"{time_limit:g}"
-        except (OverflowError, ValueError):  # an int beyond any float
-            shown = "(a huge number)"
-        raise ValueError(f"--time-limit {shown}: must be positive and at most {MAX_TIME_LIMIT:g} seconds")
-    if type(memory_mib) is not int or not 0 < memory_mib <= MAX_MEMORY_MIB:
-        raise ValueError(f"--memory-limit {memory_mib}: must be positive and at most {MAX_MEMORY_MIB} MiB")
+__all__ = ["JudgeFallback", "MatchResult", "SeatOutcome", "run_match"]
 
 
 @dataclass
@@ -141,7 +98,7 @@ def run_match(
     rules: str = "noi2014",
     seed: int | None = None,
     wall: Sequence[int] | None = None,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     make_agent: Callable[..., Agent] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> MatchResult:

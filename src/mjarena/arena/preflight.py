@@ -6,7 +6,7 @@ The probe is the opening of a real game (a fixed wall) with the entrant in seat 
 seats: the entrant receives exactly what it would receive in its first turn of a game, under the match's
 limits (per-language limits included), and its answer must be well formed and legal.
 
->>> from mjarena.arena.match import Limits
+>>> from mjarena.limits import Limits
 >>> preflight(["builtin:greedy", "python:mjarena.agents.builtin:GreedyAgent"], limits=Limits())
 []
 """
@@ -18,8 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from mjarena.agents.errors import AgentError
-from mjarena.arena.match import JudgeFallback, Limits
+from mjarena.arena.match import JudgeFallback
 from mjarena.arena.rulesets import judge_rules
+from mjarena.limits import Limits
 
 __all__ = ["PROBE_SEED", "Problem", "describe", "is_program", "preflight", "probe"]
 

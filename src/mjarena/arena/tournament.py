@@ -201,7 +201,7 @@ class Settings:
         rounds = default_rounds(len(bots)) if rounds is None else rounds
         if rounds < 1 or games_per_table < 1:
             raise TournamentError("--rounds and --games-per-table must be at least 1")
-        from mjarena.arena.match import check_limits
+        from mjarena.limits import check_limits
 
         try:
             check_limits(time_limit, memory_limit)
@@ -517,7 +517,8 @@ class GameTask:
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game: ``{"record": <the games.jsonl line>}``, plus ``"replay"`` when ``replay_path`` is None."""
-    from mjarena.arena.match import Limits, run_match
+    from mjarena.arena.match import run_match
+    from mjarena.limits import Limits
     from mjarena.replay import save
 
     result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed,
@@ -815,7 +816,7 @@ def check_records(settings: Settings, numbered: Sequence[tuple[int, dict[str, An
 
 def read_settings(out_dir: Path) -> Settings:
     """The settings in ``out_dir/tournament.json``; :class:`TournamentError` naming the file and the problem."""
-    from mjarena.arena.match import check_limits
+    from mjarena.limits import check_limits
 
     meta = out_dir / "tournament.json"
     try:

@@ -71,7 +71,7 @@ def public_detail(detail: str | None) -> str | None:
 
 
 def _limits(task: GameTask) -> Any:
-    from mjarena.arena.match import Limits
+    from mjarena.limits import Limits
     from mjarena.sandbox import Sandbox
 
     return Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=Sandbox.parse(task.sandbox))

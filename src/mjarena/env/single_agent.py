@@ -51,8 +51,8 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
     ) -> None:
         from mjarena.agents.factory import check_spec
-        from mjarena.arena.match import Limits
         from mjarena.arena.rulesets import judge_rules
+        from mjarena.limits import Limits
 
         if len(opponents) != 3 or seat not in range(4):
             raise ValueError(f"three opponents and a seat 0..3, not {len(opponents)} and seat {seat}")
