@@ -16,7 +16,25 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["sync_files", "write_atomically"]
+__all__ = ["current_umask", "sync_files", "write_atomically"]
+
+
+def current_umask() -> int:
+    """This process's umask, read without changing it (``/proc/self/status``; elsewhere set and put back).
+
+    >>> 0 <= current_umask() <= 0o777
+    True
+    """
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_atomically(path: str | Path, text: str, *, sync: bool = True) -> None:
@@ -28,6 +46,7 @@ def write_atomically(path: str | Path, text: str, *, sync: bool = True) -> None:
     path = Path(path)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())  # as open() would make it: mkstemp's 0600 ignores the umask
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()
