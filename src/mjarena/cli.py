@@ -191,7 +191,7 @@ def _result_table(result: MatchResult) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
-    details = [f"  {names[s.seat]}: {s.reason}: {s.detail}" for s in result.seats if s.reason]
+    details = [f"  {names[s.seat]}: {s.reason}: {s.detail}".replace("\n", "\n      ") for s in result.seats if s.reason]
     return "\n".join(lines + (["", "errors:", *details] if details else []))
 
 

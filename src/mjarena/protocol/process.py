@@ -75,7 +75,8 @@ _MEMORY_SIGNS = (
     b"failed to allocate",
 )
 _DETAIL_STDERR = 500  # characters of standard error quoted in an error's one-line detail
-_PRINTABLE = {code: " " for code in [*range(32), 127]}  # control characters (escape sequences too) as spaces
+# control characters (escape sequences too) as spaces, but a traceback keeps its lines
+_PRINTABLE = {**{code: " " for code in [*range(32), 127]}, ord("\n"): "\n", ord("\r"): None}
 _STDIN_HINT = (
     " (it was still waiting for input: read one line, not to the end of input; the judge keeps standard input "
     "open in case a bot asks to keep running)"
@@ -386,7 +387,7 @@ class BotProcess:
             if tail and not error.stderr:
                 error.stderr = tail
                 last = tail.strip()[-_DETAIL_STDERR:]  # the whole tail stays in error.stderr
-                error.detail = f"{error.detail}; stderr: {last.translate(_PRINTABLE)}"
+                error.detail = f"{error.detail}; stderr:\n{last.translate(_PRINTABLE)}"
                 error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
