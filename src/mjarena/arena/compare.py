@@ -364,10 +364,32 @@ def format_result(result: dict[str, Any]) -> str:
         lines.append(f"  no luck adjustment: {luck['missing']}")
     sprt = result["sprt"]
     if sprt is not None:
-        verdict = f"accepted {sprt['accepted']}" if sprt["accepted"] else "undecided"
-        lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: LLR {sprt['llr']} in "
-                     f"({sprt['bounds'][0]}, {sprt['bounds'][1]}), {verdict}")
+        lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: {_sprt_state(sprt, result['sets'])}")
     return "\n".join(lines)
+
+
+def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
+    """The SPRT's state in words: decided, or why not yet.
+
+    >>> _sprt_state({"llr": -23.02, "bounds": [-2.94, 2.94], "accepted": None}, 10)
+    'LLR -23.02, below the lower bound -2.94, but undecided: needs 16 sets, has 10'
+    >>> _sprt_state({"llr": 0.5, "bounds": [-2.94, 2.94], "accepted": None}, 20)
+    'LLR 0.5 between the bounds -2.94 and 2.94: undecided, more sets needed'
+    >>> _sprt_state({"llr": 3.1, "bounds": [-2.94, 2.94], "accepted": "H1"}, 20)
+    'LLR 3.1 at or above the upper bound 2.94: accepted H1'
+    """
+    llr, (lower, upper) = sprt["llr"], sprt["bounds"]
+    if llr <= lower:
+        where = f"LLR {llr}, below the lower bound {lower}" if sprt["accepted"] is None else \
+            f"LLR {llr} at or below the lower bound {lower}"
+    elif llr >= upper:
+        where = f"LLR {llr}, above the upper bound {upper}" if sprt["accepted"] is None else \
+            f"LLR {llr} at or above the upper bound {upper}"
+    else:
+        return f"LLR {llr} between the bounds {lower} and {upper}: undecided, more sets needed"
+    if sprt["accepted"] is not None:
+        return f"{where}: accepted {sprt['accepted']}"
+    return f"{where}, but undecided: needs {SPRT_MIN_SETS} sets, has {sets}"
 
 
 def compare(
