@@ -145,4 +145,49 @@ def test_the_export_command(tmp_path: Path, replays: dict[str, dict[str, Any]],
     assert main(["replay", "export", str(tmp_path / "missing.json")]) == 2
     assert "missing.json: cannot read" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "game.json"), "--format", "jsonl"]) == 2
-    assert "go with export" in capsys.readouterr().err
+    assert "goes with export" in capsys.readouterr().err
+
+
+# -- the command line: options and the file in any order (issue 25) ----------------------------------------------
+
+
+@pytest.fixture
+def saved_game(tmp_path: Path) -> Path:
+    from mjarena.cli import main
+
+    target = tmp_path / "game.json"
+    assert main(["match", "--quiet", "--seed", "5", "--replay", str(target), *(["--bot", "builtin:greedy"] * 4)]) == 0
+    return target
+
+
+@pytest.mark.parametrize("order", ["file first", "options first", "mixed"])
+def test_replay_export_takes_its_options_and_the_file_in_any_order(order: str, saved_game: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from mjarena.cli import main
+
+    out = saved_game.with_name("x.html")
+    words = {"file first": [str(saved_game), "--format", "html", "--out", str(out)],
+             "options first": ["--format", "html", "--out", str(out), str(saved_game)],
+             "mixed": ["--out", str(out), str(saved_game), "--format", "html"]}[order]
+    assert main(["replay", "export", *words]) == 0
+    assert out.read_text().startswith("<!doctype html>")
+
+
+def test_replay_export_errors_show_the_usage_of_export(saved_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mjarena.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["replay", "export", str(saved_game), "--bogus"])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: mjarena replay export") and "unrecognized arguments: --bogus" in err
+
+
+def test_a_format_given_to_replay_without_export_says_to_use_export(saved_game: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from mjarena.cli import main
+
+    assert main(["replay", "--format", "html", str(saved_game)]) == 2
+    assert "--format goes with export: mjarena replay export" in capsys.readouterr().err
+    assert main(["replay", str(saved_game)]) == 0  # the file alone still prints the game
+    assert "NOI 2014" in capsys.readouterr().out

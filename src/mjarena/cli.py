@@ -321,11 +321,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
 _EXPORT_SUFFIXES = {"html": ".html", "botzone": ".botzone.json", "jsonl": ".jsonl"}
 
 
-def _export_replay(source: str, fmt: str, out: str | None) -> int:
+def _cmd_replay_export(args: argparse.Namespace) -> int:
     from mjarena.export import ExportError, export
     from mjarena.files import write_atomically
     from mjarena.replay import ReplayError, load
 
+    source, fmt, out = args.file, args.format, args.out
     try:
         text = export(load(source), fmt, name=Path(source).name)
     except (ReplayError, ExportError) as error:
@@ -346,14 +347,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from mjarena.arena.match import MatchResult, SeatOutcome
     from mjarena.replay import ReplayError, load, load_events, replay_game
 
-    words = args.words
-    if len(words) == 2 and words[0] == "export":
-        return _export_replay(words[1], args.format, args.out)
-    if len(words) != 1:
-        raise UsageError("expected FILE (to print it) or export FILE")
-    if args.out is not None or args.format != "html":
-        raise UsageError("--format and --out go with export: mjarena replay export FILE --format html")
-    args.file = words[0]
+    if args.format is not None or args.out is not None:
+        option = "--format" if args.format is not None else "--out"
+        raise UsageError(f"{option} goes with export: mjarena replay export {args.file} {option} "
+                         f"{args.format or args.out}")
     try:
         data = load(args.file)  # checked whole: what follows cannot fail on it
     except ReplayError as error:
@@ -746,15 +743,28 @@ def build_parser() -> argparse.ArgumentParser:
         "responses as a Botzone bot reads them; jsonl is an mjai-like event stream.",
         epilog="examples:\n  mjarena replay game.json\n  mjarena replay game.json --check\n"
         "  mjarena replay export game.json                  # game.html\n"
-        "  mjarena replay export game.json --format jsonl --out -",
+        "  mjarena replay export --format jsonl --out - game.json",
+        usage="mjarena replay FILE [--check] | mjarena replay export FILE [--format F] [--out PATH]",
     )
-    replay.add_argument("words", nargs="+", metavar="[export] FILE")
-    replay.add_argument("--check", action="store_true", help="also play it again and check it matches")
-    replay.add_argument("--format", choices=("html", "botzone", "jsonl"), default="html",
-                        help="export: the format (html)")
-    replay.add_argument("--out", metavar="PATH",
-                        help="export: where to write ('-': stdout; default: FILE with .html, .botzone.json or .jsonl)")
-    replay.set_defaults(handler=_cmd_replay)
+    shown = replay.add_subparsers(dest="replay_command", metavar="show|export", required=True)
+    show = shown.add_parser("show", prog="mjarena replay [show]", help="print the game (the default: mjarena replay "
+                            "FILE)", description="Print a saved game, move by move, and its result.")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--check", action="store_true", help="also play it again and check it matches")
+    for option in ("--format", "--out"):  # export's options, refused here with a word on where they go
+        show.add_argument(option, help=argparse.SUPPRESS)
+    show.set_defaults(handler=_cmd_replay, parser=show)
+    export = shown.add_parser(
+        "export", prog="mjarena replay export", help="write the game as HTML, a Botzone log or JSON lines",
+        description="Export a saved game; the options and the file in any order.",
+        epilog="examples:\n  mjarena replay export game.json\n  mjarena replay export --format html --out x.html "
+        "game.json", formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--format", choices=("html", "botzone", "jsonl"), default="html", help="the format (html)")
+    export.add_argument("--out", metavar="PATH",
+                        help="where to write ('-': stdout; default: FILE with .html, .botzone.json or .jsonl)")
+    export.set_defaults(handler=_cmd_replay_export, parser=export)
 
     demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
     demo.add_argument("--seed", type=int, default=2014, help="seed of the shuffled wall (default 2014)")
@@ -884,9 +894,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _replay_show_by_default(argv: list[str]) -> list[str]:
+    """``mjarena replay FILE`` means ``mjarena replay show FILE``.
+
+    >>> _replay_show_by_default(["replay", "--check", "game.json"])
+    ['replay', 'show', '--check', 'game.json']
+    >>> _replay_show_by_default(["replay", "export", "game.json"])
+    ['replay', 'export', 'game.json']
+    """
+    if len(argv) > 1 and argv[0] == "replay" and argv[1] not in ("show", "export", "-h", "--help"):
+        return ["replay", "show", *argv[1:]]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(_replay_show_by_default(list(sys.argv[1:] if argv is None else argv)))
+    if extras:  # said by the parser of the command itself, with its own usage, where it has one of its own
+        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
     from mjarena.lifetime import stop_on_signals
 
     try:
