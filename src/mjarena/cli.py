@@ -428,7 +428,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                         toolchains=settings.toolchains, language_limits=settings.language_limits)
         _preflight(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
         rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
-                              seed_given=seed_given, sandbox=sandbox)
+                              seed_given=seed_given, sandbox=sandbox, progress=False if args.quiet else None)
     except (TournamentError, ExecutorUnavailable) as error:
         raise UsageError(str(error)) from None
     print(format_standings(rows))
@@ -439,7 +439,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.compare import SEATINGS, compare, format_result, tqdm_progress
+    from mjarena.arena.compare import SEATINGS, compare, format_result, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.arena.rulesets import judge_rules
     from mjarena.limits import check_limits
@@ -479,7 +479,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     with executor:  # stopped: the workers (and their bots) are killed at once, not waited for
         result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=args.seed,
                          executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                         sandbox=sandbox, progress=None if args.quiet else tqdm_progress(total), luck=not args.raw)
+                         sandbox=sandbox, progress=None if args.quiet else progress_lines(total), luck=not args.raw)
     summary = result.to_json()
     print(json.dumps(summary) if args.json else format_result(summary))
     return 0
@@ -814,6 +814,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sandbox_option(tournament)
     _add_build_options(tournament)
     tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
+    tournament.add_argument("--quiet", "-q", action="store_true",
+                            help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     tournament.set_defaults(handler=_cmd_tournament)
 
     compare_ = sub.add_parser(
@@ -847,7 +849,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="figures from the points as scored (default: luck-adjusted points, the same mean with "
                           "less variance; docs/compare.md)")
     compare_.add_argument("--json", action="store_true", help="print one JSON object")
-    compare_.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
+    compare_.add_argument("--quiet", "-q", action="store_true",
+                          help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     compare_.set_defaults(handler=_cmd_compare)
 
     standings = sub.add_parser("standings", help="print the standings of a tournament folder",

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import statistics
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -434,18 +433,17 @@ def compare(
     return result
 
 
-def tqdm_progress(total: int) -> Callable[[int, CompareResult], None]:
-    """A progress callback that draws a bar on stderr (tqdm), or prints nothing when tqdm is missing."""
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return lambda _step, _result: None
-    bar = tqdm(total=total, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
+def progress_lines(total: int) -> Callable[[int, CompareResult], None]:
+    """A progress callback on stderr (:func:`mjarena.progress.progress_bar`: a live bar on a terminal, a line
+    every few percent on a pipe or file), with the likelihood of superiority so far."""
+    from mjarena.progress import progress_bar
+
+    bar = progress_bar(total, desc="games")
 
     def update(step: int, result: CompareResult) -> None:
-        bar.update(step)
         los = result.los()
         if los is not None:
             bar.set_postfix_str(f"LOS {los:.3f}")
+        bar.update(step)
 
     return update

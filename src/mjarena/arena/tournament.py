@@ -969,15 +969,16 @@ class Tournament:
     def run(self, executor: Executor, *, progress: bool | None = None, log: IO[str] | None = None
             ) -> list[dict[str, Any]]:
         """Play every game not yet in ``games.jsonl``, round by round; print the standings to ``log`` (stderr)
-        after each round played.  ``progress``: a tqdm bar on stderr (None: only when stderr is a terminal)."""
-        from tqdm import tqdm
+        after each round played.  ``progress``: on stderr, a live bar on a terminal and a line every few percent
+        on a pipe or file (:func:`mjarena.progress.progress_bar`; False: none)."""
+        from mjarena.progress import progress_bar
 
         log = sys.stderr if log is None else log
         settings = self.settings
-        with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, _GroupCommit(out) as commits, tqdm(
-            total=settings.total_games, initial=len(self.records), unit="game", file=sys.stderr,
-            disable=None if progress is None else not progress, dynamic_ncols=True, desc="games",
-        ) as bar:
+        shown = progress_bar(settings.total_games, desc="games", initial=len(self.records),
+                             enabled=progress is not False)
+        with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, _GroupCommit(out) as commits, \
+                shown as bar:
             def report(round_no: int) -> None:
                 commits.wait()
                 rows = self.write_standings(through_round=round_no)
