@@ -217,6 +217,42 @@ class Series:
                 "variance_reduction": None if reduction is None else round(reduction, 4)}
 
 
+MIN_SETS_FOR_LUCK = 4
+"""Sets needed before the luck adjustment's coefficient is estimated (before: the points as scored)."""
+
+
+def luck_coefficients(raw: Sequence[float], luck: Sequence[float]) -> list[float]:
+    """For each set, the control variate's coefficient estimated from the *other* sets (leave one out): the
+    slope through the origin of the difference as scored on the luck difference (luck has mean 0).  A set's
+    coefficient does not depend on its own luck, whose mean is 0: so ``raw - coefficient * luck`` has exactly
+    the mean of ``raw``, whatever the coefficients come out as.
+
+    >>> [round(c, 3) for c in luck_coefficients([2.0, -1.0, 0.5], [2.0, -1.0, 1.0])]
+    [0.75, 0.9, 1.0]
+    """
+    cross = sum(points * dealt for points, dealt in zip(raw, luck, strict=True))
+    square = sum(dealt * dealt for dealt in luck)
+    result = []
+    for points, dealt in zip(raw, luck, strict=True):
+        rest = square - dealt * dealt
+        result.append((cross - points * dealt) / rest if rest > 1e-12 else 0.0)
+    return result
+
+
+def _controlled(raw: Series, luck_one: Series, coefficients: Sequence[float]) -> Series:
+    """``raw - c * (raw - luck_one)`` set by set: the points less ``c`` times the luck (``luck_one`` is the
+    points less the whole luck, the coefficient 1)."""
+    def blend(x: float, y: float, c: float) -> float:
+        return x - c * (x - y)
+
+    return Series(
+        [blend(x, y, c) for x, y, c in zip(raw.sets_a, luck_one.sets_a, coefficients, strict=True)],
+        [blend(x, y, c) for x, y, c in zip(raw.sets_b, luck_one.sets_b, coefficients, strict=True)],
+        [{p: blend(row[p], one[p], c) for p in SEATINGS}
+         for row, one, c in zip(raw.by_seating, luck_one.by_seating, coefficients, strict=True)],
+    )
+
+
 @dataclass
 class CompareResult:
     """The comparison so far, in set order: the points as scored (:attr:`raw`) and, when every game's luck is
@@ -239,10 +275,41 @@ class CompareResult:
         if not self.luck:
             self.adjusted, self.luck_missing = None, "turned off (--raw)"
 
+    def _luck_differences(self) -> tuple[list[float], list[float]] | None:
+        """Each set's difference as scored and the luck in it (None without luck figures)."""
+        if self.adjusted is None:
+            return None
+        raw = self.raw.differences()
+        return raw, [r - a for r, a in zip(raw, self.adjusted.differences(), strict=True)]
+
+    @property
+    def controlled(self) -> Series | None:
+        """The luck-adjusted points with the coefficient estimated from the run (:func:`luck_coefficients`);
+        None without luck figures or before :data:`MIN_SETS_FOR_LUCK` sets."""
+        found = self._luck_differences()
+        if found is None or self.adjusted is None or len(found[0]) < MIN_SETS_FOR_LUCK:
+            return None
+        return _controlled(self.raw, self.adjusted, luck_coefficients(*found))
+
     @property
     def counted(self) -> Series:
-        """The series the figures come from: :attr:`adjusted` if there is one, else :attr:`raw`."""
-        return self.raw if self.adjusted is None else self.adjusted
+        """The series the figures come from: the luck-adjusted points (:attr:`controlled`) when they have less
+        variance than the points as scored, else the points as scored; both have the same mean, so the choice
+        costs no bias."""
+        controlled = self.controlled
+        if controlled is None:
+            return self.raw
+        raw_variance = statistics.variance(self.raw.differences())
+        return controlled if statistics.variance(controlled.differences()) < raw_variance else self.raw
+
+    def luck_coefficient(self) -> float | None:
+        """The coefficient on the luck, estimated from all the sets (None while it is not estimated)."""
+        found = self._luck_differences()
+        if found is None or len(found[0]) < MIN_SETS_FOR_LUCK:
+            return None
+        raw, luck = found
+        square = sum(dealt * dealt for dealt in luck)
+        return sum(r * dealt for r, dealt in zip(raw, luck, strict=True)) / square if square > 1e-12 else 0.0
 
     @property
     def games(self) -> int:
@@ -266,11 +333,13 @@ class CompareResult:
         return self.counted.variance_reduction()
 
     def luck_variance_removed(self) -> float | None:
-        """``1 - var(adjusted d) / var(raw d)``: the share of the variance the luck adjustment took out."""
-        if self.adjusted is None or len(self.raw.sets_a) < 2:
+        """``1 - var(controlled d) / var(raw d)``: the share of the variance the luck adjustment takes out
+        (negative when it would add some: then the points as scored are the headline)."""
+        controlled = self.controlled
+        if controlled is None:
             return None
         raw = statistics.variance(self.raw.differences())
-        return None if raw == 0.0 else 1.0 - statistics.variance(self.adjusted.differences()) / raw
+        return None if raw == 0.0 else 1.0 - statistics.variance(controlled.differences()) / raw
 
     def llr(self) -> float | None:
         if self.sprt is None:
@@ -304,15 +373,19 @@ class CompareResult:
     def to_json(self) -> dict[str, Any]:
         """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``), ``difference``, ``los``,
         ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``),
-        ``luck`` (``adjusted``, ``variance_removed``, ``missing``) and, when adjusted, ``raw`` (the same
+        ``luck`` (``adjusted``: whether the headline is luck-adjusted, ``coefficient``, ``variance_removed``,
+        ``missing``) and, when the luck is known, ``raw`` (the same
         ``a``, ``b``, ``difference``, ``los``, ``variance_reduction`` on the points as scored)."""
         sprt = None
         if self.sprt is not None:
             llr = self.llr()
             sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
                     "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
-        counted = self.counted.summary()
+        headline = self.counted
+        counted = headline.summary()
         removed = self.luck_variance_removed()
+        coefficient = self.luck_coefficient()
+        adjusted = headline is not self.raw
         result = {
             "rules": self.rules,
             "games": self.games,
@@ -323,11 +396,12 @@ class CompareResult:
             "los": counted["los"],
             "variance_reduction": counted["variance_reduction"],
             "sprt": sprt,
-            "luck": {"adjusted": self.adjusted is not None,
+            "luck": {"adjusted": adjusted,
+                     "coefficient": None if coefficient is None else round(coefficient, 4),
                      "variance_removed": None if removed is None else round(removed, 4),
                      "missing": self.luck_missing},
         }
-        if self.adjusted is not None:
+        if self.adjusted is not None:  # luck figures known: the points as scored beside, whichever is the headline
             result["raw"] = self.raw.summary()
         return result
 
@@ -347,6 +421,7 @@ def format_result(result: dict[str, Any]) -> str:
 
     luck = result.get("luck") or {}
     counted = "luck-adjusted points" if luck.get("adjusted") else "points as scored"
+    # (the adjusted points are the headline only where they have less variance: both have the same mean)
     lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)}), "
              f"{counted}", side("a"), side("b")]
     if result["los"] is not None:
@@ -354,13 +429,19 @@ def format_result(result: dict[str, Any]) -> str:
     if result["variance_reduction"] is not None:
         lines.append(f"  duplicate pairing removed {100 * result['variance_reduction']:.1f}% of the variance of "
                      "independent deals")
+    removed = luck.get("variance_removed")
     if luck.get("adjusted"):
-        raw, removed = result["raw"], luck["variance_removed"]
-        lines.append(("  " if removed is None else f"  the luck adjustment removed {100 * removed:.1f}% of the "
-                      "variance; ") + f"as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
+        raw = result["raw"]
+        lines.append(f"  the luck adjustment (coefficient {luck['coefficient']:.2f}) removed {100 * removed:.1f}% "
+                     f"of the variance; as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
                      ("" if raw["los"] is None else f", likelihood {raw['los']:.4f}"))
     elif luck.get("missing"):
         lines.append(f"  no luck adjustment: {luck['missing']}")
+    elif removed is not None:
+        lines.append(f"  no luck adjustment: it would not lower the variance here ({100 * -removed:.1f}% more), "
+                     "so the points as scored are shown")
+    elif result["sets"] < MIN_SETS_FOR_LUCK:
+        lines.append(f"  no luck adjustment yet: it needs {MIN_SETS_FOR_LUCK} sets")
     sprt = result["sprt"]
     if sprt is not None:
         lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: {_sprt_state(sprt, result['sets'])}")
