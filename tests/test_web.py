@@ -363,11 +363,14 @@ def test_wait_must_be_a_small_number(client: TestClient) -> None:
 
 
 def test_only_offered_opponents_and_server_bots(root: Path) -> None:
-    room = PlayRoom(root, bots=["python3 mybot.py"])
+    room = PlayRoom(root, bots=["python3 mybot.py", "baida:python3 baida_bot.py", "THUPC:./thupc_bot"])
     from mjarena.arena.rulesets import judge_rules
 
     builtins = [f"builtin:{name}" for name in judge_rules("noi2014").agents]
     assert "builtin:greedy" in builtins and room.opponents("noi2014") == [*builtins, "python3 mybot.py"]
+    # a bot is offered only for the rule set whose protocol it speaks (issue 25)
+    assert room.opponents("baida")[-1] == "python3 baida_bot.py" and "python3 mybot.py" not in room.opponents("baida")
+    assert room.opponents("thupc2021")[-1] == "./thupc_bot"
     room.close()
 
 

@@ -881,13 +881,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve DIR in a browser: its replays (and uploads), its tournaments' standings while they run, "
         "and games of a person against bots (saved to DIR/played/). Needs pip install 'mjarena[web]'.",
         epilog="examples:\n  mjarena serve .                   # then open http://127.0.0.1:8000/\n"
-        "  mjarena serve cup/ --bot \"python3 bots/mine.py\"",
+        "  mjarena serve cup/ --bot \"python3 examples/bots/restart_bot.py\" "
+        "--bot \"baida:python3 examples/bots/baida_bot.py\"",
     )
     serve.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder to serve (default: .)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
     serve.add_argument("--port", type=int, default=8000, help="(8000)")
     serve.add_argument("--bot", action="append", metavar="COMMAND",
-                       help="a bot command line players may choose as an opponent (repeatable)")
+                       help="a bot players may choose as an opponent in NOI 2014 games, or RULES:COMMAND for "
+                       "a bot of another rule set's protocol (baida:..., thupc2021:...); repeatable")
     serve.add_argument("--max-upload", type=int, default=5120, metavar="KIB", help="largest upload (5120 KiB)")
     serve.set_defaults(handler=_cmd_serve)
 

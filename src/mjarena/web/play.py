@@ -384,6 +384,25 @@ class PlaySession:
         }
 
 
+def offered_bot(text: str) -> tuple[str, str]:
+    """(rule set, spec) of a ``--bot`` given to ``mjarena serve``: ``RULES:SPEC`` for a bot made for the rule set
+    RULES (``baida:python3 examples/bots/baida_bot.py``), else NOI 2014's, whose protocol program bots speak by
+    default.
+
+    >>> offered_bot("python3 mybot.py"), offered_bot("百搭:python3 examples/bots/baida_bot.py")
+    (('noi2014', 'python3 mybot.py'), ('baida', 'python3 examples/bots/baida_bot.py'))
+    """
+    from mjarena.arena.rulesets import judge_rules
+
+    prefix, colon, rest = text.partition(":")
+    if colon and prefix not in ("builtin", "python"):
+        try:
+            return judge_rules(prefix).name, rest
+        except KeyError:
+            pass
+    return "noi2014", text
+
+
 class PlayRoom:
     """The sessions of one server, by id: at most ``per_client`` for one client (its least recently used ends
     first) and ``limit`` in all (finished or idle games make room; else a new game is refused with 503).
@@ -403,10 +422,13 @@ class PlayRoom:
         self._lock = threading.Lock()
 
     def opponents(self, rules: str) -> list[str]:
-        """The specs a person may pick for ``rules``: its built-in bots, then the server's command lines."""
+        """The specs a person may pick for ``rules``: its built-in bots, then the server's bots made for it
+        (:func:`offered_bot`: a bot speaks one rule set's protocol, NOI 2014's unless told)."""
         from mjarena.arena.rulesets import judge_rules
 
-        return [f"builtin:{name}" for name in judge_rules(rules).agents] + self.bots
+        canonical = judge_rules(rules).name
+        return [f"builtin:{name}" for name in judge_rules(rules).agents] + [
+            spec for made_for, spec in map(offered_bot, self.bots) if made_for == canonical]
 
     def create(self, rules: str, seat: int, opponents: Sequence[str], seed: int | None = None,
                client: str = "") -> PlaySession:
