@@ -387,6 +387,22 @@ def test_end_of_game_panel_per_rule_set(page: Any, server: str, name: str, words
     _shot(page, f"outcome-{name.removesuffix('.json')}", phone=name == "baida.json")
 
 
+def test_the_ending_stays_hidden_until_the_last_move_unless_asked_for(page: Any, server: str) -> None:
+    """Issue 25: stepping through a replay, its result is not spoiled from move 0."""
+    page.goto(f"{server}/replays/thupc.json")
+    page.wait_for_selector("body[data-ready=replay]")
+    step, last = _counter(page)
+    assert step < last  # it opens on the table just dealt
+    assert not page.locator("#outcome").is_visible() and not page.locator(".resultbox").is_visible()
+    page.keyboard.press("End")
+    assert page.locator("#outcome.now").is_visible() and page.locator(".resultbox").is_visible()
+    page.keyboard.press("Home")
+    assert not page.locator("#outcome").is_visible()
+    before = _counter(page)[0]
+    page.locator("#show-ending").check()  # the reader asks for it
+    assert page.locator("#outcome").is_visible() and _counter(page)[0] == before == 0
+
+
 # -- playing with the keyboard, auto-pass, hints, the phone ---------------------------------------------------
 
 

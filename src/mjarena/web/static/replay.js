@@ -28,6 +28,10 @@
 
   const counter = el("span", {class: "counter", id: "counter", "aria-live": "polite"});
   const slider = el("input", {type: "range", min: 0, max: last, value: 0, id: "slider", "aria-label": "move"});
+  // How the game ended stays hidden until the last move (no spoiler while stepping through), unless asked for.
+  const showEnding = el("input", {type: "checkbox", id: "show-ending", onchange: () => render()});
+  const endingToggle = el("label", {class: "toggle", title: "show the result before the last move"},
+    showEnding, " ending");
   const playButton = el("button", {id: "play", title: "play / pause (space)"});
   const speedSelect = el("select", {id: "speed", "aria-label": "speed", title: "speed (+ / -)"},
     speeds.map((s, i) => el("option", {value: i, selected: i === speed}, `${s}×`)));
@@ -37,7 +41,7 @@
     playButton,
     el("button", {id: "next", title: "forward (→)", onclick: () => go(step + 1)}, "▶"),
     el("button", {id: "last", title: "last (End)", onclick: () => go(last)}, "▶|"),
-    speedSelect, effectToggle(), counter);
+    speedSelect, effectToggle(), endingToggle, counter);
   const action = el("div", {class: "action", id: "action"});
   const effectBox = el("div", {class: "effect", id: "effect", "aria-live": "polite"});
   const banner = el("div", {class: "banner", id: "banner", hidden: true});
@@ -120,6 +124,9 @@
       bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
       winning: step === last && view.outcome ? view.outcome.wins : []}));
     if (ending) ending.classList.toggle("now", step === last);
+    const reveal = step === last || showEnding.checked;
+    if (ending) ending.hidden = !reveal;
+    results.hidden = !reveal;
     for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");
     const current = log.children[step];
     current.classList.add("current");
