@@ -305,6 +305,7 @@ def test_tournament_standings_change_while_it_runs(page: Any, server: str, root:
     page.click("text=cup")
     page.wait_for_selector("#standings-table")
     assert "0 of 6 games played" in page.locator("#summary").inner_text()
+    assert "House bots" in page.locator("#rating-note").inner_text()  # why meeting them leaves a rating low
     before = page.locator("#standings-table tbody").inner_text()
     runner = threading.Thread(target=tournament.run, args=(_SlowExecutor(),), kwargs={"log": io.StringIO()})
     runner.start()

@@ -84,7 +84,11 @@
       el("thead", {}, el("tr", {}, ["rank", "bot", "games", "points", "avg rank", "rating (μ ± σ)",
                                     "ms mean / max", "errors"].map(
         (h, i) => el("th", {class: [4, 5, 6].includes(i) ? "wide" : ""}, h)))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows)),
+      el("p", {class: "muted", id: "rating-note"}, "Rating: OpenSkill's μ − 3σ, a cautious estimate. House bots, ",
+         "which pad a table to four, are not rated and count for nothing in a game's rating: a bot that met ",
+         "mostly house bots has few rated games, so a wide σ and a low rating, whatever its points, until it ",
+         "meets the other entrants."));
     const names = state.standings.map((row) => row.bot);
     const h2h = state.head_to_head || {};
     versus.replaceChildren(el("table", {class: "list versus", id: "versus-table"},
