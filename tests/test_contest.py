@@ -9,6 +9,7 @@ test_contest_e2e.py.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -266,10 +267,10 @@ def test_a_new_version_plays_from_the_next_game_and_a_running_game_keeps_its_ver
     assert listed["state"] == "running" and {p["points"] for p in listed["players"]} == {None}
     assert {row["games"] for row in server.standings()["rows"]} == {0}
     server.scheduler.step()
-    first = server.games("red")[0]
+    first = server.games("red")[-1]  # newest first
     assert {p["team"]: p["version"] for p in first["players"] if p["team"]} == {"red": 1, "blue": 1}
     play_round(server)
-    second = server.games("red")[1]
+    second = server.games("red")[0]
     assert {p["team"]: p["version"] for p in second["players"] if p["team"]} == {"red": 2, "blue": 1}
     assert server.standings()["rows"][[r["team"] for r in server.standings()["rows"]].index("red")]["version"] == 2
 
@@ -422,3 +423,28 @@ def test_contest_settings_are_checked(tmp_path: Path) -> None:
     with pytest.raises(ContestError, match="unique"):
         Contest.create(tmp_path / "c", ["a", "a"], Settings())
     assert not (tmp_path / "c").exists()
+
+
+def test_the_team_page_gives_each_versions_games_points_per_game_errors_and_time(server: Server) -> None:
+    """Issue 25: the team page shows, per version, the games it played, its points per game, the games it erred
+    in and when it was submitted; the API lists games newest first, as the pages do."""
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    server.upload("red")  # v2: plays from the next round
+    play_round(server)
+    games = server.games("red")
+    assert [game["id"] for game in games] == sorted((game["id"] for game in games), reverse=True)
+    figures = server.contest.version_figures("red")
+    assert set(figures) == {1, 2} and figures[1]["games"] == figures[2]["games"] == 1
+    mine = {p["version"]: p["points"] for game in games for p in game["players"] if p["team"] == "red"}
+    assert {version: row["points_per_game"] for version, row in figures.items()} == mine
+    login(server, "red")
+    page = server.client.get("/team").text
+    head = page.split('<table class="list" id="submissions">', 1)[1].split("</thead>", 1)[0]
+    assert all(word in head for word in ("submitted", "games", "points per game", "errors"))
+    row = page.split('<tr data-version="1">', 1)[1].split("</tr>", 1)[0]
+    cells = [cell.split(">", 1)[1] for cell in row.split("</td>")[:-1]]
+    assert cells[0] == "v1" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells[1])
+    assert cells[4:7] == ["1", f"{mine[1]:.3f}", "0"]
+    assert page.index('data-version="2"') < page.index('data-version="1"')  # newest first

@@ -222,6 +222,14 @@ def test_pages_in_chromium_login_upload_and_live_standings(served: Served) -> No
             page.set_input_files("#source", str(EXAMPLES / "bot.cpp"))
             page.click("#upload button[type=submit]")
             page.wait_for_selector("#submissions tr[data-version='2'] .status-ok", timeout=60_000)
+            for width in (1280, 390):  # no link or number breaks across lines beside a long message (issue 25)
+                page.set_viewport_size({"width": width, "height": 900})
+                for cell in page.locator("#submissions td.link a, #submissions td.num").all():
+                    height, size = page.evaluate(
+                        "(e) => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).fontSize)]",
+                        cell.element_handle())
+                    assert height < 2 * size, f"{cell.inner_text()!r} wraps at {width} px"
+            page.set_viewport_size({"width": 1280, "height": 900})
             page.goto(served.url + "/teams/cpp")
             page.click("#games-table a[href^='/replays/']")
             page.wait_for_selector("body[data-ready=replay]")

@@ -314,7 +314,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def team_view(team: Team, csrf: str, message: str | None = None) -> str:
         history = [submission.to_json() for submission in db.submissions(team_id=team.id)]
-        return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message)
+        figures = contest.version_figures(team.name)
+        return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
+                               figures=figures)
 
     async def team_home(request: Request) -> Response:
         found = session(request)

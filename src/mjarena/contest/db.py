@@ -129,7 +129,7 @@ class Submission:
     def to_json(self) -> dict[str, Any]:
         """What the API says of a submission."""
         return {"id": self.id, "team": self.team, "version": self.version, "language": self.language,
-                "status": self.status, "message": self.message}
+                "status": self.status, "message": self.message, "submitted": self.created}
 
 
 @dataclass(frozen=True)

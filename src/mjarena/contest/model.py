@@ -271,14 +271,32 @@ class Contest:
         return {"state": self.state(now), "round": self.round_number(), "rows": ranked}
 
     def games(self, team: str | None = None) -> list[dict[str, Any]]:
-        """Started games (newest last): running ones with null points; house bots as team null."""
+        """Started games, newest first (as the pages list them): running ones with null points; house bots as
+        team null."""
         team_id = None
         if team is not None:
             found = self.db.team(team)
             if found is None:
                 return []
             team_id = found.id
-        return [game_json(game) for game in self.db.games(states=("running", "finished"), team_id=team_id)]
+        games = self.db.games(states=("running", "finished"), team_id=team_id)
+        return [game_json(game) for game in reversed(games)]
+
+    def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
+        """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``
+        and ``errors`` (games in which it erred)."""
+        figures: dict[int, dict[str, Any]] = {}
+        for game in self.games(team):
+            for seat in game["players"]:
+                if seat["team"] != team or game["state"] != "finished":
+                    continue
+                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0})
+                row["games"] += 1
+                row["points"] += seat["points"] or 0.0
+                row["errors"] += seat["status"] == "error"
+        for row in figures.values():
+            row["points_per_game"] = round(row["points"] / row["games"], 3)
+        return figures
 
 
 def game_json(game: GameRow) -> dict[str, Any]:

@@ -139,17 +139,30 @@ def login_page(error: str | None = None) -> str:
     return page("Login", body)
 
 
+def _version_cells(figures: Mapping[str, Any] | None) -> str:
+    if not figures:
+        return '<td class="num">0</td><td class="num">–</td><td class="num">–</td>'
+    return (f'<td class="num">{figures["games"]}</td><td class="num">{figures["points_per_game"]:.3f}</td>'
+            f'<td class="num">{figures["errors"]}</td>')
+
+
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
-              max_upload: int, message: str | None = None) -> str:
-    """A logged-in team's page: upload a bot, and every submission with its build message."""
+              max_upload: int, message: str | None = None,
+              figures: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+    """A logged-in team's page: upload a bot, and every submission (newest first) with its time, its build
+    message and, per version, the games it played, its points per game and the games it erred in."""
+    figures = figures or {}
     rows = "".join(
-        f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td>{escape(s["language"])}</td>'
+        f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{_when(s.get("submitted"))}</td>'
+        f'<td>{escape(s["language"])}</td>'
         f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'{_version_cells(figures.get(s["version"]))}'
         f'<td><pre class="message">{escape(s["message"]) or "—"}</pre></td>'
-        f'<td><a href="/team/submissions/{s["id"]}/source">source</a></td></tr>'
+        f'<td class="link"><a href="/team/submissions/{s["id"]}/source">source</a></td></tr>'
         for s in reversed(submissions))
-    history = ('<table class="list" id="submissions"><thead><tr><th>version</th><th>language</th><th>build</th>'
-               f'<th>message</th><th></th></tr></thead><tbody>{rows}</tbody></table>' if rows
+    history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr><th>version</th>'
+               '<th>submitted</th><th>language</th><th>build</th><th>games</th><th>points per game</th>'
+               f'<th>errors</th><th>message</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>' if rows
                else '<p class="muted" id="submissions">No submission yet.</p>')
     notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
     kinds = ", ".join(accepted)
