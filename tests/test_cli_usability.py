@@ -47,7 +47,7 @@ def test_match_help_lists_every_kind_of_bot_and_builtin_name(capsys: pytest.Capt
 def test_every_command_has_examples(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main([command, "--help"])
-    assert f"mjarena {command}" in capsys.readouterr().out.split("example")[-1]
+    assert f"mjarena {command}" in capsys.readouterr().out.split("examples:")[-1]
 
 
 def test_tournament_help_names_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
