@@ -23,10 +23,12 @@ Limits, per answer:
   failure.
 - output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
 
-Every start goes through :func:`mjarena.sandbox.spawn`: with a ``bwrap`` :class:`~mjarena.sandbox.Sandbox` the bot
-runs in namespaces of its own, sees only its ``readable`` files and the system's, has a process-count and file
-size limit, and between its turns a kept-running bot's whole tree is stopped (``SIGSTOP``, ``SIGCONT`` when its
-next request comes), so it gets no CPU while the others think.  With ``Sandbox(kind="none")`` (the default of
+Every start goes through the bot's :class:`mjarena.sandbox.Box`, made at its first start and kept for the game
+(a restart-mode request is a fresh process in it): with a ``bwrap`` :class:`~mjarena.sandbox.Sandbox` the bot
+runs in namespaces of its own under a system-call filter, sees only its ``readable`` files and the system's,
+has a process-count and file size limit, and between its turns a kept-running bot's whole tree is stopped
+(``SIGSTOP``, ``SIGCONT`` when its next request comes), so it gets no CPU while the others think.  The box
+owns the processes (start, measure, freeze, kill, reap); this class only speaks to them over their pipes.  With ``Sandbox(kind="none")`` (the default of
 this class; matches default to the box) it is a plain child process with the same limits watched.  Either way
 it dies with the judge.
 
