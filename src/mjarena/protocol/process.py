@@ -28,9 +28,9 @@ Every start goes through the bot's :class:`mjarena.sandbox.Box`, made at its fir
 runs in namespaces of its own under a system-call filter, sees only its ``readable`` files and the system's,
 has a process-count and file size limit, and between its turns a kept-running bot's whole tree is stopped
 (``SIGSTOP``, ``SIGCONT`` when its next request comes), so it gets no CPU while the others think.  The box
-owns the processes (start, measure, freeze, kill, reap); this class only speaks to them over their pipes.  With ``Sandbox(kind="none")`` (the default of
-this class; matches default to the box) it is a plain child process with the same limits watched.  Either way
-it dies with the judge.
+owns the processes (start, measure, freeze, kill, reap); this class only speaks to them over their pipes.
+With ``Sandbox(kind="none")`` (the default of this class; matches default to the box) it is a plain child
+process with the same limits watched.  Either way it dies with the judge.
 
 On any breach, and at :meth:`close`, the bot's whole process tree is killed with ``SIGKILL`` and reaped: the judge
 never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is closed.  Standard error is
