@@ -217,9 +217,11 @@ def test_a_judge_stopped_in_pre_flight_does_not_wait_for_the_probes(command: str
     stop_in_game(judge, (word(token),), sig, in_workers=False)
 
 
-@pytest.mark.parametrize("workers", [2, 1])
-@pytest.mark.parametrize(("kind", "sig"), _kinds(("none", signal.SIGHUP), ("bwrap", signal.SIGTERM),
-                                                 ("bwrap", signal.SIGINT)))
+@pytest.mark.parametrize(("kind", "sig", "workers"), [
+    *(pytest.param(*case.values, 2, id=f"{case.id}-2", marks=case.marks) for case in _kinds(("none", signal.SIGHUP),
+                                                                           ("bwrap", signal.SIGTERM))),
+    *(pytest.param(*case.values, 1, id=f"{case.id}-1", marks=case.marks) for case in _kinds(("bwrap", signal.SIGINT))),
+])
 def test_a_stopped_tournament_kills_its_workers_and_bots_at_once(kind: str, sig: int, workers: int, token: str,
                                                                   tmp_path: Path) -> None:
     judge = mjarena("tournament", "--bot", f"a={bot(token)}", "--bot", f"b={bot(token, 'restart')}",
