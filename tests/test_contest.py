@@ -448,3 +448,28 @@ def test_the_team_page_gives_each_versions_games_points_per_game_errors_and_time
     assert cells[0] == "v1" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells[1])
     assert cells[4:7] == ["1", f"{mine[1]:.3f}", "0"]
     assert page.index('data-version="2"') < page.index('data-version="1"')  # newest first
+
+
+ODD_IDS = ["%C2%B2", "%D9%A3", "-1", "9" * 30, "0", "1.5", "%00", "%20", "x", "%E2%80%AE1"]
+
+
+@pytest.mark.parametrize("who", ["nobody", "team", "admin"])
+def test_no_route_answers_500_to_odd_ids(server: Server, who: str) -> None:
+    """Issue 24: every id in every route is read as ASCII digits ('²'.isdigit() is true, int('²') fails): an odd
+    id is a 404 (or a 400/401/403/405), never a traceback."""
+    from starlette.routing import Mount, Route
+
+    headers = {} if who == "nobody" else server.auth("red") if who == "team" else {
+        "authorization": f"Bearer {server.tokens['admin']}"}
+    client = TestClient(server.app, raise_server_exceptions=False)
+    checked = 0
+    for route in server.app.routes:
+        if isinstance(route, Mount) or not isinstance(route, Route) or "{" not in route.path:
+            continue
+        for odd in ODD_IDS:
+            path = re.sub(r"\{[^}]+\}", odd, route.path)
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                response = client.request(method, path, headers=headers)
+                assert response.status_code < 500, (method, path, response.status_code, response.text[:300])
+                checked += 1
+    assert checked >= 8 * len(ODD_IDS)

@@ -772,3 +772,25 @@ def test_transcripts_show_each_exchange_and_the_erring_turn(client: TestClient, 
     assert all(row["verdict"] == "ok" for row in panel["rows"][:-1])
     assert view["transcripts"][0]["kind"] == "decisions" and view["transcripts"][0]["rows"]
     assert view["outcome"]["rows"][-1]["why"].startswith("error (crash)")
+
+
+def test_no_route_of_the_web_app_answers_500_to_odd_names_and_ids(root: Path) -> None:
+    """Every path parameter of every route, given odd bytes ('²', '٣', huge numbers, NUL, dots), is refused with
+    a 4xx, never a traceback."""
+    import re
+
+    from starlette.routing import Mount, Route
+
+    app = create_app(root)
+    client = TestClient(app, raise_server_exceptions=False)
+    checked = 0
+    for route in app.routes:
+        if isinstance(route, Mount) or not isinstance(route, Route) or "{" not in route.path:
+            continue
+        for odd in ("%C2%B2", "%D9%A3", "-1", "9" * 30, "%00", "..", "%E2%80%AE", "x" * 300):
+            path = re.sub(r"\{[^}]+\}", odd, route.path)
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                response = client.request(method, path)
+                assert response.status_code < 500, (method, path, response.status_code, response.text[:300])
+                checked += 1
+    assert checked >= 8

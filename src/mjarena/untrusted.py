@@ -4,7 +4,8 @@
 the bytes were: deep nesting (``json.loads`` itself raises :class:`RecursionError`), a number with more digits
 than ``int`` converts (Python 3.11's limit), invalid JSON.  Lone surrogates (``"\\ud800"``, legal in JSON but not
 in UTF-8) come back as U+FFFD, so nothing read can later break a UTF-8 writer (a replay file, the terminal).
-:func:`excerpt` quotes text for one-line messages; :func:`trim_utf8` caps text at a number of UTF-8 bytes.
+:func:`excerpt` quotes text for one-line messages; :func:`trim_utf8` caps text at a number of UTF-8 bytes;
+:func:`number` reads an id or a length from a URL or a header (ASCII digits only: ``'²'.isdigit()`` is true).
 
 >>> parse_json('{"response": "PASS"}')
 {'response': 'PASS'}
@@ -24,7 +25,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["clean_text", "excerpt", "parse_json", "trim_utf8"]
+__all__ = ["clean_text", "excerpt", "number", "parse_json", "trim_utf8"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # how a surrogate is written in JSON text
@@ -108,3 +109,16 @@ def parse_json(text: str) -> Any:
     if _SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text):
         value = _cleaned(value)
     return value
+
+
+def number(text: str | None, *, digits: int = 18) -> int | None:
+    """``text`` as a whole number when it is 1 to ``digits`` ASCII digits (an id from a URL, a length from a
+    header), else None: ``str.isdigit`` also takes '²' and '٣', which ``int`` refuses or reads otherwise, and
+    a number too long for a database's 64-bit integer would fail there.
+
+    >>> number("42"), number("²"), number("٣"), number("-1"), number("9" * 30), number(None)
+    (42, None, None, None, None, None)
+    """
+    if text is None or not 0 < len(text) <= digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)

@@ -48,6 +48,7 @@ from mjarena.contest.db import Team
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.untrusted import number as ascii_number
 from mjarena.web.app import SecurityHeaders
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
@@ -67,7 +68,7 @@ async def _read_limited(request: Request, limit: int) -> bytes:
     """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes."""
     too_large = f"the upload is larger than the limit of {limit // 1024} KiB"
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if (ascii_number(declared) or 0) > limit:
         raise HTTPException(413, too_large)
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -187,7 +188,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def own_submission(request: Request, team: Team) -> Any:
         raw_id = request.path_params["id"]
-        submission = db.submission(int(raw_id)) if raw_id.isdigit() else None
+        submission_id = ascii_number(raw_id)
+        submission = db.submission(submission_id) if submission_id is not None else None
         if submission is None or (team.name != ADMIN and submission.team_id != team.id):
             raise HTTPException(404, f"no submission {raw_id} of team {team.name}")
         return submission
@@ -235,7 +237,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def replay_of(request: Request) -> dict[str, Any]:
         raw_id = request.path_params["id"]
-        body = db.replay(int(raw_id)) if raw_id.isdigit() else None
+        game_id = ascii_number(raw_id)
+        body = db.replay(game_id) if game_id is not None else None
         if body is None:
             raise HTTPException(404, f"no finished game {raw_id}")
         return json.loads(body)
@@ -283,9 +286,10 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
-        if not raw_id.isdigit() or db.replay(int(raw_id)) is None:
+        game_id = ascii_number(raw_id)
+        if game_id is None or db.replay(game_id) is None:
             raise HTTPException(404, f"no finished game {raw_id}")
-        return HTMLResponse(pages.replay_page(int(raw_id), viewer_name(request)))
+        return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
     async def login_form(request: Request) -> Response:
         return HTMLResponse(pages.login_page())
@@ -347,7 +351,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def tile(request: Request) -> Response:
         name = request.path_params["kind"]
-        kind = BACK if name == "back" else int(name) if name.isdigit() else None
+        kind = BACK if name == "back" else ascii_number(name, digits=2)
         if kind is None or (kind != BACK and kind not in KINDS):
             raise HTTPException(404, f"no tile picture {name!r}")
         return Response(tile_svg(kind), media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"})

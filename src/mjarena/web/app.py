@@ -31,6 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
 from mjarena.web.library import PAGE_SIZE, Library, NotFound, UploadError
 from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
@@ -83,7 +84,7 @@ async def _read_body(request: Request, limit: int, seconds: float = BODY_SECONDS
     """The request body; 413 as soon as it is longer than ``limit`` bytes, 408 if it takes over ``seconds``."""
     declared = request.headers.get("content-length")
     too_large = f"the request is larger than the limit of {limit // 1024} KiB"
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if (ascii_number(declared) or 0) > limit:
         raise HTTPException(413, too_large)
     chunks, size = [], 0
     try:
@@ -131,7 +132,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     async def index(request: Request) -> Response:
         number = request.query_params.get("page", "1")
-        if not number.isdigit() or not 0 < int(number) < 1_000_000:
+        if not 0 < (ascii_number(number) or 0) < 1_000_000:
             raise HTTPException(400, '"page" must be a page number, such as 2')
         replays, tournaments = await run_in_threadpool(lambda: (library.replays(), library.tournaments()))
         return HTMLResponse(pages.index_page(replays, tournaments, max_upload, int(number), PAGE_SIZE))
@@ -253,7 +254,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     async def tile(request: Request) -> Response:
         name = request.path_params["kind"]
-        kind = BACK if name == "back" else int(name) if name.isdigit() else None
+        kind = BACK if name == "back" else ascii_number(name, digits=2)
         if kind is None or (kind != BACK and kind not in KINDS):
             raise HTTPException(404, f"no tile picture {name!r}")
         return Response(tile_svg(kind), media_type="image/svg+xml",

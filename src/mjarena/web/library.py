@@ -111,9 +111,13 @@ class Library:
         parts = name.split("/")
         if not name or "\x00" in name or "\\" in name or name.startswith("/") or ".." in parts:
             raise NotFound(f"no such file here: {name!r}")
-        path = (self.root / name).resolve()
-        if not path.is_relative_to(self.root) or not (path.is_dir() if folder else path.is_file()):
-            raise NotFound(f"no such file here: {name!r}")
+        try:  # a name too long for the file system (ENAMETOOLONG) is no file here either
+            path = (self.root / name).resolve()
+            found = path.is_relative_to(self.root) and (path.is_dir() if folder else path.is_file())
+        except OSError:
+            found = False
+        if not found:
+            raise NotFound(f"no such file here: {name[:200]!r}")
         return path
 
     def name_of(self, path: Path) -> str:
