@@ -237,6 +237,9 @@ def test_swiss_rounds_pad_with_house_bots_and_standings_add_up(server: Server) -
     for row in standings["rows"]:
         mine = [p for game in server.games(row["team"]) for p in game["players"] if p["team"] == row["team"]]
         assert row["games"] == len(mine) == 2 and row["points"] == sum(p["points"] for p in mine)
+        assert row["points_per_game"] == round(row["points"] / 2, 3)  # beside the points (issue 24)
+    page = server.client.get("/").text
+    assert "<th>per game</th>" in page
     points = [row["points"] for row in standings["rows"]]
     assert points == sorted(points, reverse=True)
     # round 2 was paired by the points after round 1: the top four sat together
@@ -320,7 +323,7 @@ def test_export_csv_and_json(server: Server, capsys: Any) -> None:
     out = server.contest.root / "final.csv"
     assert main(["contest", "export", root, "--format", "csv", "--out", str(out)]) == 0
     lines = out.read_text().splitlines()
-    assert lines[0] == "rank,team,points,games,version" and lines[1].split(",")[1:2] == ["red"]
+    assert lines[0] == "rank,team,points,games,points_per_game,version" and lines[1].split(",")[1:2] == ["red"]
 
 
 # -- privacy of replays --------------------------------------------------------------------------------------

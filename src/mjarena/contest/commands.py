@@ -130,9 +130,10 @@ def _export(args: argparse.Namespace) -> int:
     else:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["rank", "team", "points", "games", "version"])
+        writer.writerow(["rank", "team", "points", "games", "points_per_game", "version"])
         for row in data["rows"]:
             writer.writerow([row["rank"], row["team"], row["points"], row["games"],
+                             "" if row["points_per_game"] is None else row["points_per_game"],
                              "" if row["version"] is None else row["version"]])
         text = out.getvalue()
     if args.out:

@@ -253,8 +253,10 @@ class Contest:
         return rounds[-1][0] if rounds else 0
 
     def standings(self, now: float | None = None) -> dict[str, Any]:
-        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "version"}]}``: every team, by
-        points (equal points, equal rank; then by name); ``version`` is the team's current bot."""
+        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "points_per_game", "version"}]}``:
+        every team, by points as the statement ranks them (equal points, equal rank; then by name), with the games
+        it played and its points per game beside (teams that joined later played fewer); ``version`` is the
+        team's current bot."""
         totals = self.db.totals()
         current = self.db.current_submissions()
         rows = []
@@ -262,6 +264,7 @@ class Contest:
             games, points = totals.get(team.id, (0, 0.0))
             bot = current.get(team.id)
             rows.append({"team": team.name, "points": points, "games": games,
+                         "points_per_game": round(points / games, 3) if games else None,
                          "version": bot.version if bot is not None else None})
         rows.sort(key=lambda row: (-row["points"], row["team"]))
         ranked = []

@@ -53,10 +53,11 @@ def standings_table(standings: Mapping[str, Any]) -> str:
     rows = "".join(
         f'<tr data-team="{escape(row["team"])}"><td>{row["rank"]}</td><td>{_team_link(row["team"])}</td>'
         f'<td>{row["points"]:g}</td><td>{row["games"]}</td>'
+        f'<td class="num">{"—" if row["points_per_game"] is None else format(row["points_per_game"], ".3f")}</td>'
         f'<td>{"—" if row["version"] is None else "v" + str(row["version"])}</td></tr>'
         for row in standings["rows"])
     return ('<table class="list" id="standings-table"><thead><tr><th>rank</th><th>team</th><th>points</th>'
-            f'<th>games</th><th>bot</th></tr></thead><tbody>{rows}</tbody></table>')
+            f'<th>games</th><th>per game</th><th>bot</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:

@@ -26,7 +26,9 @@
     document.getElementById("round").textContent = String(data.round);
     const body = data.rows.map((row) => el("tr", {"data-team": row.team},
       el("td", {}, String(row.rank)), el("td", {}, teamLink(row.team)), el("td", {}, String(row.points)),
-      el("td", {}, String(row.games)), el("td", {}, row.version === null ? "—" : `v${row.version}`)));
+      el("td", {}, String(row.games)),
+      el("td", {class: "num"}, row.points_per_game === null ? "—" : row.points_per_game.toFixed(3)),
+      el("td", {}, row.version === null ? "—" : `v${row.version}`)));
     const table = document.getElementById("standings-table");
     table.querySelector("tbody").replaceChildren(...body);
     document.body.dataset.games = String(data.rows.reduce((sum, row) => sum + row.games, 0));
