@@ -11,7 +11,6 @@ measured from the signal; waits for start-up are generous.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -24,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from mjarena.lifetime import children as _children
 
 from boxes import processes_with, requires_bwrap
 
@@ -73,18 +74,6 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    try:
-        tasks = list(os.scandir(f"/proc/{pid}/task"))
-    except OSError:
-        return []
-    for task in tasks:
-        with contextlib.suppress(OSError):
-            found += [int(child) for child in Path(task.path, "children").read_text().split()]
-    return found
 
 
 def _descendants(pid: int) -> list[int]:

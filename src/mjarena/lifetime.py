@@ -22,7 +22,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-__all__ = ["STOP_SIGNALS", "Stopped", "die_with_parent", "kill_children", "pool_worker", "stop_on_signals"]
+__all__ = ["STOP_SIGNALS", "Stopped", "children", "die_with_parent", "kill_children", "pool_worker", "stop_on_signals"]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 """The signals that stop a judge."""
@@ -71,13 +71,20 @@ def pool_worker() -> None:
     die_with_parent()
 
 
-def _children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (of every thread of it), from ``/proc``."""
-    found = []
-    with contextlib.suppress(OSError):
-        for task in os.scandir(f"/proc/{pid}/task"):
-            with contextlib.suppress(OSError, ValueError), open(f"{task.path}/children") as handle:
-                found += [int(child) for child in handle.read().split()]
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (of every thread of it), from ``/proc``; [] when it is gone.  (The judge's
+    walks of a process tree, here and in :mod:`mjarena.sandbox`, all go through this one.)"""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
+                found.extend(int(word) for word in handle.read().split())
+        except (OSError, ValueError):
+            continue
     return found
 
 
@@ -95,7 +102,7 @@ def kill_children() -> int:
     through a pidfd opened before checking that its process is still a child of this one, so a pid reused
     meanwhile by someone else's process is never hit."""
     me, killed = os.getpid(), 0
-    for pid in _children(me):
+    for pid in children(me):
         try:
             pidfd = os.pidfd_open(pid)
         except ProcessLookupError:

@@ -105,11 +105,11 @@ class Deadline:
         return time.monotonic() - self.start
 
     def select(
-        self, selector: selectors.BaseSelector | None, tick: float | None = None
+        self, selector: selectors.BaseSelector, tick: float | None = None
     ) -> list[tuple[selectors.SelectorKey, int]]:
-        """Wait for ready pipes (none: just wait), at most ``tick`` seconds and never past the deadline."""
+        """Wait for ready pipes (none left: just wait), at most ``tick`` seconds and never past the deadline."""
         timeout = self.remaining() if tick is None else min(tick, self.remaining())
-        if selector is None or not selector.get_map():
+        if not selector.get_map():
             time.sleep(timeout)
             return []
         return selector.select(timeout)

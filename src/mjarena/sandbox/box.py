@@ -37,6 +37,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from mjarena.lifetime import children as _children
 from mjarena.sandbox import seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
@@ -99,21 +100,6 @@ class Usage:
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    found: list[int] = []
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
-                found.extend(int(word) for word in handle.read().split())
-        except (OSError, ValueError):
-            continue
-    return found
 
 
 def _stat(pid: int) -> tuple[float, float, int] | None:
