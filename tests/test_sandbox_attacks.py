@@ -315,3 +315,22 @@ def test_a_tmpfs_of_its_own_cannot_escape_the_tmp_cap(kind: str) -> None:
         return
     assert report["unshare"].startswith(EPERM) and "mount" not in report, report
     assert report["written_mib"] <= 64 and "write_error" in report, report
+
+
+# -- kernel buffers (an attack of the lead's own, after the issue's) --------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_the_number_of_pipes_and_so_their_uncounted_buffers_is_bounded(kind: str) -> None:
+    """Pipe buffers are kernel memory outside every count: a bot raises its open-file limit to the hard limit
+    and fills 2,000 pipes.  In the box the limit is 1,024 files a process (so at most about 512 pipes, 32 MiB at
+    64 KiB each); with no box it opens all 2,000 (the judge's hard limit allowing) and holds far more."""
+    with attack_bot(kind, "pipe_buffer_bot.py", "2000", memory_mib=64) as process:
+        report = debug(process.ask("0 0"))
+    if kind == "bwrap":
+        assert report["hard_limit"] == 1024 and report["error"] == "EMFILE", report
+        assert report["pipes"] <= 512 and report["held_mib"] <= 32, report
+    else:
+        if report["hard_limit"] < 4000:
+            pytest.skip(f"the judge's own hard limit of open files is {report['hard_limit']}")
+        assert report["pipes"] == 2000 and report["held_mib"] > 64, report  # more than the memory limit

@@ -570,7 +570,10 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
 #: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
 #: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
 _DATA_ALLOWANCE = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 64 + 256 * MIB
-_RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "as": 9}
+_RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
+#: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
+#: so their number is bounded (a JVM, Node or CPython needs a few dozen).
+OPEN_FILES = 1024
 
 
 class Box:
@@ -749,7 +752,8 @@ class Box:
         finally:
             init_end.close()
         self._control = parent_end
-        limits = _rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space)
+        limits = {**_rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space),
+                  "nofile": OPEN_FILES}
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
