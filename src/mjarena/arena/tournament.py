@@ -274,16 +274,30 @@ def game_id(round_no: int, table: int, number: int) -> str:
     return f"r{round_no:03d}-t{table:03d}-g{number:03d}"
 
 
-def swiss_tables(names: Sequence[str], points: Mapping[str, float], rng: random.Random) -> list[tuple[str, ...]]:
+def swiss_tables(names: Sequence[str], points: Mapping[str, float], rng: random.Random,
+                 house_meetings: Mapping[str, int] | None = None) -> list[tuple[str, ...]]:
     """One Swiss round: sort by total points (highest first; ties by a random draw from ``rng``), then seat
     places 1–4, 5–8, … together; house bots pad the last table.
 
+    With ``house_meetings`` (how often each entrant has sat with house bots), the entrants of the house bots'
+    table are those that sat with them least (ties: the lowest placed), so that seat rotates instead of being
+    the fixed lot of the last placed; the others are seated by places as before.
+
     >>> swiss_tables(list("abcdefgh"), {"h": 9, "g": 8, "f": 7, "e": 6, "d": 5, "c": 4}, random.Random(1))
     [('h', 'g', 'f', 'e'), ('d', 'c', 'a', 'b')]
+    >>> swiss_tables(list("abcde"), {"a": 5, "b": 4, "c": 3, "d": 2, "e": 1}, random.Random(1),
+    ...              {"e": 2, "d": 1, "c": 1, "b": 0, "a": 0})
+    [('a', 'c', 'd', 'e'), ('b', 'house-1', 'house-2', 'house-3')]
     """
     draw = {name: rng.random() for name in names}
     order = sorted(names, key=lambda name: (-points.get(name, 0.0), draw[name]))
-    order += house_names(len(names))
+    house = house_names(len(names))
+    if house and house_meetings is not None:
+        place = {name: index for index, name in enumerate(order)}
+        seated = TABLE - len(house)
+        with_house = sorted(order, key=lambda name: (house_meetings.get(name, 0), -place[name]))[:seated]
+        order = [name for name in order if name not in with_house] + sorted(with_house, key=place.__getitem__)
+    order += house
     return [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)]
 
 

@@ -43,8 +43,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Message
 
 from mjarena.contest import pages
+from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.db import Team
+from mjarena.contest.forms import FORM_OVERHEAD, check_csrf, check_origin, read_limited, small_form
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
@@ -56,27 +58,10 @@ __all__ = ["SESSION_COOKIE", "create_app"]
 
 SESSION_COOKIE = "mjarena_contest"
 SESSION_SECONDS = 12 * 3600
-FORM_OVERHEAD = 64 << 10
-"""Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field)."""
 WEB_STATIC = Path(__file__).parent.parent / "web" / "static"
 STATIC = Path(__file__).parent / "static"
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
-
-
-async def _read_limited(request: Request, limit: int) -> bytes:
-    """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes."""
-    too_large = f"the upload is larger than the limit of {limit // 1024} KiB"
-    declared = request.headers.get("content-length")
-    if (ascii_number(declared) or 0) > limit:
-        raise HTTPException(413, too_large)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, too_large)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 async def _multipart(request: Request, body: bytes) -> Any:
@@ -95,8 +80,9 @@ async def _multipart(request: Request, body: bytes) -> Any:
 
 
 def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
-               clock: Callable[[], float] = time.time) -> Starlette:
-    """The contest's app; ``on_submission(id)`` is told of each stored upload (the builder's queue)."""
+               clock: Callable[[], float] = time.time, judge: Judge | None = None) -> Starlette:
+    """The contest's app; ``on_submission(id)`` is told of each stored upload (the builder's queue); ``judge``
+    plays a game again when the organiser's console asks (:mod:`mjarena.contest.admin`)."""
     settings = contest.settings
     limiter = RateLimiter(settings.uploads_per_minute, 60.0)
     db = contest.db
@@ -134,20 +120,6 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         found = session(request)
         return found[0].name if found else None
 
-    def check_form_origin(request: Request) -> None:
-        origin = request.headers.get("origin")
-        if origin is not None and origin != "null":
-            host = request.headers.get("host", "")
-            if origin.split("://", 1)[-1] != host:
-                raise HTTPException(403, "a form posted from another site")
-
-    def check_csrf(request: Request, form: Any, expected: str) -> None:
-        import hmac
-
-        given = form.get("csrf")
-        if not isinstance(given, str) or not hmac.compare_digest(given, expected):
-            raise HTTPException(403, "the form is out of date: reload the page and try again")
-
     # -- submissions -----------------------------------------------------------------------------------
 
     async def receive_upload(request: Request, team: Team, *, csrf: str | None = None) -> Any:
@@ -156,10 +128,10 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
             wait = limiter.retry_after(team.name, now=clock())
             raise HTTPException(429, f"too many uploads: at most {settings.uploads_per_minute} a minute; "
                                 f"try again in {wait:.0f} s", headers={"retry-after": str(max(1, round(wait)))})
-        body = await _read_limited(request, settings.max_upload + FORM_OVERHEAD)
+        body = await read_limited(request, settings.max_upload + FORM_OVERHEAD)
         form = await _multipart(request, body)
         if csrf is not None:
-            check_csrf(request, form, csrf)
+            check_csrf(form, csrf)
         source = form.get("source")
         if not isinstance(source, UploadFile):
             raise HTTPException(400, "no file: send the source in the form field 'source'")
@@ -224,16 +196,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         games = await run_in_threadpool(contest.games, team)
         return JSONResponse({"games": games}, headers={"cache-control": "no-store"})
 
-    def rounds_data() -> list[dict[str, Any]]:
-        from mjarena.contest.model import game_json
-
-        games = db.games()
-        return [{"round": number, "started": started, "finished": finished,
-                 "games": [game_json(game) for game in games if game.round == number]}
-                for number, started, finished in db.rounds()]
-
     async def api_rounds(request: Request) -> Response:
-        return JSONResponse({"rounds": await run_in_threadpool(rounds_data)}, headers={"cache-control": "no-store"})
+        rounds = await run_in_threadpool(contest.rounds_view)
+        return JSONResponse({"rounds": rounds}, headers={"cache-control": "no-store"})
 
     def replay_of(request: Request) -> dict[str, Any]:
         raw_id = request.path_params["id"]
@@ -272,10 +237,11 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def index(request: Request) -> Response:
         standings = await run_in_threadpool(contest.standings, clock())
-        return HTMLResponse(pages.standings_page(standings, contest.start(), contest.end(), viewer_name(request)))
+        end = contest.end(clock())
+        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request)))
 
     async def rounds_page(request: Request) -> Response:
-        return HTMLResponse(pages.rounds_page(await run_in_threadpool(rounds_data), viewer_name(request)))
+        return HTMLResponse(pages.rounds_page(await run_in_threadpool(contest.rounds_view), viewer_name(request)))
 
     async def team_games(request: Request) -> Response:
         name = request.path_params["name"]
@@ -295,8 +261,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return HTMLResponse(pages.login_page())
 
     async def login(request: Request) -> Response:
-        check_form_origin(request)
-        form = await _multipart_or_urlencoded(request)
+        check_origin(request)
+        form = await small_form(request)
         token = form.get("token")
         team = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
         if team is None or team.name == ADMIN:
@@ -329,7 +295,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return HTMLResponse(team_view(*found), headers={"cache-control": "no-store"})
 
     async def team_upload(request: Request) -> Response:
-        check_form_origin(request)
+        check_origin(request)
         team, csrf = logged_in(request)
         await receive_upload(request, team, csrf=csrf)
         return RedirectResponse("/team", status_code=303)
@@ -339,10 +305,10 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return source_response(own_submission(request, team))
 
     async def logout(request: Request) -> Response:
-        check_form_origin(request)
+        check_origin(request)
         _, csrf = logged_in(request)
-        form = await _multipart_or_urlencoded(request)
-        check_csrf(request, form, csrf)
+        form = await small_form(request)
+        check_csrf(form, csrf)
         with db.transaction() as tx:
             tx.drop_session(hash_token(request.cookies.get(SESSION_COOKIE, "")))
         response = RedirectResponse("/", status_code=303)
@@ -407,6 +373,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/api/replays/{id}", api_replay),
         Route("/api/games/{id}/turns", api_turns),
         Route("/tiles/{kind}.svg", tile),
+        *admin_routes(contest, clock=clock, judge=judge),
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
@@ -416,17 +383,3 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     app.state.on_start = []
     app.state.on_stop = []
     return app
-
-
-async def _multipart_or_urlencoded(request: Request) -> Any:
-    """A small form (login, logout): at most 64 KiB, urlencoded or multipart."""
-    body = await _read_limited(request, FORM_OVERHEAD)
-    parts = iter([body])
-
-    async def receive() -> Message:
-        return {"type": "http.request", "body": next(parts, b""), "more_body": False}
-
-    try:
-        return await Request(request.scope, receive).form(max_files=0, max_fields=8)
-    except (MultiPartException, AssertionError, ValueError) as error:
-        raise HTTPException(400, f"a malformed form ({error})") from None

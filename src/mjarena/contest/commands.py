@@ -7,8 +7,6 @@ Every failure is one line on stderr: exit status 2 for bad arguments or a folder
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -112,11 +110,6 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def results(contest: Any) -> dict[str, Any]:
-    """The final results: the standings and every game."""
-    return {**contest.standings(), "games": contest.games()}
-
-
 def _export(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
@@ -124,18 +117,9 @@ def _export(args: argparse.Namespace) -> int:
         contest = _open(args)
     except ContestError as error:
         return _fail("contest export", str(error))
-    data = results(contest)
-    if args.format == "json":
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    else:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["rank", "team", "points", "games", "points_per_game", "version"])
-        for row in data["rows"]:
-            writer.writerow([row["rank"], row["team"], row["points"], row["games"],
-                             "" if row["points_per_game"] is None else row["points_per_game"],
-                             "" if row["version"] is None else row["version"]])
-        text = out.getvalue()
+    from mjarena.contest.export import results_json, standings_csv
+
+    text = results_json(contest) if args.format == "json" else standings_csv(contest.standings()["rows"])
     if args.out:
         from mjarena.files import write_atomically
 

@@ -97,6 +97,15 @@ SCHEMA = (
         team_id INTEGER NOT NULL REFERENCES teams (id),
         csrf VARCHAR(64) NOT NULL,
         expires DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS admin_sessions (
+        token_hash CHAR(64) PRIMARY KEY,
+        csrf VARCHAR(64) NOT NULL,
+        expires DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS admin_log (
+        id INTEGER PRIMARY KEY,
+        at DOUBLE PRECISION NOT NULL,
+        action VARCHAR(32) NOT NULL,
+        detail TEXT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
@@ -247,12 +256,7 @@ class Transaction:
         was finished already."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "running":
             return False
-        for result in results:
-            self._c.execute(
-                "UPDATE seats SET status = ?, reason = ?, detail = ?, rank = ?, points = ? "
-                "WHERE game_id = ? AND seat = ?",
-                (result["status"], result["reason"], result["detail"], result["rank"], result["points"], game_id,
-                 result["seat"]))
+        self._write_results(game_id, results)
         self._c.execute("DELETE FROM replays WHERE game_id = ?", (game_id,))
         self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, replay))
         self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
@@ -270,6 +274,42 @@ class Transaction:
 
     def drop_expired_sessions(self, now: float) -> None:
         self._c.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+        self._c.execute("DELETE FROM admin_sessions WHERE expires < ?", (now,))
+
+    def add_admin_session(self, token_hash: str, csrf: str, expires: float) -> None:
+        """A session of the organiser (the admin is no team, so its sessions have a table of their own)."""
+        self._c.execute("INSERT INTO admin_sessions (token_hash, csrf, expires) VALUES (?, ?, ?)",
+                        (token_hash, csrf, expires))
+
+    def drop_admin_session(self, token_hash: str) -> None:
+        self._c.execute("DELETE FROM admin_sessions WHERE token_hash = ?", (token_hash,))
+
+    def drop_admin_sessions(self) -> None:
+        """Every session of the organiser (its token was rotated)."""
+        self._c.execute("DELETE FROM admin_sessions")
+
+    def log_admin(self, now: float, action: str, detail: str) -> None:
+        """Note one of the organiser's actions (the console lists them)."""
+        entry_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM admin_log")
+        self._c.execute("INSERT INTO admin_log (id, at, action, detail) VALUES (?, ?, ?, ?)",
+                        (entry_id, now, action, detail))
+
+    def replace_result(self, game_id: int, results: Sequence[dict[str, Any]], replay: str) -> bool:
+        """A finished game's results and replay replaced by those of playing it again (its walls and pinned
+        versions); False (and nothing written) unless it is finished."""
+        if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "finished":
+            return False
+        self._write_results(game_id, results)
+        self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (replay, game_id))
+        return True
+
+    def _write_results(self, game_id: int, results: Sequence[dict[str, Any]]) -> None:
+        for result in results:
+            self._c.execute(
+                "UPDATE seats SET status = ?, reason = ?, detail = ?, rank = ?, points = ? "
+                "WHERE game_id = ? AND seat = ?",
+                (result["status"], result["reason"], result["detail"], result["rank"], result["points"], game_id,
+                 result["seat"]))
 
 
 class Database:
@@ -408,6 +448,22 @@ class Database:
             "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
         return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
+
+    def admin_session(self, token_hash: str, now: float) -> str | None:
+        """The CSRF token of a live session of the organiser."""
+        return self._one("SELECT csrf FROM admin_sessions WHERE token_hash = ? AND expires >= ?", (token_hash, now))
+
+    def admin_log(self, limit: int = 50) -> list[tuple[float, str, str]]:
+        """The organiser's last actions, newest first: ``(at, action, detail)``."""
+        return [tuple(row) for row in self._rows("SELECT at, action, detail FROM admin_log ORDER BY id DESC LIMIT ?",
+                                                 (limit,))]
+
+    def house_meetings(self) -> dict[int, int]:
+        """For each team, the games (planned ones too) in which it sat with a house bot."""
+        rows = self._rows(
+            "SELECT s.team_id, COUNT(DISTINCT s.game_id) FROM seats s WHERE s.team_id IS NOT NULL AND s.game_id IN "
+            "(SELECT game_id FROM seats WHERE team_id IS NULL) GROUP BY s.team_id")
+        return {int(team_id): int(count) for team_id, count in rows}
 
     def session(self, token_hash: str, now: float) -> tuple[int, str] | None:
         """``(team id, CSRF token)`` of a live session."""

@@ -174,6 +174,7 @@ class Contest:
         if name == ADMIN:
             with self.db.transaction() as tx:
                 tx.set_meta("admin_hash", hash_token(token))
+                tx.drop_admin_sessions()
             return token
         team = self.db.team(name)
         if team is None:
@@ -226,21 +227,52 @@ class Contest:
             start = now
         return start
 
-    def end(self) -> float | None:
+    def paused_since(self) -> float | None:
+        """When the organiser paused the window (None: it is not paused)."""
+        return self.db.meta("paused_at")
+
+    def pause(self, now: float) -> bool:
+        """Pause the window: no game starts until :meth:`resume` (running games finish); False if paused already."""
+        if self.paused_since() is not None:
+            return False
+        with self.db.transaction() as tx:
+            tx.set_meta("paused_at", now)
+        return True
+
+    def resume(self, now: float) -> bool:
+        """Resume a paused window; its end moves by the time it was paused.  False if it was not paused."""
+        since = self.paused_since()
+        if since is None:
+            return False
+        with self.db.transaction() as tx:
+            tx.set_meta("paused_seconds", self.db.meta("paused_seconds", 0.0) + max(0.0, now - since))
+            tx.set_meta("paused_at", None)
+        return True
+
+    def end(self, now: float | None = None) -> float | None:
+        """The window's end: its start, its duration, and the time it was paused (up to ``now`` while paused)."""
         start = self.start()
-        return None if start is None else start + self.settings.duration * 60.0
+        if start is None:
+            return None
+        paused = self.db.meta("paused_seconds", 0.0)
+        since = self.paused_since()
+        if since is not None:
+            paused += max(0.0, (time.time() if now is None else now) - since)
+        return start + self.settings.duration * 60.0 + paused
 
     def window_open(self, now: float) -> bool:
-        start, end = self.start(), self.end()
-        return start is not None and end is not None and start <= now < end
+        start, end = self.start(), self.end(now)
+        return (start is not None and end is not None and start <= now < end and self.paused_since() is None)
 
     def state(self, now: float | None = None) -> str:
-        """``not_started``, ``running`` (the window is open, or its last round is still being played) or
-        ``finished``."""
+        """``not_started``, ``paused`` (by the organiser), ``running`` (the window is open, or its last round is
+        still being played) or ``finished``."""
         now = time.time() if now is None else now
-        start, end = self.start(), self.end()
+        start, end = self.start(), self.end(now)
         if start is None or now < start:
             return "not_started"
+        if self.paused_since() is not None:
+            return "paused"
         rounds = self.db.rounds()
         if rounds and rounds[-1][2] is None:
             return "running"
@@ -284,6 +316,13 @@ class Contest:
             team_id = found.id
         games = self.db.games(states=("running", "finished"), team_id=team_id)
         return [game_json(game) for game in reversed(games)]
+
+    def rounds_view(self) -> list[dict[str, Any]]:
+        """Every round, oldest first: ``{"round", "started", "finished", "games": [game_json(...)]}``."""
+        games = self.db.games()
+        return [{"round": number, "started": started, "finished": finished,
+                 "games": [game_json(game) for game in games if game.round == number]}
+                for number, started, finished in self.db.rounds()]
 
     def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``

@@ -17,15 +17,22 @@ from typing import Any
 from urllib.parse import quote
 
 __all__ = ["error_page", "login_page", "page", "replay_page", "rounds_page", "standings_page", "team_games_page",
-           "team_page"]
+           "team_page", "when"]
 
 
-def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, **data: str) -> str:
-    """A whole page: the contest's header and navigation, ``body``, the scripts (paths under the site)."""
+def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, admin: bool = False,
+         **data: str) -> str:
+    """A whole page: the contest's header and navigation, ``body``, the scripts (paths under the site);
+    ``admin`` pages link the console instead of the team login."""
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
-    tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in scripts)
-    who = (f'<a href="/team" id="whoami">{escape(viewer)}</a>' if viewer is not None
-           else '<a href="/login" id="login-link">Team login</a>')
+    tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in [*scripts, *(
+        ["/contest-static/admin.js"] if admin else [])])
+    if admin:
+        who = '<a href="/admin" id="console-link">Console</a>'
+    elif viewer is not None:
+        who = f'<a href="/team" id="whoami">{escape(viewer)}</a>'
+    else:
+        who = '<a href="/login" id="login-link">Team login</a>'
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -38,7 +45,7 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
 """
 
 
-def _when(epoch: float | None) -> str:
+def when(epoch: float | None) -> str:
     return "—" if epoch is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(epoch))
 
 
@@ -61,9 +68,9 @@ def standings_table(standings: Mapping[str, Any]) -> str:
 
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
-    state = {"not_started": "not started", "running": "running", "finished": "finished"}[standings["state"]]
+    state = standings["state"].replace("_", " ")
     return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {_when(start)} – {_when(end)}')
+            f'window {when(start)} – {when(end)}')
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
@@ -107,7 +114,7 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
         return page("Rounds", body, viewer=viewer)
     parts = ['<h1 class="title">Rounds</h1>']
     for item in reversed(rounds):
-        state = "finished " + _when(item["finished"]) if item["finished"] else "in progress"
+        state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
         rows = []
         for game in item["games"]:
             players = " · ".join(_team_link(p["team"]) for p in game["players"])
@@ -115,7 +122,7 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
             rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
                         f'<td>{players}</td></tr>')
         parts.append(f'<section data-round="{item["round"]}"><h2>Round {item["round"]} '
-                     f'<span class="muted">started {_when(item["started"])}, {state}</span></h2>'
+                     f'<span class="muted">started {when(item["started"])}, {state}</span></h2>'
                      '<table class="list"><thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th></tr>'
                      f'</thead><tbody>{"".join(rows)}</tbody></table></section>')
     return page("Rounds", "".join(parts), viewer=viewer)
@@ -154,7 +161,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
     message and, per version, the games it played, its points per game and the games it erred in."""
     figures = figures or {}
     rows = "".join(
-        f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{_when(s.get("submitted"))}</td>'
+        f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{when(s.get("submitted"))}</td>'
         f'<td>{escape(s["language"])}</td>'
         f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
         f'{_version_cells(figures.get(s["version"]))}'

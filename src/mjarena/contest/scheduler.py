@@ -24,7 +24,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,9 @@ class Scheduler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="contest-scheduler", daemon=True)
         self._games = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="contest-game")
+        self._lock = threading.Lock()
+        self.replaying: set[int] = set()
+        """Finished games being played again (:meth:`replay`)."""
 
     @property
     def stopping(self) -> bool:
@@ -163,9 +166,10 @@ class Scheduler:
         names = sorted(teams.values())
         ids = {name: team_id for team_id, name in teams.items()}
         house = set(house_names(len(names)))
+        meetings = {teams[team_id]: count for team_id, count in contest.db.house_meetings().items() if team_id in teams}
         plan = []
-        for table_no, players in enumerate(swiss_tables(names, points,
-                                                        random.Random(derive_seed(seed, "swiss", number))), 1):
+        draw = random.Random(derive_seed(seed, "swiss", number))
+        for table_no, players in enumerate(swiss_tables(names, points, draw, meetings), 1):
             games = table_games(players, seed=seed, round_no=number, table=table_no,
                                 games_per_table=contest.settings.games_per_table, duplicate=False)
             plan.append([(game.number, game.wall_seed, [None if name in house else ids[name] for name in game.seats])
@@ -202,6 +206,8 @@ class Scheduler:
         if game is None or game.state == "finished":
             return
         if game.state == "planned":
+            if contest.paused_since() is not None:  # the organiser paused: no game starts until resumed
+                return
             current = db.current_submissions()
             pinned = {seat.seat: current[_team_id(contest, seat.team)].id for seat in game.seats
                       if seat.team is not None}
@@ -217,6 +223,38 @@ class Scheduler:
             return
         with db.transaction() as tx:
             tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+
+    def replay(self, game_id: int) -> Future[bool]:
+        """Play finished game ``game_id`` again, from its record (its walls, its pinned versions), and replace its
+        result in one transaction; the future's value says whether it was replaced."""
+        with self._lock:
+            if game_id in self.replaying:
+                raise ValueError(f"game {game_id} is being played again already")
+            self.replaying.add(game_id)
+        try:
+            return self._games.submit(self._replay, game_id)
+        except BaseException:
+            with self._lock:
+                self.replaying.discard(game_id)
+            raise
+
+    def _replay(self, game_id: int) -> bool:
+        try:
+            game = self.contest.db.game(game_id)
+            if game is None or game.state != "finished" or self._stop.is_set():
+                return False
+            _, outcome = next(iter(self.executor.run(play_game, [self.task(game)])))
+            if self._stop.is_set():
+                return False
+            with self.contest.db.transaction() as tx:
+                replaced = tx.replace_result(game_id, outcome["results"], outcome["replay"])
+                if replaced:
+                    tx.log_admin(self.clock(), "replayed", f"game {game_id}")
+            log.info("game %d played again from its record", game_id)
+            return replaced
+        finally:
+            with self._lock:
+                self.replaying.discard(game_id)
 
     def task(self, game: Any) -> GameTask:
         """The worker's task for a started game (its pinned submissions, built)."""

@@ -1,0 +1,272 @@
+"""The organiser's console at ``/admin``: log in with the admin token, then
+
+- ``/admin``: the window (pause, resume), every team with its versions, the version playing, the last build's
+  verdict, games and points; add a team, give a team (or the organiser) a new token, shown once; the log of the
+  organiser's actions;
+- ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
+- ``/admin/games``: the games running now, the last rounds, and a finished game played again from its record
+  (its walls and pinned versions; the old result replaced in one transaction);
+- ``/admin/export.json`` and ``/admin/export.csv``: what ``mjarena contest export`` writes.
+
+A console session is a cookie of its own (HttpOnly, SameSite=Strict, path ``/admin``) kept in the
+``admin_sessions`` table; every form carries its CSRF token and is refused from another origin.  Rotating the
+admin token ends every console session.  Every action is written to the ``admin_log`` table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Protocol
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from mjarena.contest import admin_pages
+from mjarena.contest.auth import hash_token, new_token
+from mjarena.contest.db import Submission
+from mjarena.contest.export import results_json, standings_csv
+from mjarena.contest.forms import check_csrf, check_origin, small_form
+from mjarena.contest.model import ADMIN, Contest, ContestError
+from mjarena.untrusted import number as ascii_number
+
+__all__ = ["ADMIN_COOKIE", "Judge", "admin_routes"]
+
+ADMIN_COOKIE = "mjarena_admin"
+ADMIN_SESSION_SECONDS = 8 * 3600
+_NO_STORE = {"cache-control": "no-store"}
+
+
+class Judge(Protocol):
+    """What the console asks of the judge that plays the games (:class:`mjarena.contest.scheduler.Scheduler`)."""
+
+    replaying: Collection[int]
+
+    def replay(self, game_id: int) -> Future[bool]: ...
+
+
+def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge | None = None) -> list[Route]:
+    """The console's routes; ``judge`` plays games again (without one the console says it cannot)."""
+    db = contest.db
+
+    def console_session(request: Request) -> str | None:
+        """The CSRF token of the request's console session, or None."""
+        cookie = request.cookies.get(ADMIN_COOKIE)
+        return db.admin_session(hash_token(cookie), clock()) if cookie else None
+
+    def logged_in(request: Request) -> str:
+        csrf = console_session(request)
+        if csrf is None:
+            raise HTTPException(401, "log in to the console first: /admin/login")
+        return csrf
+
+    async def posted(request: Request) -> tuple[str, Any]:
+        """The console session's CSRF token and the form, after the origin, session and CSRF checks."""
+        check_origin(request)
+        csrf = logged_in(request)
+        form = await small_form(request)
+        check_csrf(form, csrf)
+        return csrf, form
+
+    def note(action: str, detail: str) -> None:
+        with db.transaction() as tx:
+            tx.log_admin(clock(), action, detail)
+
+    def html(text: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(text, status_code=status, headers=_NO_STORE)
+
+    # -- logging in and out ----------------------------------------------------------------------------
+
+    async def login_form(request: Request) -> Response:
+        return html(admin_pages.admin_login_page())
+
+    async def login(request: Request) -> Response:
+        check_origin(request)
+        form = await small_form(request)
+        token = form.get("token")
+        found = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+        if found is None or found.name != ADMIN:
+            return html(admin_pages.admin_login_page("That is not the admin token."), 401)
+        cookie, csrf = new_token(), new_token()
+        with db.transaction() as tx:
+            tx.drop_expired_sessions(clock())
+            tx.add_admin_session(hash_token(cookie), csrf, clock() + ADMIN_SESSION_SECONDS)
+        response = RedirectResponse("/admin", status_code=303)
+        response.set_cookie(ADMIN_COOKIE, cookie, max_age=ADMIN_SESSION_SECONDS, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/admin")
+        return response
+
+    async def logout(request: Request) -> Response:
+        await posted(request)
+        with db.transaction() as tx:
+            tx.drop_admin_session(hash_token(request.cookies.get(ADMIN_COOKIE, "")))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(ADMIN_COOKIE, path="/admin")
+        return response
+
+    # -- teams, tokens and the window ------------------------------------------------------------------
+
+    def teams_view() -> list[dict[str, Any]]:
+        standings = {row["team"]: row for row in contest.standings(clock())["rows"]}
+        history: dict[int, list[Submission]] = {}
+        for submission in db.submissions():
+            history.setdefault(submission.team_id, []).append(submission)
+        rows = []
+        for team in db.teams():
+            mine = history.get(team.id, [])
+            row = standings[team.name]
+            rows.append({"team": team.name, "versions": len(mine), "current": row["version"],
+                         "last": mine[-1].to_json() if mine else None, "games": row["games"],
+                         "points": row["points"]})
+        return rows
+
+    def console_view(csrf: str, notice: str | None = None) -> str:
+        now = clock()
+        return admin_pages.console_page(state=contest.state(now), start=contest.start(), end=contest.end(now),
+                                        paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
+                                        csrf=csrf, notice=notice)
+
+    async def console(request: Request) -> Response:
+        csrf = console_session(request)
+        if csrf is None:
+            return RedirectResponse("/admin/login", status_code=303)
+        return html(await run_in_threadpool(console_view, csrf))
+
+    async def add_team(request: Request) -> Response:
+        csrf, form = await posted(request)
+        name = form.get("name")
+        name = name.strip() if isinstance(name, str) else ""
+        try:
+            token = await run_in_threadpool(contest.add_team, name)
+        except ContestError as error:
+            return html(await run_in_threadpool(console_view, csrf, str(error)), 400)
+        note("add team", name)
+        return html(admin_pages.token_page(name, token, csrf, "The token"))
+
+    async def rotate_team_token(request: Request) -> Response:
+        csrf, _ = await posted(request)
+        name = request.path_params["name"]
+        if name == ADMIN or db.team(name) is None:
+            raise HTTPException(404, f"no team {name!r}")
+        token = await run_in_threadpool(contest.rotate_token, name)
+        note("new token", name)
+        return html(admin_pages.token_page(name, token, csrf))
+
+    async def rotate_admin_token(request: Request) -> Response:
+        await posted(request)
+        token = await run_in_threadpool(contest.rotate_token, ADMIN)
+        note("new token", ADMIN)
+        response = html(admin_pages.token_page("the organiser", token, "", "The new admin token"))
+        response.delete_cookie(ADMIN_COOKIE, path="/admin")
+        return response
+
+    async def window(request: Request) -> Response:
+        _, form = await posted(request)
+        action = form.get("action")
+        if action == "pause":
+            changed = contest.pause(clock())
+        elif action == "resume":
+            changed = contest.resume(clock())
+        else:
+            raise HTTPException(400, "the window's action is pause or resume")
+        if changed:
+            note(str(action), "the window")
+        return RedirectResponse("/admin", status_code=303)
+
+    # -- submissions -----------------------------------------------------------------------------------
+
+    def submission_of(request: Request) -> Submission:
+        raw_id = request.path_params["id"]
+        submission_id = ascii_number(raw_id)
+        found = db.submission(submission_id) if submission_id is not None else None
+        if found is None:
+            raise HTTPException(404, f"no submission {raw_id}")
+        return found
+
+    async def submissions(request: Request) -> Response:
+        csrf = logged_in(request)
+        found = await run_in_threadpool(db.submissions)
+        return html(admin_pages.submissions_page([s.to_json() for s in found], csrf))
+
+    async def submission(request: Request) -> Response:
+        csrf = logged_in(request)
+        found = submission_of(request)
+        source = await run_in_threadpool(Path(found.path).read_bytes)
+        return html(admin_pages.submission_page(found.to_json(), source.decode("utf-8", "replace"), csrf))
+
+    async def source(request: Request) -> Response:
+        logged_in(request)
+        found = submission_of(request)
+        raw = await run_in_threadpool(Path(found.path).read_bytes)
+        name = f"{found.team}-v{found.version}{Path(found.path).suffix}"
+        return Response(raw, media_type="application/octet-stream",
+                        headers={"content-disposition": f'attachment; filename="{name}"', **_NO_STORE})
+
+    # -- rounds and games ------------------------------------------------------------------------------
+
+    def games_view(csrf: str, notice: str | None = None) -> str:
+        replaying = set(judge.replaying) if judge is not None else set()
+        return admin_pages.games_page(contest.rounds_view(), replaying, csrf, judging=judge is not None, notice=notice)
+
+    async def games(request: Request) -> Response:
+        csrf = logged_in(request)
+        return html(await run_in_threadpool(games_view, csrf))
+
+    async def replay(game_id: int | None, raw_id: str, csrf: str) -> Response:
+        if judge is None:
+            raise HTTPException(503, "no judge runs with this server: serve the contest to play games again")
+        game = db.game(game_id) if game_id is not None else None
+        if game is None or game.state != "finished":
+            raise HTTPException(404, f"no finished game {raw_id}")
+        try:
+            judge.replay(game.id)
+        except (ValueError, RuntimeError) as error:  # already being played again; a judge that is stopping
+            return html(await run_in_threadpool(games_view, csrf, str(error)), 409)
+        note("play again", f"game {game.id}")
+        return RedirectResponse("/admin/games", status_code=303)
+
+    async def replay_game(request: Request) -> Response:
+        csrf, _ = await posted(request)
+        raw_id = request.path_params["id"]
+        return await replay(ascii_number(raw_id), raw_id, csrf)
+
+    async def replay_by_id(request: Request) -> Response:
+        csrf, form = await posted(request)
+        raw_id = form.get("game")
+        raw_id = raw_id.strip() if isinstance(raw_id, str) else ""
+        return await replay(ascii_number(raw_id), raw_id, csrf)
+
+    async def export_json(request: Request) -> Response:
+        logged_in(request)
+        text = await run_in_threadpool(results_json, contest)
+        return Response(text, media_type="application/json", headers={
+            "content-disposition": 'attachment; filename="results.json"', **_NO_STORE})
+
+    async def export_csv(request: Request) -> Response:
+        logged_in(request)
+        standings = await run_in_threadpool(contest.standings, clock())
+        return Response(standings_csv(standings["rows"]), media_type="text/csv", headers={
+            "content-disposition": 'attachment; filename="standings.csv"', **_NO_STORE})
+
+    return [
+        Route("/admin", console),
+        Route("/admin/login", login_form),
+        Route("/admin/login", login, methods=["POST"]),
+        Route("/admin/logout", logout, methods=["POST"]),
+        Route("/admin/teams", add_team, methods=["POST"]),
+        Route("/admin/teams/{name}/token", rotate_team_token, methods=["POST"]),
+        Route("/admin/token", rotate_admin_token, methods=["POST"]),
+        Route("/admin/window", window, methods=["POST"]),
+        Route("/admin/submissions", submissions),
+        Route("/admin/submissions/{id}", submission),
+        Route("/admin/submissions/{id}/source", source),
+        Route("/admin/games", games),
+        Route("/admin/games/replay", replay_by_id, methods=["POST"]),
+        Route("/admin/games/{id}/replay", replay_game, methods=["POST"]),
+        Route("/admin/export.json", export_json),
+        Route("/admin/export.csv", export_csv),
+    ]

@@ -1,0 +1,187 @@
+"""The organiser's console: its HTML pages (``/admin``, see :mod:`mjarena.contest.admin`).
+
+Every value from the database or a request is escaped here; every form carries the console session's CSRF token.
+
+>>> "&lt;x&gt;" in token_page("team", "<x>", "tok", "c"), 'name="csrf"' in admin_login_page()
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+from mjarena.contest.pages import page, when
+
+__all__ = ["admin_login_page", "console_page", "games_page", "submission_page", "submissions_page", "token_page"]
+
+_NAV = ('<nav class="admin-nav"><a href="/admin">Teams and window</a><a href="/admin/submissions">Submissions</a>'
+        '<a href="/admin/games">Rounds and games</a><a href="/admin/export.json">Export JSON</a>'
+        '<a href="/admin/export.csv">Export CSV</a></nav>')
+
+
+def _console(title: str, body: str, csrf: str) -> str:
+    """A console page; ``csrf`` empty: the session has ended (no log-out form)."""
+    logout = (f'<form method="post" action="/admin/logout" class="inline"><input type="hidden" name="csrf" '
+              f'value="{escape(csrf)}"><button type="submit" id="admin-logout">Log out</button></form>' if csrf
+              else "")
+    return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{logout}', viewer=None, admin=True)
+
+
+def _form(action: str, csrf: str, button: str, *, fields: str = "", id_: str | None = None,
+          confirm: str | None = None) -> str:
+    ident = f' id="{escape(id_)}"' if id_ else ""
+    ask = f' data-confirm="{escape(confirm)}"' if confirm else ""
+    return (f'<form method="post" action="{escape(action)}" class="inline"{ident}{ask}>'
+            f'<input type="hidden" name="csrf" value="{escape(csrf)}">{fields}'
+            f'<button type="submit">{escape(button)}</button></form>')
+
+
+def admin_login_page(error: str | None = None) -> str:
+    """The organiser's token form."""
+    problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
+    body = f"""<h1 class="title">Organiser's console</h1>{problem}
+<form class="start" method="post" action="/admin/login" id="admin-login">
+<label>Admin token <input type="password" name="token" id="token" autocomplete="off" required></label>
+<button type="submit">Log in</button></form>
+<p class="muted">The admin token was printed by <code>mjarena contest create</code>.</p>"""
+    return page("Console login", body, admin=True)
+
+
+def _window(state: str, start: float | None, end: float | None, paused_since: float | None, csrf: str) -> str:
+    if paused_since is not None:
+        action = _form("/admin/window", csrf, "Resume", fields='<input type="hidden" name="action" value="resume">',
+                       id_="resume")
+        note = f"paused since {when(paused_since)}; no game starts until resumed (the end moves by the pause)"
+    else:
+        action = _form("/admin/window", csrf, "Pause", fields='<input type="hidden" name="action" value="pause">',
+                       id_="pause")
+        note = "games start as workers free up"
+    return (f'<section><h2>Window</h2><p><span id="contest-state">{escape(state.replace("_", " "))}</span> · '
+            f'{when(start)} – {when(end)} · <span class="muted">{escape(note)}</span></p>{action}</section>')
+
+
+def console_page(*, state: str, start: float | None, end: float | None, paused_since: float | None,
+                 teams: Sequence[Mapping[str, Any]], log: Sequence[tuple[float, str, str]], csrf: str,
+                 notice: str | None = None) -> str:
+    """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the log
+    of the organiser's actions."""
+    rows = []
+    for team in teams:
+        last = team["last"]
+        verdict = (f'v{last["version"]} <span class="status-{escape(last["status"])}">{escape(last["status"])}'
+                   '</span>' if last else '<span class="muted">none</span>')
+        name = team["team"]
+        rotate = _form(f"/admin/teams/{quote(name, safe='')}/token", csrf, "New token",
+                       confirm=f"Give {name} a new token? The old one stops working.")
+        rows.append(
+            f'<tr data-team="{escape(name)}"><td><a href="/teams/{escape(quote(name, safe=""))}">{escape(name)}</a>'
+            f'</td><td class="num">{team["versions"]}</td>'
+            f'<td>{"—" if team["current"] is None else "v" + str(team["current"])}</td><td>{verdict}</td>'
+            f'<td class="num">{team["games"]}</td><td class="num">{team["points"]:g}</td><td>{rotate}</td></tr>')
+    table = ('<div class="scroll-x"><table class="list" id="admin-teams"><thead><tr><th>team</th><th>versions</th>'
+             '<th>playing</th><th>last build</th><th>games</th><th>points</th><th></th></tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table></div>' if rows else '<p class="muted">No team yet.</p>')
+    add = _form("/admin/teams", csrf, "Add team", id_="add-team",
+                fields='<label>New team <input name="name" id="team-name" required maxlength="64" '
+                       'pattern="[A-Za-z0-9_.+\\-]{1,64}"></label> ')
+    entries = "".join(f'<li>{when(at)} · {escape(action)} · {escape(detail)}</li>' for at, action, detail in log)
+    history = f'<ul class="admin-log">{entries}</ul>' if entries else '<p class="muted">Nothing yet.</p>'
+    shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
+    admin_token = _form("/admin/token", csrf, "New admin token", id_="rotate-admin",
+                        confirm="Give the organiser a new token? Every console session, this one too, ends.")
+    body = (f'{shown}{_window(state, start, end, paused_since, csrf)}'
+            f'<section><h2>Teams</h2>{table}<p>{add}</p></section>'
+            f'<section><h2>The organiser\'s actions</h2>{history}<p>{admin_token}</p></section>')
+    return _console("Console", body, csrf)
+
+
+def token_page(name: str, token: str, csrf: str, what: str = "The new token") -> str:
+    """A token, shown this once (the page is not cached; only its hash is kept)."""
+    body = (f'<section><h2>{escape(what)} of {escape(name)}</h2>'
+            f'<p>Copy it now: it is shown only once, and only its hash is kept.</p>'
+            f'<p><code id="new-token" class="token">{escape(token)}</code></p>'
+            '<p><a href="/admin">Back to the console</a></p></section>')
+    return _console(f"Token of {name}", body, csrf)
+
+
+def submissions_page(submissions: Sequence[Mapping[str, Any]], csrf: str) -> str:
+    """Every submission, newest first, linked to its source and build log."""
+    rows = "".join(
+        f'<tr data-submission="{s["id"]}"><td><a href="/admin/submissions/{s["id"]}">#{s["id"]}</a></td>'
+        f'<td>{escape(s["team"])}</td><td>v{s["version"]}</td><td>{escape(s["language"])}</td>'
+        f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'<td class="num">{when(s["submitted"])}</td></tr>'
+        for s in reversed(submissions))
+    body = ('<div class="scroll-x"><table class="list" id="admin-submissions"><thead><tr><th>id</th><th>team</th>'
+            '<th>version</th><th>language</th><th>build</th><th>submitted</th></tr></thead>'
+            f'<tbody>{rows}</tbody></table></div>' if rows else '<p class="muted">No submission yet.</p>')
+    return _console("Submissions", body, csrf)
+
+
+def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> str:
+    """One submission: its build verdict and log, and its source as text."""
+    s = submission
+    body = (f'<section><h2>#{s["id"]}: {escape(s["team"])} v{s["version"]} ({escape(s["language"])})</h2>'
+            f'<p>Submitted {when(s["submitted"])} · build <span class="status-{escape(s["status"])}" '
+            f'id="build-status">{escape(s["status"])}</span> · '
+            f'<a href="/admin/submissions/{s["id"]}/source">download the source</a></p>'
+            f'<h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
+            f'<h3>Source</h3><pre class="source" id="source-text">{escape(source)}</pre></section>')
+    return _console(f"Submission {s['id']}", body, csrf)
+
+
+def _seat(player: Mapping[str, Any]) -> str:
+    if player["team"] is None:
+        name = "house"
+    else:
+        name = escape(player["team"]) + ("" if player["version"] is None else f" v{player['version']}")
+    return name + ("" if player["points"] is None else f" {player['points']:g}")
+
+
+def _seats(game: Mapping[str, Any]) -> str:
+    return " · ".join(_seat(player) for player in game["players"])
+
+
+def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], csrf: str, *,
+               judging: bool, notice: str | None = None, shown_rounds: int = 5) -> str:
+    """The games running now, then the last ``shown_rounds`` rounds with their games, each finished game with a
+    button that plays it again from its record."""
+    running = [game for item in rounds for game in item["games"] if game["state"] == "running"]
+    live = "".join(f'<tr data-game="{g["id"]}"><td>{g["id"]}</td><td>{g["round"]}</td><td>{g["table"]}</td>'
+                   f'<td>{_seats(g)}</td></tr>' for g in running)
+    parts = [f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else "",
+             '<section><h2>Running now</h2>',
+             ('<table class="list" id="running-games"><thead><tr><th>game</th><th>round</th><th>table</th>'
+              f'<th>seats</th></tr></thead><tbody>{live}</tbody></table>' if live
+              else '<p class="muted" id="running-games">No game is running.</p>'), '</section>']
+    if not judging:
+        parts.append('<p class="muted">No judge runs with this server: games cannot be played again here.</p>')
+    for item in list(reversed(rounds))[:shown_rounds]:
+        rows = []
+        for game in item["games"]:
+            if game["id"] in replaying:
+                action = '<span class="badge">playing again</span>'
+            elif game["state"] == "finished" and judging:
+                action = _form(f'/admin/games/{game["id"]}/replay', csrf, "Play again",
+                               confirm=f"Play game {game['id']} again from its record and replace its result?")
+            else:
+                action = ""
+            link = (f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+                    else str(game["id"]))
+            rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
+                        f'<td>{escape(game["state"])}</td><td>{_seats(game)}</td><td>{action}</td></tr>')
+        state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
+        parts.append(f'<section data-round="{item["round"]}"><h2>Round {item["round"]} <span class="muted">started '
+                     f'{when(item["started"])}, {state}</span></h2><div class="scroll-x"><table class="list">'
+                     '<thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th><th></th></tr></thead>'
+                     f'<tbody>{"".join(rows)}</tbody></table></div></section>')
+    if len(rounds) > shown_rounds:
+        parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s) are on '
+                     '<a href="/rounds">the rounds page</a>; play one of their games again by its id:</p>')
+    if judging:
+        parts.append(_form("/admin/games/replay", csrf, "Play again", id_="replay-by-id",
+                           fields='<label>Game <input name="game" inputmode="numeric" required size="6"></label> '))
+    return _console("Rounds and games", "".join(parts), csrf)

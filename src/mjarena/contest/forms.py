@@ -1,0 +1,77 @@
+"""What every form of the contest's pages goes through: the origin check, the CSRF token, a small body.
+
+A form is accepted only when posted from the contest's own site (an ``Origin`` header naming another host is
+refused) and when it carries the session's CSRF token (compared in constant time).
+
+>>> from starlette.exceptions import HTTPException
+>>> try:
+...     check_csrf({"csrf": "old"}, "new")
+... except HTTPException as error:
+...     error.status_code
+403
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+from starlette.requests import Request
+from starlette.types import Message
+
+from mjarena.untrusted import number as ascii_number
+
+__all__ = ["FORM_OVERHEAD", "check_csrf", "check_origin", "read_limited", "small_form"]
+
+FORM_OVERHEAD = 64 << 10
+"""Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field); the largest small
+form."""
+
+
+def check_origin(request: Request) -> None:
+    """403 when the form was posted from another site (``Origin`` names another host)."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != "null":
+        host = request.headers.get("host", "")
+        if origin.split("://", 1)[-1] != host:
+            raise HTTPException(403, "a form posted from another site")
+
+
+def check_csrf(form: Mapping[str, Any], expected: str) -> None:
+    """403 unless the form's ``csrf`` field is ``expected``."""
+    given = form.get("csrf")
+    if not isinstance(given, str) or not hmac.compare_digest(given, expected):
+        raise HTTPException(403, "the form is out of date: reload the page and try again")
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes."""
+    too_large = f"the upload is larger than the limit of {limit // 1024} KiB"
+    declared = request.headers.get("content-length")
+    if (ascii_number(declared) or 0) > limit:
+        raise HTTPException(413, too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, too_large)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def small_form(request: Request, *, max_fields: int = 8) -> Any:
+    """A small form (login, logout, the console's buttons): at most :data:`FORM_OVERHEAD` bytes, urlencoded or
+    multipart, no file; 400 if malformed."""
+    body = await read_limited(request, FORM_OVERHEAD)
+    parts = iter([body])
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": next(parts, b""), "more_body": False}
+
+    try:
+        return await Request(request.scope, receive).form(max_files=0, max_fields=max_fields)
+    except (MultiPartException, AssertionError, ValueError) as error:
+        raise HTTPException(400, f"a malformed form ({error})") from None
