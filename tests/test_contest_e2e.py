@@ -242,6 +242,62 @@ def test_pages_in_chromium_login_upload_and_live_standings(served: Served) -> No
             browser.close()
 
 
+def test_the_organisers_console_in_chromium(served: Served) -> None:
+    """Issue 24: log in as the organiser, add a team and see its token once, read a submission's source and
+    build log, pause and resume the window, play a finished game again."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        return _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            page.on("dialog", lambda dialog: dialog.accept())  # the console asks before it plays a game again
+            page.goto(served.url + "/admin")
+            page.wait_for_url(served.url + "/admin/login")
+            page.fill("#token", served.tokens["admin"])
+            page.click("#admin-login button[type=submit]")
+            page.wait_for_url(served.url + "/admin")
+            assert page.locator("#admin-teams tbody tr").count() == len(SOURCES)
+            page.fill("#team-name", "newcomer")
+            page.click("#add-team button[type=submit]")
+            token = page.locator("#new-token").inner_text()
+            mine = httpx.get(served.url + "/api/submissions", headers={"authorization": f"Bearer {token}"}, timeout=10)
+            assert mine.status_code == 200 and mine.json() == {"submissions": []}
+            page.goto(served.url + "/admin")
+            assert page.locator("#admin-teams tr[data-team=newcomer]").count() == 1
+            assert token not in page.content()  # shown once
+            page.goto(served.url + "/admin/submissions")
+            page.click("#admin-submissions tr[data-submission='1'] a")
+            assert page.locator("#source-text").inner_text().strip() != ""
+            page.goto(served.url + "/admin")
+            page.click("#pause button")
+            page.wait_for_selector("#resume")
+            assert page.locator("#contest-state").inner_text() == "paused"
+            assert httpx.get(served.url + "/api/standings", timeout=10).json()["state"] == "paused"
+            page.click("#resume button")
+            page.wait_for_selector("#pause")
+            assert page.locator("#contest-state").inner_text() == "running"
+            page.goto(served.url + "/admin/games")
+            page.locator("form[action$='/replay'] button").first.click()
+            page.wait_for_url(served.url + "/admin/games")
+
+            def replayed() -> bool:
+                page.goto(served.url + "/admin")
+                return "replayed · game" in page.content()
+
+            _wait("the game to be played again", replayed, timeout=90, every=1.0)
+            assert problems == []
+        finally:
+            browser.close()
+
+
 def _unavailable(reason: str) -> None:
     if os.environ.get("MJARENA_REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason} (MJARENA_REQUIRE_BROWSER=1 requires the browser tests)")
