@@ -282,6 +282,52 @@ def test_a_new_version_plays_from_the_next_game_and_a_running_game_keeps_its_ver
     assert server.standings()["rows"][[r["team"] for r in server.standings()["rows"]].index("red")]["version"] == 2
 
 
+def test_the_race_chart_ends_at_the_standings_and_marks_each_version(server: Server) -> None:
+    """Issue 26: a line per team that played, its last point its total, a mark where each version started;
+    the team page draws its points per game by version."""
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    server.upload("red", version_of("contest-bot-v2"))
+    play_round(server)
+    play_round(server)
+    standings = {row["team"]: row for row in server.standings()["rows"]}
+    history = server.contest.history()
+    assert history["rounds"] == [1, 2, 3]
+    for team, row in standings.items():
+        assert history["teams"][team]["points"][-1] == row["points"]
+    assert history["teams"]["red"]["versions"] == [[1, 1], [2, 2]]
+    page = server.client.get("/").text
+    figure = page.split('id="race-chart"', 1)[1].split("</figure>", 1)[0]
+    assert figure.count('class="chart-line"') == len(TEAMS)
+    for team, row in standings.items():
+        group = figure.split(f'data-series="{team}"', 1)[1].split(">", 1)[0]
+        assert f'data-last="{row["points"]:g}"' in group
+    assert figure.count('class="chart-mark"') == len(TEAMS) + 1  # every team's v1, and red's v2
+    assert "<table" in figure  # the same data as a table
+    assert server.client.get("/charts/race").text == figure.join(['<figure class="chart-figure" id="race-chart"',
+                                                                   "</figure>"])
+    team_page = server.client.get("/teams/red").text
+    versions = team_page.split('id="versions-chart"', 1)[1].split("</figure>", 1)[0]
+    figures = server.contest.version_figures("red")
+    path = versions.split('class="chart-line"', 1)[1].split("data-points=\"", 1)[1].split('"', 1)[0]
+    assert [float(pair.split(",")[0]) for pair in path.split()] == sorted(figures)
+
+
+def test_the_race_chart_shows_the_top_ten_and_the_rest_on_demand(tmp_path: Path) -> None:
+    names = [f"team{i:02d}" for i in range(12)]
+    server = Server(tmp_path / "contest", names)
+    for name in names:
+        server.upload(name)
+    play_round(server)
+    figure = server.client.get("/charts/race").text
+    assert figure.count('class="chart-line"') == 12 and figure.count("chart-series chart-hidden") == 2
+    assert 'id="race-all"' in figure and "Show all 12 teams" in figure
+    top = [row["team"] for row in server.standings()["rows"]][:10]
+    for name in top:
+        assert f'class="chart-series" data-series="{name}"' in figure
+
+
 def test_a_game_left_running_by_a_crash_is_replayed_with_its_versions_and_counted_once(server: Server) -> None:
     server.upload("red")
     server.upload("blue")

@@ -45,6 +45,7 @@ from starlette.types import Message
 from mjarena.contest import pages
 from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
+from mjarena.contest.charts import race_chart, versions_chart
 from mjarena.contest.db import Team
 from mjarena.contest.forms import FORM_OVERHEAD, check_csrf, check_origin, read_limited, small_form
 from mjarena.contest.games import public_replay
@@ -238,7 +239,15 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     async def index(request: Request) -> Response:
         standings = await run_in_threadpool(contest.standings, clock())
         end = contest.end(clock())
-        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request)))
+        chart = await run_in_threadpool(race, standings)
+        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart))
+
+    def race(standings: dict[str, Any] | None = None) -> str:
+        standings = standings or contest.standings(clock())
+        return race_chart(contest.history(), [row["team"] for row in standings["rows"]])
+
+    async def race_fragment(request: Request) -> Response:
+        return HTMLResponse(await run_in_threadpool(race), headers={"cache-control": "no-store"})
 
     async def rounds_page(request: Request) -> Response:
         return HTMLResponse(pages.rounds_page(await run_in_threadpool(contest.rounds_view), viewer_name(request)))
@@ -248,7 +257,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         if db.team(name) is None:
             raise HTTPException(404, f"no team {name!r}")
         games = await run_in_threadpool(contest.games, name)
-        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request)))
+        chart = versions_chart(name, await run_in_threadpool(contest.version_figures, name))
+        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request), chart))
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
@@ -286,7 +296,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         history = [submission.to_json() for submission in db.submissions(team_id=team.id)]
         figures = contest.version_figures(team.name)
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
-                               figures=figures)
+                               figures=figures, chart=versions_chart(team.name, figures))
 
     async def team_home(request: Request) -> Response:
         found = session(request)
@@ -355,6 +365,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     routes = [
         Route("/", index),
         Route("/rounds", rounds_page),
+        Route("/charts/race", race_fragment),
         Route("/teams/{name}", team_games),
         Route("/replays/{id}", replay_page),
         Route("/login", login_form),

@@ -324,6 +324,33 @@ class Contest:
                  "games": [game_json(game) for game in games if game.round == number]}
                 for number, started, finished in self.db.rounds()]
 
+    def history(self) -> dict[str, Any]:
+        """The race so far: ``{"rounds": [1, …, R], "teams": {NAME: {"first": F, "points": [...], "versions":
+        [[round, version], ...]}}}``: for each team that has played, its points after each round from its first one,
+        F (R is the last round with a finished game, so the last value is the team's total in the standings), and
+        the first round in which each of its versions played."""
+        games = self.db.games(states=("finished",))
+        last = max((game.round for game in games), default=0)
+        by_round: dict[str, dict[int, float]] = {}
+        versions: dict[str, list[list[int]]] = {}
+        for game in games:
+            for seat in game.seats:
+                if seat.team is None:
+                    continue
+                rounds = by_round.setdefault(seat.team, {})
+                rounds[game.round] = rounds.get(game.round, 0.0) + (seat.points or 0.0)
+                seen = versions.setdefault(seat.team, [])
+                if seat.version is not None and all(version != seat.version for _, version in seen):
+                    seen.append([game.round, seat.version])
+        teams = {}
+        for name, rounds in by_round.items():
+            first, total, points = min(rounds), 0.0, []
+            for number in range(first, last + 1):
+                total += rounds.get(number, 0.0)
+                points.append(total)
+            teams[name] = {"first": first, "points": points, "versions": versions.get(name, [])}
+        return {"rounds": list(range(1, last + 1)), "teams": teams}
+
     def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``
         and ``errors`` (games in which it erred)."""

@@ -74,11 +74,13 @@ def _summary(standings: Mapping[str, Any], start: float | None, end: float | Non
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
-                   viewer: str | None) -> str:
-    """The live standings (refreshed by ``contest.js`` while the contest is not finished)."""
+                   viewer: str | None, chart: str = "") -> str:
+    """The live standings, and ``chart`` (the race: :func:`mjarena.contest.charts.race_chart`) below them; both
+    refreshed by ``contest.js`` while the contest is not finished."""
     body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<div id="standings">{standings_table(standings)}</div>'
-            '<p class="muted" id="status"></p>')
+            '<p class="muted" id="status"></p>'
+            f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>')
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
 
@@ -101,10 +103,12 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
             f'<th>players (points)</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
-def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
-    """One team's games, newest first, each linked to its replay."""
-    body = f'<h1 class="title">Team {escape(team)}</h1><h2>Games</h2>{_games_table(games, team)}'
-    return page(f"Team {team}", body, viewer=viewer)
+def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "") -> str:
+    """One team's games, newest first, each linked to its replay; ``chart``: its points per game by version
+    (:func:`mjarena.contest.charts.versions_chart`) above them."""
+    versions = f'<section><h2>Versions</h2>{chart}</section>' if chart else ""
+    body = f'<h1 class="title">Team {escape(team)}</h1>{versions}<h2>Games</h2>{_games_table(games, team)}'
+    return page(f"Team {team}", body, viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
 
 
 def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
@@ -156,9 +160,10 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
 
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
               max_upload: int, message: str | None = None,
-              figures: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+              figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "") -> str:
     """A logged-in team's page: upload a bot, and every submission (newest first) with its time, its build
-    message and, per version, the games it played, its points per game and the games it erred in."""
+    message and, per version, the games it played, its points per game and the games it erred in (``chart``:
+    the same points per game drawn)."""
     figures = figures or {}
     rows = "".join(
         f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{when(s.get("submitted"))}</td>'
@@ -182,7 +187,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 <button type="submit">Upload</button>
 <span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
 builds.</span></form></section>
-<section><h2>Submissions</h2>{history}</section>
+<section><h2>Submissions</h2>{history}{chart}</section>
 <section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
 output and standard error are shown under each replay, to you only).</p></section>
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="{escape(csrf)}">

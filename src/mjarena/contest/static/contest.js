@@ -34,6 +34,53 @@
     document.body.dataset.games = String(data.rows.reduce((sum, row) => sum + row.games, 0));
   }
 
+  // The race chart (drawn by the server): "show all" reveals the teams past the top ten, a legend entry shows or
+  // hides its team; the chart is fetched again when the number of games played changes, keeping what was shown.
+  let showAll = false;
+  let chartGames = null;
+
+  function showSeries(figure, name, shown) {
+    for (const node of figure.querySelectorAll(".chart-series, .chart-legend-item")) {
+      if (name !== null && node.dataset.series !== name) continue;
+      node.classList.toggle(node.classList.contains("chart-series") ? "chart-hidden" : "chart-off", !shown);
+    }
+  }
+
+  function wireRace() {
+    const figure = document.getElementById("race-chart");
+    if (!figure) return;
+    const button = document.getElementById("race-all");
+    if (showAll) showSeries(figure, null, true);
+    if (button) {
+      button.setAttribute("aria-pressed", String(showAll));
+      button.textContent = showAll ? "Show the top ten" : button.textContent;
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    const figure = document.getElementById("race-chart");
+    if (!figure || !figure.contains(event.target)) return;
+    if (event.target.closest("#race-all")) {
+      showAll = !showAll;
+      if (showAll) showSeries(figure, null, true);
+      else refreshRace(true);
+      wireRace();
+      return;
+    }
+    const item = event.target.closest(".chart-legend-item");
+    if (item) showSeries(figure, item.dataset.series, item.classList.contains("chart-off"));
+  });
+
+  async function refreshRace(force = false) {
+    const games = document.body.dataset.games;
+    if (!force && games === chartGames) return;
+    const response = await fetch("/charts/race", {headers: {accept: "text/html"}});
+    if (!response.ok) return;
+    document.getElementById("race").innerHTML = await response.text();  // the server escaped every name
+    chartGames = games;
+    wireRace();
+  }
+
   async function poll() {
     const status = document.getElementById("status");
     try {
@@ -41,6 +88,8 @@
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       const data = await response.json();
       drawStandings(data);
+      if (chartGames === null) chartGames = document.body.dataset.games;  // the page came with the chart drawn
+      await refreshRace();
       status.textContent = `updated ${new Date().toLocaleTimeString()}`;
       status.className = "muted";
       if (data.state === "finished") return;
