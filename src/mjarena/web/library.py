@@ -77,8 +77,10 @@ def check_replay(raw: bytes) -> dict[str, Any]:
 
 def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the replay viewer shows of a replay: its :func:`~mjarena.web.timeline.timeline`, its
-    :func:`~mjarena.web.transcripts.transcripts` and its end-of-game :func:`~mjarena.web.outcome.outcome`;
+    :func:`~mjarena.web.transcripts.transcripts`, its end-of-game :func:`~mjarena.web.outcome.outcome` and the
+    chart of its ``distances`` (:func:`~mjarena.web.distances.distance_chart`: ``{"svg", "table"}``);
     :class:`UploadError` if the replay does not hold together."""
+    from mjarena.web.distances import distance_chart
     from mjarena.web.outcome import outcome
     from mjarena.web.timeline import TimelineError, timeline
     from mjarena.web.transcripts import transcripts
@@ -87,11 +89,26 @@ def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
         view = timeline(data)
         view["transcripts"] = transcripts(data)
         view["outcome"] = outcome(data)
+        view["distance_chart"] = distance_chart(view, _players(view))
         return view
     except TimelineError as error:
         raise UploadError(str(error)) from None
     except (KeyError, IndexError, *_BAD_JSON) as error:
         raise UploadError(f"a damaged replay ({type(error).__name__}: {str(error)[:200]})") from None
+
+
+def _players(view: dict[str, Any]) -> list[str]:
+    """Who played each seat, as the viewer names them: a tournament's entrant name, else the bot.
+
+    >>> _players({"seats": [{"bot": "builtin:greedy"}] * 2, "tournament": {"bots": ["greedy-1", "greedy-2"]}})
+    ['greedy-1', 'greedy-2']
+    """
+    tournament = view.get("tournament")
+    entrants = tournament.get("bots") if isinstance(tournament, dict) else None
+    bots = [str(seat.get("bot")) for seat in view["seats"]]
+    if isinstance(entrants, list) and len(entrants) == len(bots):
+        return [str(entrant) for entrant in entrants]
+    return bots
 
 
 class Library:

@@ -255,13 +255,16 @@ def _effect(table: Table, event: Event, name: Callable[[int], str]) -> dict[str,
 def timeline(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the replay viewer shows, from a replay (as read by :func:`mjarena.replay.load`).
 
-    A discard's step carries ``effect``: what it did to the discarder's hand (:func:`_effect`).
+    A discard's step carries ``effect``: what it did to the discarder's hand (:func:`_effect`).  ``distances``
+    holds each seat's distance to a win after every step (seat 0 first, one value per step, None where the
+    hand is not whole: :mod:`mjarena.web.distances`).
 
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
     from mjarena.formats import event_dict
     from mjarena.replay import load_events
     from mjarena.tiles import TileError
+    from mjarena.web.distances import DistanceTracker
 
     rules = data.get("rules")
     try:
@@ -272,13 +275,16 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
     except (TileError, TypeError, AttributeError) as error:
         raise TimelineError(f"the replay's events are damaged: {error}") from None
     table = Table(judge.name, len(data["wall"]))
+    tracker = DistanceTracker(judge.name)
     texts = describe(events, judge.name)
     steps = [{"step": 0, "text": "the table before the deal", "event": None, **table.snapshot()}]
+    distances = [tracker.update(table)]
     for number, (event, text) in enumerate(zip(events, texts, strict=True), start=1):
         effect = _effect(table, event, judge.tile_name)  # the hand before the discard
         table.apply(event)
         steps.append({"step": number, "text": text, "event": event_dict(event, notation=judge.notation),
                       **table.snapshot(), **effect})
+        distances.append(tracker.update(table))
     marks = _error_marks(data, events)
     for mark in marks:
         if mark["step"] is not None:
@@ -293,6 +299,7 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
         "tournament": data.get("tournament"),
         "tile_names": tile_names(judge.name),
         "steps": steps,
+        "distances": [list(seat) for seat in zip(*distances, strict=True)],
     }
 
 

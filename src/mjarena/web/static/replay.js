@@ -1,6 +1,7 @@
 // The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed;
 // each discard's effect on the hand (distance, useful tiles, the best discard: a checkbox or ?effects=off hides
-// them); the end of the game explained and each bot's transcript below.
+// them); each seat's distance to a win as a chart (a click on a move goes there); the end of the game explained and
+// each bot's transcript below.
 "use strict";
 
 (async () => {
@@ -60,8 +61,9 @@
   const results = el("details", {class: "resultbox"}, el("summary", {}, "Result"),
     MJ.results(view.seats, view.seat_names));
   const ending = MJ.outcome(view.outcome, view.seat_names);
+  const chart = distanceChart(view.distance_chart);
   title.after(facts);
-  app.append(errors || "", controls, slider, action, effectBox, banner, board,
+  app.append(errors || "", controls, slider, action, effectBox, banner, board, chart ? chart.box : "",
              el("div", {class: "below"}, ending || "", results, el("h2", {}, "Moves"), log,
                 MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
@@ -99,6 +101,63 @@
       " ", effect.text, useful ? el("span", {class: "muted"}, useful) : null];
   }
 
+  function distanceChart(drawn) {
+    // Each seat's distance to a win, drawn on the server (mjarena.web.distances with mjarena.charts); here the
+    // current move's marker moves and a click on a move goes there.  Until the ending is shown, nothing after
+    // the current move is drawn: the lines are clipped there, later points, wins, errors and table rows hidden.
+    if (!drawn || !drawn.svg) return null;
+    const NS = "http://www.w3.org/2000/svg";
+    const figure = el("div", {class: "chart-box"});
+    figure.innerHTML = drawn.svg; // mjarena.charts escapes every value it writes
+    const svg = figure.querySelector("svg");
+    const data = el("details", {class: "chart-data"}, el("summary", {}, "The distances as a table"));
+    data.insertAdjacentHTML("beforeend", drawn.table);
+    const box = el("section", {class: "distance", id: "distance", "aria-label": "distance to a win"}, figure, data);
+    const [x0, x1, left, right] = ["x0", "x1", "left", "right"].map((key) => Number(svg.dataset[key]));
+    const px = (x) => left + (Math.max(x0, Math.min(x1, x)) - x0) / ((x1 - x0) || 1) * (right - left);
+    const {width, height} = svg.viewBox.baseVal;
+    const clip = document.createElementNS(NS, "clipPath");
+    clip.id = `${svg.id}-so-far`;
+    const shown = document.createElementNS(NS, "rect");
+    for (const [key, value] of Object.entries({x: 0, y: 0, width, height})) shown.setAttribute(key, value);
+    clip.append(shown);
+    const defs = document.createElementNS(NS, "defs");
+    defs.append(clip);
+    svg.prepend(defs);
+    for (const line of svg.querySelectorAll(".chart-line")) line.setAttribute("clip-path", `url(#${clip.id})`);
+    const marker = svg.querySelector(".chart-x-marker");
+    const later = [...svg.querySelectorAll(".chart-series [data-x]")]; // point markers, wins and errors
+    const rows = [...data.querySelectorAll("tbody tr")]
+      .map((row) => [row, Number(row.querySelector("th").textContent)]);
+    const desc = svg.querySelector("desc");
+    const names = [...svg.querySelectorAll(".chart-series")].map((group) => group.dataset.series);
+    svg.addEventListener("click", (event) => {
+      const hit = event.target.closest("[data-x]");
+      if (hit && svg.contains(hit)) go(Number(hit.dataset.x));
+    });
+
+    function show(index, reveal) {
+      const x = px(index);
+      if (marker) {
+        marker.setAttribute("x1", x.toFixed(1));
+        marker.setAttribute("x2", x.toFixed(1));
+        marker.dataset.x = index;
+      }
+      shown.setAttribute("width", reveal ? width : Math.max(0, x + 0.5));
+      for (const item of later) {
+        if (!reveal && Number(item.dataset.x) > index) item.setAttribute("display", "none");
+        else item.removeAttribute("display");
+      }
+      for (const [row, at] of rows) row.hidden = !reveal && at > index;
+      if (desc) {
+        const now = names.map((name, seat) => `${name} ${view.distances[seat][index] ?? "none"}`);
+        desc.textContent = `Distance to a win after move ${index}: ${now.join(", ")}.`;
+      }
+    }
+
+    return {box, show};
+  }
+
   function marksAt(index) {
     // A seat is played by the judge from the step its error happened on.
     const marks = {};
@@ -125,6 +184,7 @@
       winning: step === last && view.outcome ? view.outcome.wins : []}));
     if (ending) ending.classList.toggle("now", step === last);
     const reveal = step === last || showEnding.checked;
+    if (chart) chart.show(step, reveal);
     if (ending) ending.hidden = !reveal;
     results.hidden = !reveal;
     for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");
