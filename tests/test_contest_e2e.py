@@ -298,6 +298,69 @@ def test_the_organisers_console_in_chromium(served: Served) -> None:
             browser.close()
 
 
+def test_the_race_and_versions_charts_in_chromium(served: Served) -> None:
+    """Issue 26: the standings page draws a line per team that played, each ending at the team's total, and
+    keeps it with the standings as games finish; a team page draws its points per game by version."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        return _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    shots = os.environ.get("MJARENA_SCREENSHOTS")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            problems: list[str] = []
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            page.goto(served.url + "/")
+            page.wait_for_selector("body[data-games]")
+
+            def drawn() -> dict[str, Any]:
+                return page.evaluate("""() => {
+                    const lines = {};
+                    for (const g of document.querySelectorAll('#race-chart .chart-series'))
+                        lines[g.dataset.series] = Number(g.dataset.last);
+                    const totals = {};
+                    for (const row of document.querySelectorAll('#standings-table tbody tr'))
+                        if (Number(row.cells[3].textContent) > 0)
+                            totals[row.dataset.team] = Number(row.cells[2].textContent);
+                    return {lines, totals, games: document.body.dataset.games};
+                }""")
+
+            first = _wait("the chart and the standings to agree", lambda: (lambda now: now if now["lines"] ==
+                                                                             now["totals"] else None)(drawn()))
+            assert len(first["lines"]) == len(SOURCES)
+
+            def updated() -> bool:  # more games finished: the chart followed the standings
+                now = drawn()
+                return now["games"] != first["games"] and now["lines"] == now["totals"]
+
+            _wait("the chart to follow the standings", updated, timeout=90, every=0.5)
+            if shots:
+                page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race.png"))
+            page.set_viewport_size({"width": 390, "height": 844})
+            width, scroll = page.evaluate("() => [document.querySelector('#race-chart svg').getBoundingClientRect()"
+                                          ".width, document.scrollingElement.scrollWidth]")
+            assert 250 < width <= 390 and scroll <= 390  # drawn across the phone, no sideways scrolling
+            if shots:
+                page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race-phone.png"))
+            page.set_viewport_size({"width": 1280, "height": 900})
+            page.goto(served.url + "/teams/py")
+            versions = page.locator("#versions-chart .chart-line").get_attribute("data-points") or ""
+            figures = {row["version"] for game in served.games() for row in game["players"]
+                       if row["team"] == "py" and game["state"] == "finished"}
+            assert {int(float(pair.split(",")[0])) for pair in versions.split()} <= figures
+            assert len(versions.split()) >= 1
+            if shots:
+                page.locator("#versions-chart").screenshot(path=str(Path(shots) / "contest-versions.png"))
+            assert problems == []
+        finally:
+            browser.close()
+
+
 def _unavailable(reason: str) -> None:
     if os.environ.get("MJARENA_REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason} (MJARENA_REQUIRE_BROWSER=1 requires the browser tests)")
