@@ -6,6 +6,7 @@ import json
 import math
 import statistics
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,80 @@ def test_any_bot_spec_plays_python_agents_and_programs() -> None:
     program = f"{sys.executable} {EXAMPLES / 'keep_running_bot.py'}"
     result = compare(program, "builtin:greedy", games=14, seed=2, sandbox=Sandbox(kind="none")).to_json()
     assert result["games"] == 14 and result["a"]["errors"] == 0 and result["b"]["errors"] == 0
+
+
+# -- compare --plot (issue 26) ------------------------------------------------------------------------------
+
+
+def _svg_lines(svg: str) -> dict[str, list[tuple[float, float]]]:
+    """Each drawn series of a plot: its name -> its points (from the data the chart carries)."""
+    root = ET.fromstring(svg)
+    lines = {}
+    for group in root.iter("{http://www.w3.org/2000/svg}g"):
+        if "chart-series" in group.get("class", "").split():
+            path = next(e for e in group if e.get("class") == "chart-line")
+            points = path.get("data-points").split()
+            lines[group.get("data-series")] = [(float(x), float(y)) for x, y in (p.split(",") for p in points)]
+    return lines
+
+
+def test_plot_draws_the_llr_between_its_bounds_and_the_per_set_differences(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    plot = tmp_path / "plot.svg"
+    assert main(["compare", "builtin:greedy", "builtin:random", "--games", "42", "--workers", "1", "--sprt", "0,10",
+                 "--json", "--quiet", "--sandbox", "none", "--plot", str(plot)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    alone = compare("builtin:greedy", "builtin:random", games=42, sprt=(0.0, 10.0))
+    assert summary == json.loads(json.dumps(alone.to_json())), "the output is the same with --plot"
+    svg = plot.read_text(encoding="utf-8")
+    lines = _svg_lines(svg)
+    sets = summary["sets"]
+    assert sets == 3 and {len(points) for points in lines.values()} == {sets}
+    assert lines["LLR"] == [(n + 1.0, pytest.approx(llr)) for n, llr in enumerate(alone.llr_history)]
+    assert lines["LLR"][-1][1] == pytest.approx(summary["sprt"]["llr"], abs=1e-4)
+    root = ET.fromstring(svg)
+    bounds = sorted(float(e.get("data-y")) for e in root.iter() if e.get("class") == "chart-hline")
+    assert bounds == pytest.approx(sorted([*sprt_bounds(), 0.0])), "both bounds, and the even line"
+    differences = [d for _, d in lines["A − B per set"]]
+    assert differences == pytest.approx(alone.differences())
+    means = [m for _, m in lines["running mean, 95% interval"]]
+    assert means[-1] == pytest.approx(summary["difference"]["mean"], abs=1e-4)
+    assert means == pytest.approx([statistics.fmean(differences[:n]) for n in range(1, sets + 1)])
+    assert len([e for e in root.iter() if e.get("class") == "chart-band"]) == 1
+
+
+def test_plot_without_sprt_has_no_llr_panel(tmp_path: Path) -> None:
+    plot = tmp_path / "plot.svg"
+    assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--quiet", "--sandbox", "none",
+                 "--workers", "1", "--plot", str(plot)]) == 0
+    lines = _svg_lines(plot.read_text(encoding="utf-8"))
+    assert set(lines) == {"A − B per set", "running mean, 95% interval"} and len(lines["A − B per set"]) == 1
+
+
+@pytest.mark.parametrize("where", ["missing/plot.svg", "."])
+def test_an_unwritable_plot_path_is_refused_before_any_game(where: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / where
+    assert main(["compare", "builtin:strong", "builtin:greedy", "--games", "14000", "--plot", str(target),
+                 "--sandbox", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "--plot" in err and err.count("\n") == 1
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_plot_that_cannot_be_written_leaves_no_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder vanishes while the games play: one line of error, no file and no temporary file left."""
+    from mjarena import cli
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    real = cli._write_plot
+
+    def gone(path: str, svg: str, *, quiet: bool = False) -> None:
+        folder.rmdir()
+        real(path, svg, quiet=quiet)
+
+    monkeypatch.setattr(cli, "_write_plot", gone)
+    assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--quiet", "--sandbox", "none",
+                 "--workers", "1", "--plot", str(folder / "plot.svg")]) == 2
+    assert sorted(tmp_path.iterdir()) == []

@@ -522,3 +522,216 @@ def test_an_exported_replay_opens_from_disk_offline(browser: Any, root: Path, tm
         _shot(page, "exported")
     finally:
         context.close()
+
+
+# -- the replay's distance chart (issue 26) -------------------------------------------------------------------
+
+_CHART_LINES = """() => [...document.querySelectorAll('#distance .chart-series')].map(
+    (group) => [group.dataset.series, group.querySelector('.chart-line').dataset.points])"""
+_PAGE_DATA = """() => (document.getElementById('mj-data') ? Promise.resolve(JSON.parse(
+    document.getElementById('mj-data').textContent)) : fetch('/api/replays/' + document.getElementById('app')
+    .dataset.replay).then((response) => response.json()))
+    .then((view) => [view.distances, view.steps.map((step) => step.event)])"""
+_WINS = {"hu", "hu_self", "ron", "self_drawn", "win"}
+
+
+def _check_distance_chart(page: Any) -> tuple[list[list[int | None]], list[int]]:
+    """The chart has a line per seat whose points are the page's data: the page's distances, and the step of
+    each seat's win (its first win event: THUPC's RON is followed by a WIN)."""
+    distances, events = page.evaluate(_PAGE_DATA)
+    lines = page.evaluate(_CHART_LINES)
+    assert len(lines) == len(distances) == 4, "one line per seat"
+    assert len({name for name, _ in lines}) == 4, "each line named by its seat and player"
+    for (_, drawn), series in zip(lines, distances, strict=True):
+        expected = [(step, value) for step, value in enumerate(series) if value is not None]
+        assert [tuple(int(n) for n in pair.split(",")) for pair in drawn.split()] == expected
+    wins: dict[int, int] = {}
+    for step, event in enumerate(events):
+        if event and event["type"] in _WINS:
+            wins.setdefault(event["seat"], step)
+    assert all(distances[seat][step] == 0 for seat, step in wins.items()), "a win is at distance 0"
+    return distances, sorted(wins.values())
+
+
+def _shown_marks(page: Any) -> list[int]:
+    """The steps of the win and error marks drawn now."""
+    return sorted(int(mark.get_attribute("data-x")) for mark in page.locator("#distance .chart-mark").all()
+                  if mark.is_visible())
+
+
+def test_replay_distance_chart_follows_the_viewer(page: Any, server: str) -> None:
+    """Issue 26: each seat's distance over the moves; the current move marked, a click jumps there, and nothing
+    after the current move is drawn until the ending is shown."""
+    console: list[str] = []  # a Content-Security-Policy refusal (an inline style) is a console error
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    page.goto(f"{server}/replays/noi-crash.json")
+    page.wait_for_selector("body[data-ready=replay]")
+    distances, wins = _check_distance_chart(page)
+    step, last = _counter(page)
+    marker = page.locator("#distance .chart-x-marker")
+    assert int(marker.get_attribute("data-x")) == step
+    assert wins and all(win > step for win in wins) and _shown_marks(page) == [], "no win shown before it happens"
+    target = (step + min(wins)) // 2
+    page.locator(f'#distance rect.chart-x[data-x="{target}"]').click()
+    assert _counter(page)[0] == target == int(marker.get_attribute("data-x")), "a click on a move goes there"
+    shown = float(page.locator("#distance-chart-so-far rect").get_attribute("width"))
+    assert shown <= float(marker.get_attribute("x1")) + 1, "the lines stop at the current move"
+    assert _shown_marks(page) == [6], "the crash (move 6) is marked, the win not yet"
+    page.keyboard.press("End")
+    assert int(marker.get_attribute("data-x")) == last
+    assert _shown_marks(page) == sorted([6, *wins]), "at the end every win and the error are marked"
+    page.keyboard.press("Home")
+    page.locator("#show-ending").check()
+    assert _shown_marks(page) == sorted([6, *wins]), "the ending toggle shows the whole chart"
+    page.locator("#show-ending").uncheck()
+    page.keyboard.press("End")
+    summary = page.locator("#distance details summary")
+    summary.click()
+    rows = page.locator("#distance table.chart-table tbody tr")
+    assert rows.count() == sum(1 for values in zip(*distances, strict=True) if any(v is not None for v in values))
+    summary.click()
+    chart = page.locator("#distance")
+    chart.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    chart.screenshot(path=str(SHOTS / "replay-distance.png"))
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide: it scrolls sideways"
+    box = page.locator("#distance svg.chart").bounding_box()
+    assert box["width"] <= PHONE["width"] and box["height"] > 150
+    chart.screenshot(path=str(SHOTS / "replay-distance-phone.png"))
+    assert console == []
+
+
+def test_an_exported_replay_draws_its_distance_chart_offline(browser: Any, root: Path, tmp_path: Path) -> None:
+    from mjarena.export import export
+    from mjarena.replay import load
+
+    exported = tmp_path / "baida.html"
+    exported.write_text(export(load(root / "baida.json"), "html", name="baida.json"), encoding="utf-8")
+    context = browser.new_context(viewport=DESKTOP, offline=True)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else route.abort())
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    try:
+        page.goto(exported.as_uri())
+        page.wait_for_selector("body[data-ready=replay]")
+        _, wins = _check_distance_chart(page)
+        page.keyboard.press("End")
+        assert wins and _shown_marks(page) == wins
+        target = _counter(page)[1] // 2
+        page.locator(f'#distance rect.chart-x[data-x="{target}"]').click()
+        assert _counter(page)[0] == target
+        assert problems == []
+    finally:
+        context.close()
+
+
+# -- the tournament's rating chart and the compare plot (issue 26) ----------------------------------------------
+
+_RATING_LINES = """() => [...document.querySelectorAll('#rating-chart .chart-series')].map((group) => [
+    group.dataset.series, Number(group.dataset.last), group.querySelector('.chart-line').dataset.points.split(' ')])"""
+_TEXT_PX = """(selector) => { const svg = document.querySelector(selector);
+    const scale = svg.getScreenCTM().a;
+    return Math.min(...[...svg.querySelectorAll('text')].map((t) => scale * parseFloat(getComputedStyle(t).fontSize)));
+}"""
+
+
+class _QuickExecutor(_SlowExecutor):
+    """:class:`_SlowExecutor` without the pause."""
+
+    def run(self, fn: Any, tasks: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        return ((task, fn(task)) for task in tasks)
+
+
+def _table_mu(page: Any) -> dict[str, str]:
+    """The μ the standings table shows for each entrant (as written there: one decimal)."""
+    shown = {}
+    for row in page.locator("#standings-table tbody tr").all():
+        shown[row.get_attribute("data-bot")] = re.search(r"μ (-?[\d.]+)", row.inner_text()).group(1)
+    return shown
+
+
+def _check_rating_chart(page: Any, rounds: int) -> None:
+    """A line per rated entrant (house bots left out), a point per round from round 0, ending at the table's μ."""
+    lines = page.evaluate(_RATING_LINES)
+    shown = _table_mu(page)
+    assert sorted(name for name, _, _ in lines) == sorted(shown), "a line per rated entrant, no house bot"
+    for name, last, points in lines:
+        assert [int(point.split(",")[0]) for point in points] == list(range(rounds + 1))
+        assert f"{last:.1f}" == shown[name], f"{name}: the line ends at {last}, the table shows μ {shown[name]}"
+    assert page.locator("#rating-chart-table table tbody tr").count() == rounds + 1
+
+
+def test_tournament_rating_chart_follows_the_standings(browser: Any, server: str, root: Path) -> None:
+    """Issue 26: each entrant's μ ± σ over the rounds, drawn by the server into the JSON the page polls, so the
+    chart grows with the games; at 1280 and 390 px, legible on the phone, a legend entry hides its line."""
+    bots = [Entrant(f"bot-{n}", f"builtin:{kind}") for n, kind in enumerate(["greedy", "random"] * 3)]
+    settings = Settings.create(bots, format="swiss", rounds=3, seed=26)  # 6 entrants: two house bots pad
+    tournament = Tournament(settings, root / "league")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto(f"{server}/tournaments/league")
+        page.wait_for_selector("#rating-chart svg.chart")
+        _check_rating_chart(page, 0)
+        tournament.run(_QuickExecutor(), log=io.StringIO())
+        page.wait_for_selector("body[data-played='6']")
+        page.wait_for_function("document.querySelectorAll('#rating-chart .chart-point').length === 6 * 4")
+        _check_rating_chart(page, 3)
+        assert len(set(page.evaluate(_RATING_LINES)[0][2])) == 4
+        assert page.locator("#rating-chart .chart-band").count() == 6
+        legend = page.locator("#rating-chart .chart-legend-item").first
+        line = page.locator(f"#rating-chart .chart-series[data-series='{legend.get_attribute('data-series')}']")
+        legend.click()
+        assert not line.is_visible() and legend.get_attribute("aria-pressed") == "false"
+        legend.press("Enter")
+        assert line.is_visible()
+        legend.blur()
+        assert page.evaluate(_TEXT_PX, "#rating-chart svg") >= 11
+        page.locator("#rating-chart").screenshot(path=str(_shots() / "tournament-chart.png"))
+        page.set_viewport_size(PHONE)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "no sideways scroll"
+        assert page.evaluate(_TEXT_PX, "#rating-chart svg") >= 11, "the text stays legible on a phone"
+        page.locator("#rating-chart").screenshot(path=str(_shots() / "tournament-chart-phone.png"))
+        assert problems == []
+    finally:
+        context.close()
+
+
+def _shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def test_compare_plot_opens_in_chromium_as_a_file(browser: Any, tmp_path: Path) -> None:
+    """``mjarena compare --plot``: a standalone SVG that draws offline, its LLR line between both bounds."""
+    from mjarena.cli import main
+
+    plot = tmp_path / "compare-plot.svg"
+    assert main(["compare", "builtin:strong", "builtin:greedy", "--games", "56", "--sprt", "0,20", "--quiet",
+                 "--json", "--sandbox", "none", "--workers", "2", "--plot", str(plot)]) == 0
+    context = browser.new_context(viewport={"width": 1280, "height": 1200}, offline=True)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto(plot.as_uri())
+        assert page.locator(".chart-panel").count() == 2
+        assert len(page.locator(".chart-series[data-series='LLR'] .chart-point").all()) == 4
+        assert page.locator(".chart-hline").count() == 3
+        assert page.evaluate(_TEXT_PX, "svg") >= 11
+        box = page.evaluate("(() => { const r = document.documentElement.getBoundingClientRect(); "
+                            "return {x: 0, y: 0, width: Math.ceil(r.width), height: Math.ceil(r.height)}; })()")
+        page.screenshot(path=str(_shots() / "compare-plot.png"), clip=box)
+        page.set_viewport_size(PHONE)
+        assert page.evaluate(_TEXT_PX, "svg") >= 10, "the text grows on a phone"
+        assert problems == []
+    finally:
+        context.close()

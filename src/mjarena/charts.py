@@ -298,9 +298,19 @@ def _shape(kind: str, x: float, y: float, colour: str, size: float = 4.5, fill: 
     return f'<polygon points="{points}" {paint}/>'
 
 
-def _series_group(index: int, item: Series, frame: _Frame, hidden: bool, points_only: bool = False) -> list[str]:
-    """One series: band, line, point markers and marks, in a ``chart-series`` group; ``points_only``: the line
-    is not stroked (its path and data stay) and every point has its marker."""
+def band_opacity(bands: int) -> float:
+    """How opaque each band is when ``bands`` are drawn: fainter as they pile up, so that overlaps stay readable.
+
+    >>> band_opacity(1), band_opacity(6), band_opacity(40)
+    (0.18, 0.071, 0.05)
+    """
+    return round(min(0.18, max(0.05, 0.5 / (bands + 1))), 3)
+
+
+def _series_group(index: int, item: Series, frame: _Frame, hidden: bool, points_only: bool = False,
+                  opacity: float = 0.18) -> list[str]:
+    """One series: band (``opacity``), line, point markers and marks, in a ``chart-series`` group;
+    ``points_only``: the line is not stroked (its path and data stay) and every point has its marker."""
     colour, dash, shape = PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)], SHAPES[index % len(SHAPES)]
     last = f' data-last="{data_number(item.points[-1][1])}"' if item.points else ""
     classes = "chart-series chart-hidden" if hidden else "chart-series"
@@ -309,7 +319,7 @@ def _series_group(index: int, item: Series, frame: _Frame, hidden: bool, points_
     if item.band:
         upper = [f"{frame.x(x):.1f},{frame.y(hi):.1f}" for x, _, hi in item.band]
         lower = [f"{frame.x(x):.1f},{frame.y(lo):.1f}" for x, lo, _ in reversed(item.band)]
-        out.append(f'<path class="chart-band" d="M{"L".join(upper + lower)}Z" fill="{colour}" fill-opacity="0.15" '
+        out.append(f'<path class="chart-band" d="M{"L".join(upper + lower)}Z" fill="{colour}" fill-opacity="{opacity}" '
                    f'stroke="none" pointer-events="none"/>')
     drawn = "L".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in item.points)
     data = " ".join(f"{data_number(x)},{data_number(y)}" for x, y in item.points)
@@ -452,8 +462,9 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
         out.append(f'<line class="chart-x-marker" data-x="{data_number(x_marker)}" x1="{x:.1f}" x2="{x:.1f}" '
                    f'y1="{frame.top:.1f}" y2="{frame.bottom:.1f}" stroke="#b3261e" stroke-width="2" '
                    f'pointer-events="none"/>')
+    opacity = band_opacity(sum(1 for item in series if item.band and item.name not in hidden))
     for index, item in enumerate(series):
-        out += _series_group(index, item, frame, item.name in hidden, item.name in points_only)
+        out += _series_group(index, item, frame, item.name in hidden, item.name in points_only, opacity)
     if not any(item.points for item in series):
         out.append(f'<text class="chart-empty" x="{(frame.left + frame.right) / 2:.1f}" '
                    f'y="{(frame.top + frame.bottom) / 2:.1f}" text-anchor="middle" fill="#666">No data yet</text>')
@@ -474,7 +485,7 @@ def stack(charts: Sequence[str], *, title: str, css: bool = True, gap: int = 12)
     >>> one = line_chart([Series("a", [(1, 1.0)])], title="One", x_label="x", y_label="y", chart_id="one")
     >>> two = line_chart([Series("b", [(1, 2.0)])], title="Two", x_label="x", y_label="y", chart_id="two")
     >>> both = stack([one, two], title="Both")
-    >>> both.startswith("<?xml") and both.count('class="chart-panel"'), both.count('class="chart-line"')
+    >>> both.startswith("<?xml") and both.count('chart-panel"'), both.count('class="chart-line"')
     (2, 2)
     """
     panels, top, width = [], 0, 0
@@ -484,7 +495,7 @@ def stack(charts: Sequence[str], *, title: str, css: bool = True, gap: int = 12)
             raise ValueError("stack() takes charts made by line_chart()")
         body = chart[found.end():-len("</svg>")]
         attrs = re.sub(r'\s*preserveAspectRatio="[^"]*"', "", found["attrs"] + " " + found["rest"])
-        panels.append(f'<g class="chart-panel" transform="translate(0 {top})" {attrs.strip()}>\n{body}</g>')
+        panels.append(f'<g class="chart chart-panel" transform="translate(0 {top})" {attrs.strip()}>\n{body}</g>')
         top += int(found["height"]) + gap
         width = max(width, int(found["width"]))
     height = max(0, top - gap)

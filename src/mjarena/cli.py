@@ -439,7 +439,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.compare import SEATINGS, compare, format_result, progress_lines
+    from mjarena.arena.compare import SEATINGS, compare, format_result, plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.arena.rulesets import judge_rules
     from mjarena.limits import check_limits
@@ -470,6 +470,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         check_limits(args.time_limit, args.memory_limit)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    if args.plot is not None:
+        _check_writable("--plot", args.plot)
     sandbox = _sandbox(args, [args.a, args.b])
     try:
         executor = make_executor(args.executor, args.workers)
@@ -482,7 +484,36 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                          sandbox=sandbox, progress=None if args.quiet else progress_lines(total), luck=not args.raw)
     summary = result.to_json()
     print(json.dumps(summary) if args.json else format_result(summary))
+    if args.plot is not None:
+        _write_plot(args.plot, plot_svg(result), quiet=args.quiet)
     return 0
+
+
+def _check_writable(option: str, path: str) -> None:
+    """Refuse, before any game is played, a ``path`` that cannot be written: a folder, or in a missing or
+    read-only folder."""
+    import os
+
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a folder")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: no folder {str(folder)!r}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{option} {path}: cannot write there (permission denied)")
+
+
+def _write_plot(path: str, svg: str, *, quiet: bool = False) -> None:
+    """Write the plot whole or not at all (through a temporary file renamed into place)."""
+    from mjarena.files import write_atomically
+
+    try:
+        write_atomically(path, svg)
+    except OSError as error:
+        raise UsageError(f"--plot {path}: cannot write: {error.strerror or error}") from None
+    if not quiet:
+        print(f"plot: {path}", file=sys.stderr)
 
 
 def _cmd_standings(args: argparse.Namespace) -> int:
@@ -849,6 +880,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="figures from the points as scored (default: luck-adjusted points, the same mean with "
                           "less variance; docs/compare.md)")
     compare_.add_argument("--json", action="store_true", help="print one JSON object")
+    compare_.add_argument("--plot", metavar="FILE.svg",
+                          help="also write an SVG: the SPRT's LLR over the sets between its bounds (with --sprt) and "
+                          "the per-set differences with their running mean and 95%% interval")
     compare_.add_argument("--quiet", "-q", action="store_true",
                           help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     compare_.set_defaults(handler=_cmd_compare)

@@ -37,8 +37,8 @@ from typing import Any
 
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
-__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating", "sprt_bounds",
-           "sprt_llr"]
+__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating", "plot_svg",
+           "running_means", "sprt_bounds", "sprt_llr"]
 
 
 def _seatings() -> tuple[str, ...]:
@@ -270,6 +270,8 @@ class CompareResult:
     """Why the points are not luck-adjusted, when they are not."""
     errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     accepted: str | None = None
+    llr_history: list[float] = field(default_factory=list)
+    """The SPRT's LLR after each set, as the test saw it then (empty without ``sprt``): what ``--plot`` draws."""
 
     def __post_init__(self) -> None:
         if not self.luck:
@@ -363,6 +365,8 @@ class CompareResult:
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
         llr = self.llr()
+        if llr is not None:
+            self.llr_history.append(llr)
         if llr is not None and self.accepted is None and len(self.raw.sets_a) >= SPRT_MIN_SETS:
             lower, upper = sprt_bounds()
             if llr <= lower:
@@ -470,6 +474,64 @@ def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
     if sprt["accepted"] is not None:
         return f"{where}: accepted {sprt['accepted']}"
     return f"{where}, but undecided: needs {SPRT_MIN_SETS} sets, has {sets}"
+
+
+def running_means(values: Sequence[float]) -> list[tuple[float, float | None, float | None]]:
+    """After each value: the mean so far and its 95% interval (``1.96 * sd / sqrt(n)``; None before two).
+
+    >>> [(m, lo is None) for m, lo, hi in running_means([1.0, 3.0])]
+    [(1.0, True), (2.0, False)]
+    >>> [round(bound, 3) for bound in running_means([1.0, 3.0])[1][1:]]
+    [0.04, 3.96]
+    """
+    out: list[tuple[float, float | None, float | None]] = []
+    for count in range(1, len(values) + 1):
+        head = values[:count]
+        mean = statistics.fmean(head)
+        if count < 2:
+            out.append((mean, None, None))
+        else:
+            half = 1.96 * statistics.stdev(head) / math.sqrt(count)
+            out.append((mean, mean - half, mean + half))
+    return out
+
+
+def plot_svg(result: CompareResult) -> str:
+    """``compare --plot``: one standalone SVG with, when the SPRT ran, its LLR after each set between its two
+    bounds, and the per-set A-minus-B differences (the figures' points: luck-adjusted or as scored) with their
+    running mean and its 95% interval.
+
+    >>> result = CompareResult("A", "B", "thupc2021", sprt=(0.0, 20.0))
+    >>> for edge in (0.2, 0.1, 0.3):
+    ...     result.add_set({p: {"a": 0.5 + edge, "b": 0.5, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
+    >>> svg = plot_svg(result)
+    >>> svg.count('chart-panel"'), svg.count('class="chart-hline"')
+    (2, 3)
+    """
+    from mjarena.charts import Series as Line
+    from mjarena.charts import line_chart, stack
+
+    panels = []
+    if result.sprt is not None:
+        lower, upper = sprt_bounds()
+        llr = [(index + 1.0, value) for index, value in enumerate(result.llr_history)]
+        marks = [(llr[-1][0], llr[-1][1], f"accepted {result.accepted}")] if result.accepted and llr else []
+        title = f"SPRT (elo0 {result.sprt[0]:g}, elo1 {result.sprt[1]:g}): log-likelihood ratio"
+        panels.append(line_chart(
+            [Line("LLR", llr, marks=marks)], title=title,
+            x_label="duplicate sets", y_label="log-likelihood ratio", chart_id="compare-sprt",
+            hlines=[(upper, f"accept H1 ({upper:.2f})"), (lower, f"accept H0 ({lower:.2f})")]))
+    d = result.differences()
+    means = running_means(d)
+    counted = "luck-adjusted" if result.counted is not result.raw else "as scored"
+    lines = [Line("A − B per set", [(index + 1.0, value) for index, value in enumerate(d)]),
+             Line("running mean, 95% interval", [(index + 1.0, mean) for index, (mean, _, _) in enumerate(means)],
+                  band=[(index + 1.0, low, high) for index, (_, low, high) in enumerate(means) if low is not None])]
+    panels.append(line_chart(lines, title=f"A − B, points per game, per set ({counted})", x_label="duplicate sets",
+                             y_label="A − B points per game", hlines=[(0.0, "even")],
+                             points_only={"A − B per set"}, chart_id="compare-differences"))
+    return stack(panels, title=f"mjarena compare: A {result.a} against B {result.b} ({result.rules}, "
+                                f"{result.games} games)")
 
 
 def compare(

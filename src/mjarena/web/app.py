@@ -37,7 +37,7 @@ from mjarena.web.library import PAGE_SIZE, Library, NotFound, UploadError
 from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
-__all__ = ["MAX_JSON", "MAX_UPLOAD", "SecurityHeaders", "create_app"]
+__all__ = ["BODY_SECONDS", "MAX_JSON", "MAX_UPLOAD", "SecurityHeaders", "create_app", "read_body"]
 
 MAX_UPLOAD = 5 << 20
 """Uploads larger than this (bytes) are refused with 413."""
@@ -80,10 +80,11 @@ def _error(request: Request, status: int, message: str) -> Response:
     return HTMLResponse(pages.error_page(status, message), status_code=status)
 
 
-async def _read_body(request: Request, limit: int, seconds: float = BODY_SECONDS) -> bytes:
-    """The request body; 413 as soon as it is longer than ``limit`` bytes, 408 if it takes over ``seconds``."""
+async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS, *, what: str = "request") -> bytes:
+    """The request body; 413 as soon as it (or its declared length) is longer than ``limit`` bytes (the message
+    calls it ``what``), 408 if it takes over ``seconds`` to arrive.  For both servers' apps."""
     declared = request.headers.get("content-length")
-    too_large = f"the request is larger than the limit of {limit // 1024} KiB"
+    too_large = f"the {what} is larger than the limit of {limit // 1024} KiB"
     if (ascii_number(declared) or 0) > limit:
         raise HTTPException(413, too_large)
     chunks, size = [], 0
@@ -99,11 +100,14 @@ async def _read_body(request: Request, limit: int, seconds: float = BODY_SECONDS
     return b"".join(chunks)
 
 
+_read_body = read_body  # its former name
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     """A JSON object from the request; 415, 413 or 400 saying what is wrong."""
     if "application/json" not in request.headers.get("content-type", ""):
         raise HTTPException(415, "send JSON (Content-Type: application/json)")
-    raw = await _read_body(request, MAX_JSON)
+    raw = await read_body(request, MAX_JSON)
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -158,7 +162,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         from starlette.datastructures import UploadFile
         from starlette.formparsers import MultiPartException
 
-        raw = await _read_body(request, max_upload + (64 << 10))
+        raw = await read_body(request, max_upload + (64 << 10))
         body = iter([raw])
 
         async def replay_receive() -> Message:
@@ -195,9 +199,24 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
             pass  # the page shows the reason from the API
         return HTMLResponse(pages.tournament_page(name))
 
+    charts: dict[str, tuple[Any, dict[str, str]]] = {}  # tournament -> (its games so far, their rating chart)
+
+    def tournament_with_chart(name: str) -> dict[str, Any]:
+        """The tournament's state with ``rating_chart`` (:func:`~mjarena.web.tournament_stats.rating_chart`),
+        drawn again only when games were added."""
+        from mjarena.web.tournament_stats import rating_chart
+
+        state = library.tournament(name)
+        key = (state["played"], state["games"][-1]["game"] if state["games"] else None,
+               [row["bot"] for row in state["standings"]])
+        cached = charts.get(name)
+        if cached is None or cached[0] != key:
+            cached = charts[name] = (key, rating_chart(state["standings"], state["games"]))
+        return {**state, "rating_chart": cached[1]}
+
     async def tournament_data(request: Request) -> Response:
         try:
-            state = await run_in_threadpool(library.tournament, request.path_params["name"])
+            state = await run_in_threadpool(tournament_with_chart, request.path_params["name"])
         except NotFound as error:
             raise HTTPException(404, str(error)) from None
         except UploadError as error:

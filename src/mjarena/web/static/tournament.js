@@ -1,5 +1,6 @@
 // A tournament: progress with ETA, standings (rating ± σ, answer times, errors by reason), head-to-head,
-// and its games with filters by entrant and round; fetched again every 1.5 s until every game is played.
+// each entrant's rating over the rounds (an SVG the server draws, with its table), and its games with filters
+// by entrant and round; fetched again every 1.5 s until every game is played.
 "use strict";
 
 (() => {
@@ -15,7 +16,14 @@
   const entrantFilter = el("select", {id: "filter-entrant", "aria-label": "entrant"});
   const roundFilter = el("select", {id: "filter-round", "aria-label": "round"});
   const games = el("div", {id: "games"});
+  const chart = el("div", {id: "rating-chart", class: "chart-box"});
+  const chartTable = el("div", {id: "rating-chart-table", class: "scroll-x"});
+  const toggled = new Set();  // entrants whose line the reader showed or hid (kept across refreshes)
+  let shownSvg = null;
   app.append(summary, progress, el("h2", {}, "Standings"), standings,
+             el("h2", {}, "Ratings over the rounds"), chart,
+             el("p", {class: "muted chart-hint"}, "Select a name in the legend to show or hide its line."),
+             el("details", {id: "rating-table-box"}, el("summary", {}, "Ratings by round as a table"), chartTable),
              el("details", {id: "versus-box"}, el("summary", {}, "Head to head"), versus),
              el("h2", {}, "Games"), el("div", {class: "controls"}, "entrant ", entrantFilter, " round ", roundFilter),
              games);
@@ -99,11 +107,52 @@
         return el("td", {class: cell ? (cell[0] > cell[2] ? "ahead" : cell[0] < cell[2] ? "behind" : "") : "muted"},
                   a === b ? "·" : cell ? cell.join(" / ") : "–");
       }))))));
+    renderChart();
     fillSelect(entrantFilter, names, "entrant");
     fillSelect(roundFilter, [...new Set(state.games.map((game) => game.round))].sort((x, y) => x - y), "round");
     renderGames();
   }
 
+  function flip(item) {
+    const name = item.dataset.series;
+    const series = [...chart.querySelectorAll(".chart-series")].find((g) => g.dataset.series === name);
+    if (!series) return;
+    const hidden = series.classList.toggle("chart-hidden");
+    item.classList.toggle("chart-off", hidden);
+    item.setAttribute("aria-pressed", String(!hidden));
+  }
+
+  function renderChart() {
+    const drawn = state.rating_chart;
+    if (!drawn || shownSvg === drawn.svg) return;  // unchanged: keep the reader's choices as they are
+    shownSvg = drawn.svg;
+    chart.innerHTML = drawn.svg;  // drawn and escaped by the server (mjarena.charts)
+    chartTable.innerHTML = drawn.table;
+    for (const item of chart.querySelectorAll(".chart-legend-item")) {
+      item.setAttribute("tabindex", "0");
+      item.setAttribute("role", "button");
+      item.setAttribute("aria-pressed", String(!item.classList.contains("chart-off")));
+      if (toggled.has(item.dataset.series)) flip(item);
+    }
+  }
+
+  function legendItem(event) {
+    return event.target.closest ? event.target.closest(".chart-legend-item") : null;
+  }
+
+  chart.addEventListener("click", (event) => {
+    const item = legendItem(event);
+    if (!item) return;
+    const name = item.dataset.series;
+    if (toggled.has(name)) toggled.delete(name); else toggled.add(name);
+    flip(item);
+  });
+  chart.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && legendItem(event)) {
+      event.preventDefault();
+      legendItem(event).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    }
+  });
   entrantFilter.addEventListener("change", renderGames);
   roundFilter.addEventListener("change", renderGames);
 
