@@ -168,9 +168,11 @@ class _Frame:
     bottom: float
     x_ticks: Sequence[float]
     y_ticks: Sequence[float]
+    x_low: float
+    x_high: float
 
     def x(self, value: float) -> float:
-        low, high = self.x_ticks[0], self.x_ticks[-1]
+        low, high = self.x_low, self.x_high
         return self.left + (value - low) / (high - low) * (self.right - self.left)
 
     def y(self, value: float) -> float:
@@ -241,12 +243,17 @@ def _frame(xs: Sequence[float], ys: Sequence[float], width: int, height: int, ti
     y_ticks = nice_ticks(min(ys, default=0), max(ys, default=1), 5)
     if integer_x and len(x_ticks) > 7:
         x_ticks = nice_ticks(x_ticks[0], x_ticks[-1], 4, integer=True)
+    x_low, x_high = min(xs, default=0), max(xs, default=1)
+    if x_low < x_high:  # the x axis spans the data exactly (the moves of a game, the rounds played), ticks inside
+        x_ticks = [tick for tick in x_ticks if x_low <= tick <= x_high] or [x_low, x_high]
+    else:
+        x_low, x_high = x_ticks[0], x_ticks[-1]
     label_width = max(_text_width(label_number(tick)) for tick in y_ticks)
     left = 8 + PHONE_FONT + 6 + label_width + 6
     right = width - max(12.0, _text_width(label_number(x_ticks[-1])) / 2 + 4)
     top = 14 + title_lines * (PHONE_FONT + 6)
     bottom = height - (PHONE_FONT + 8 + PHONE_FONT + 10)
-    return _Frame(left, top, right, max(bottom, top + 40), x_ticks, y_ticks)
+    return _Frame(left, top, right, max(bottom, top + 40), x_ticks, y_ticks, x_low, x_high)
 
 
 def _axes(frame: _Frame, x_label: str, y_label: str) -> list[str]:
@@ -443,7 +450,7 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{clean(ident)}" role="img" '
            f'aria-labelledby="{clean(ident)}-title {clean(ident)}-desc" viewBox="0 0 {width} {total:.0f}" '
            f'width="100%" preserveAspectRatio="xMidYMin meet" font-family="system-ui, DejaVu Sans, sans-serif" '
-           f'font-size="{FONT}" data-x0="{data_number(frame.x_ticks[0])}" data-x1="{data_number(frame.x_ticks[-1])}" '
+           f'font-size="{FONT}" data-x0="{data_number(frame.x_low)}" data-x1="{data_number(frame.x_high)}" '
            f'data-left="{frame.left:.1f}" data-right="{frame.right:.1f}">',
            f'<title id="{clean(ident)}-title">{clean(title)}</title>',
            f'<desc id="{clean(ident)}-desc">{clean(_description(series, x_label, y_label))}</desc>']
