@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_contest import TEAMS, Server, play_round
 
 from mjarena.cli import main
+from test_contest import TEAMS, Server, play_round
 
 
 @pytest.fixture

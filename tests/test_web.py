@@ -698,7 +698,7 @@ def test_a_request_head_that_does_not_arrive_in_time_closes_the_connection(live_
 def test_a_request_body_that_does_not_arrive_in_time_is_408(root: Path) -> None:
     import anyio
 
-    from mjarena.web.app import _read_body
+    from mjarena.web.app import read_body
 
     async def slow_body() -> dict[str, Any]:
         await anyio.sleep(5)
@@ -711,7 +711,7 @@ def test_a_request_body_that_does_not_arrive_in_time_is_408(root: Path) -> None:
 
     async def read() -> int:
         try:
-            await _read_body(request, 1024, seconds=0.2)
+            await read_body(request, 1024, seconds=0.2)
         except HTTPException as error:
             return error.status_code
         return 200

@@ -22,7 +22,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.types import Message
 
-from mjarena.untrusted import number as ascii_number
+from mjarena.web.app import read_body
 
 __all__ = ["FORM_OVERHEAD", "check_csrf", "check_origin", "read_limited", "small_form"]
 
@@ -48,18 +48,9 @@ def check_csrf(form: Mapping[str, Any], expected: str) -> None:
 
 
 async def read_limited(request: Request, limit: int) -> bytes:
-    """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes."""
-    too_large = f"the upload is larger than the limit of {limit // 1024} KiB"
-    declared = request.headers.get("content-length")
-    if (ascii_number(declared) or 0) > limit:
-        raise HTTPException(413, too_large)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, too_large)
-        chunks.append(chunk)
-    return b"".join(chunks)
+    """The body, or 413 as soon as it (or its declared length) passes ``limit`` bytes; 408 when it takes longer
+    than :data:`mjarena.web.app.BODY_SECONDS` to arrive (a visitor sending a byte a minute holds nothing long)."""
+    return await read_body(request, limit, what="upload")
 
 
 async def small_form(request: Request, *, max_fields: int = 8) -> Any:

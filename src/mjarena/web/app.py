@@ -100,9 +100,6 @@ async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS,
     return b"".join(chunks)
 
 
-_read_body = read_body  # its former name
-
-
 async def _json_body(request: Request) -> dict[str, Any]:
     """A JSON object from the request; 415, 413 or 400 saying what is wrong."""
     if "application/json" not in request.headers.get("content-type", ""):
