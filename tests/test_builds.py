@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,13 @@ import pytest
 import mjarena.builds.builder as build_module
 from mjarena.arena.match import run_match
 from mjarena.arena.preflight import preflight, probe
-from mjarena.builds import BuildError, build, language_of, load_toolchains
+from mjarena.builds import BuildError, build, disk_bytes, evict, language_of, load_toolchains
 from mjarena.builds.cache import cache_key, new_entry, publish, read_entry
 from mjarena.cli import main
 from mjarena.limits import Limits
 from mjarena.sandbox import Sandbox, run
 
-from boxes import requires_bwrap
+from boxes import requires_bwrap, sandbox_kinds
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = Path(__file__).parent / "sources"
@@ -344,3 +345,110 @@ def test_a_tournament_with_allow_broken_scores_the_broken_entrant_as_erring(tmp_
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     broken = [seat for record in records for seat in record["results"] if seat["bot"] == "broken"]
     assert broken and all(seat["status"] == "error" and seat["reason"] == "crash" for seat in broken)
+
+
+# -- a compiler's limits: /dev and /proc, wall-clock time, output (issue 24) ---------------------------------
+
+BLOCKING_PATHS = ["/dev/ptmx", "/dev/zero", "/dev/urandom", "/dev/stdin", "/dev/tty", "/proc/self/fd/0"]
+INCLUDE = {"c": ("mine.c", '#include "{}"\nint main(void) {{ return 0; }}\n'),
+           "cpp": ("mine.cpp", '#include "{}"\nint main() {{ return 0; }}\n'),
+           "pascal": ("mine.pas", "{{$I {}}}\nbegin end.\n")}
+SPIN = ("constexpr long spin() { long s = 0; for (long i = 0; i < 200000; ++i) for (long j = 0; j < 200000; ++j) "
+        "s += i ^ j; return s; }\nconstexpr long x = spin();\nint main() { return (int)x; }\n")
+BIG = '__attribute__((section(".data"))) char big[60<<20]; int main(){}\n'
+PROBE = """
+import os
+print(" ".join(sorted(os.listdir("/dev"))))
+for path in PATHS:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as error:
+        print(path, "refused", error.strerror)
+        continue
+    print(path, "read", len(os.read(fd, 1 << 16)), flush=True)
+"""
+
+
+@requires_bwrap
+def test_a_compilers_box_has_nothing_in_dev_or_proc_that_blocks(tmp_path: Path) -> None:
+    """In a compiler's box /dev holds null (and the shm mount) alone, and every path that could block a read or
+    stream forever is refused at once or reads nothing; the box's tmpfs output is copied back, within its cap."""
+    work = tmp_path / "work"
+    work.mkdir()
+    paths = [*BLOCKING_PATHS, "/proc/self/fd/1", "/proc/self/fd/2", "/proc/1/fd/3", "/proc/kmsg", "/dev/null"]
+    script = f"PATHS = {paths!r}\n{PROBE}\nopen('made', 'w').write('x')\n"
+    result = run([sys.executable, "-I", "-c", script], sandbox=Sandbox(), cwd=work, time_limit=20.0, wall_limit=8.0,
+                 build_output=1 << 20)
+    assert result.status == "ok", (result.status, result.stderr)
+    lines = result.stdout.decode().splitlines()
+    assert lines[0] == "null shm"
+    said = dict(line.split(" ", 1) for line in lines[1:])
+    assert said["/dev/null"] == "read 0" and said["/proc/self/fd/0"].startswith("refused")
+    assert all(said[path].startswith("refused") for path in paths if path != "/dev/null"), said
+    assert (work / "made").read_text() == "x", "what the program wrote in its tmpfs is kept"
+
+
+@requires_bwrap
+@pytest.mark.parametrize(("language", "paths"), [
+    ("c", BLOCKING_PATHS),
+    ("cpp", ["/dev/ptmx", "/proc/self/fd/0"]),
+    ("pascal", ["/dev/ptmx", "/dev/zero", "/proc/self/fd/0"]),
+])
+def test_an_include_of_a_device_or_a_stream_fails_at_once(tmp_path: Path, language: str, paths: list[str]) -> None:
+    """Issue 24: #include "/dev/ptmx" kept the compiler waiting 60 s; now each such include is a compile error
+    at once (a 10 s wall limit stands behind it, far from reached)."""
+    needs(language)
+    name, template = INCLUDE[language]
+    for path in paths:
+        source = tmp_path / path.replace("/", "_") / name
+        source.parent.mkdir()
+        source.write_text(template.format(path))
+        result = build(source, sandbox=Sandbox(), wall_limit=10.0)
+        assert result.status == "compile_error" and "ran out of time" not in result.message, (path, result.message)
+        assert result.seconds < 5.0, (path, result.seconds)
+
+
+def test_a_compile_that_runs_out_of_time_is_a_cached_compile_error(tmp_path: Path,
+                                                                   compiler_runs: list[list[str]]) -> None:
+    needs("cpp")
+    source = tmp_path / "spin.cpp"
+    source.write_text(SPIN)
+    first = build(source, sandbox=NONE, wall_limit=1.5)
+    assert (first.status, first.cached) == ("compile_error", False)
+    assert "ran out of time" in first.message and "1.5 s of wall-clock time" in first.message
+    assert "change the source to try again" in first.message
+    compiler_runs.clear()
+    second = build(source, sandbox=NONE, wall_limit=1.5)
+    assert (second.status, second.cached, second.message) == ("compile_error", True, first.message)
+    assert compiler_runs == [], "a cached timeout runs no compiler"
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_build_over_its_output_cap_is_a_cached_compile_error_that_keeps_nothing(tmp_path: Path, cache: Path,
+                                                                                  kind: str) -> None:
+    needs("c")
+    source = tmp_path / "big.c"
+    source.write_text(BIG)
+    result = build(source, sandbox=Sandbox(kind=kind))
+    assert (result.status, result.cached) == ("compile_error", False)
+    assert "the build is too large" in result.message and "16 MiB" in result.message, result.message
+    assert disk_bytes(cache) < 1 << 20, "the 60 MiB binary is nowhere in the cache"
+    assert build(source, sandbox=Sandbox(kind=kind)).cached
+    assert build(SOURCES / "pass.c", sandbox=Sandbox(kind=kind), max_output_bytes=1 << 20).ok
+
+
+def test_evict_keeps_what_it_is_told_and_failed_builds_and_an_evicted_build_is_built_again(
+        tmp_path: Path, cache: Path) -> None:
+    needs("python")
+    kept, dropped, broken = (tmp_path / name for name in ("kept.py", "dropped.py", "broken.py"))
+    kept.write_text("print(1)\n")
+    dropped.write_text("print(2)\n")
+    broken.write_text("def f(:\n")
+    first, second, failed = (build(path, sandbox=NONE) for path in (kept, dropped, broken))
+    assert first.ok and second.ok and failed.status == "compile_error"
+    assert evict(cache, {first.key}, min_age=60.0) == [], "just made: nothing goes before its grace"
+    assert evict(cache, {first.key}, min_age=60.0, now=time.time() + 3600) == [second.key]
+    assert sorted(p.name for p in cache.iterdir()) == sorted([first.key, failed.key])
+    again = build(dropped, sandbox=NONE)
+    assert again.ok and not again.cached and again.key == second.key
+    assert Path(again.readable[0]).is_dir()

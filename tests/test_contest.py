@@ -20,9 +20,10 @@ from starlette.testclient import TestClient
 
 from mjarena.cli import main
 from mjarena.contest.app import create_app
+from mjarena.contest.building import Builder
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import Contest, ContestError, Settings
-from mjarena.contest.scheduler import Builder, Scheduler
+from mjarena.contest.scheduler import Scheduler
 
 BOT = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 TEAMS = ["red", "blue", "green", "gold", "jade"]

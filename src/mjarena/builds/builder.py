@@ -1,7 +1,15 @@
 """Build one source file as the contest did (:func:`build`): read it (a regular file, at most
 :data:`MAX_SOURCE_BYTES`), copy it under its language's fixed name into a fresh folder, compile it there in the
-sandbox with the compiler's own time and memory limit, and publish the folder in the cache; a second build of
-the same source with the same compiler and command is a cache hit and runs no compiler.
+sandbox with the compiler's own limits, and publish the folder in the cache; a second build of the same source
+with the same compiler and command is a cache hit and runs no compiler.
+
+A compiler's limits: CPU time and memory (the table's ``compile_time_limit`` and ``compile_memory_mib``),
+wall-clock time (``wall_limit``, :data:`DEFAULT_WALL_LIMIT`) and the size of what it writes
+(``max_output_bytes``, :data:`DEFAULT_OUTPUT_BYTES`).  It runs in a compiler's box
+(:class:`~mjarena.sandbox.Box` with ``build_output``): nothing in ``/dev`` or ``/proc`` can block it or feed it
+forever, and what it writes lands in a capped tmpfs before it is copied into the cache.  Running out of time or
+room is the source's doing: a ``compile_error`` kept in the cache like any other (a verdict made under smaller
+limits than the current ones is not reused), so that sending the same source again costs nothing.
 
 The user's file name never reaches a command line (uploaded sources are hostile): it appears only in messages,
 where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.
@@ -9,9 +17,11 @@ where it replaces the fixed name the compiler saw, and the build folder's path i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import stat
 import time
 from dataclasses import asdict, dataclass, field
@@ -24,12 +34,21 @@ from mjarena.builds.table import Toolchain, toolchain_for
 from mjarena.sandbox import RunResult, Sandbox, SandboxUnavailable, check, run
 from mjarena.sandbox.box import BOX_ENV
 
-__all__ = ["DEFAULT_MEMORY_MIB", "MAX_SOURCE_BYTES", "BuildResult", "build", "compiler_version", "tidy_message"]
+__all__ = ["DEFAULT_MEMORY_MIB", "DEFAULT_OUTPUT_BYTES", "DEFAULT_WALL_LIMIT", "MAX_SOURCE_BYTES", "BuildResult",
+           "build", "cache_key_of", "compiler_version", "tidy_message"]
 
 MAX_SOURCE_BYTES = 1 << 20
 """The largest source accepted (1 MiB)."""
 DEFAULT_MEMORY_MIB = 256
 """The memory limit put into ``{memory_mib}`` of :attr:`BuildResult.run_argv` (the judge's default)."""
+DEFAULT_WALL_LIMIT = 10.0
+"""Seconds of wall-clock time a compiler may take (besides the table's CPU limit, ``compile_time_limit``)."""
+DEFAULT_OUTPUT_BYTES = 16 << 20
+"""What a compiler may write into its build folder (16 MiB, counted by :func:`~mjarena.sandbox.box.output_cost`:
+4 KiB blocks, one more per file)."""
+_ROOM_WORDS = (": No space left on device", ": File too large", "File size limit exceeded")
+"""What a compiler says when it could not write (ENOSPC, EFBIG, SIGXFSZ): the build is over its cap."""
+_QUOTED = re.compile(r"^\s*\d*\s*\|")  # a line of the source that GCC quotes under its message
 MESSAGE_LINES = 60
 MESSAGE_CHARS = 6000
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -56,6 +75,8 @@ class BuildResult:
     time_factor: float = 1.0
     memory_mib: int | None = None
     run_template: list[str] = field(default_factory=list, repr=False)
+    key: str = ""
+    """The build's cache key (its folder's name in the cache); empty when nothing was cached."""
 
     @property
     def ok(self) -> bool:
@@ -180,21 +201,102 @@ def _encoding_problem(data: bytes, encoding: str) -> str | None:
     return None
 
 
-def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path) -> tuple[str, str, bool]:
-    """(status, raw message, cacheable) of one compiler run."""
+@dataclass(frozen=True)
+class _Limits:
+    """A compile's limits besides the table's: wall-clock seconds and bytes of output."""
+
+    wall: float
+    output: int
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What one compiler run came to: ``status``, the raw ``message``, whether it may be ``cacheable``, and the
+    ``limit`` it broke (kept with the cached verdict, which holds only under limits no larger)."""
+
+    status: str
+    message: str
+    cacheable: bool = True
+    limit: dict[str, Any] | None = None
+
+
+KEEP_NOTE = "this verdict is kept for this source: change the source to try again"
+
+
+def _mib(size: int) -> str:
+    """``size`` in MiB, as messages say it.
+
+    >>> _mib(16 << 20), _mib(3 << 19)
+    ('16 MiB', '1.5 MiB')
+    """
+    return f"{size / (1 << 20):g} MiB"
+
+
+def _out_of_room(result: RunResult, output: str) -> bool:
+    """Whether the compiler failed because it could not write: its build folder or its /tmp was full, or a file
+    passed the box's file-size limit (what it says of it, not a line of the source that it quotes).
+
+    >>> failed = RunResult("crash", 1, 0.1, 0.1, 0, b"", b"")
+    >>> _out_of_room(failed, "/usr/bin/ld: final link failed: No space left on device")
+    True
+    >>> _out_of_room(failed, "x.c:1:1: error: expected ';'\\n    1 | int a // : No space left on device")
+    False
+    """
+    if result.exit_code == 0:
+        return False
+    said = "\n".join(line for line in output.splitlines() if not _QUOTED.match(line))
+    return result.exit_code == -signal.SIGXFSZ or any(words in said for words in _ROOM_WORDS)
+
+
+def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path, limits: _Limits, sandbox: Sandbox,
+                     ) -> _Verdict:
+    """The verdict of one compiler run."""
     output = (result.stderr + result.stdout).decode("utf-8", "replace")
+    cpu = toolchain.compile_time_limit
     if result.status == "timeout":
-        return "compile_error", f"the compiler ran out of time ({toolchain.compile_time_limit:g} s)\n{output}", False
+        which = "CPU" if result.cpu >= cpu else "wall-clock"
+        return _Verdict("compile_error", f"the compiler ran out of time: a compile may take {limits.wall:g} s of "
+                        f"wall-clock time and {cpu:g} s of CPU time, and this one passed the {which} limit; "
+                        f"{KEEP_NOTE}\n{output}", limit={"kind": "time", "wall": limits.wall, "cpu": cpu})
     if result.status == "memory":
-        return "compile_error", f"the compiler used more than {toolchain.compile_memory_mib} MiB\n{output}", False
+        return _Verdict("compile_error", f"the compiler used more than {toolchain.compile_memory_mib} MiB\n{output}",
+                        cacheable=False)
+    if result.status == "disk_limit" or _out_of_room(result, output):
+        return _Verdict("compile_error", f"the build is too large: what the compiler writes may take at most "
+                        f"{_mib(limits.output)} in the build folder (and {sandbox.tmp_mib} MiB in /tmp, "
+                        f"{sandbox.file_size_mib} MiB a file); {KEEP_NOTE}\n{output}",
+                        limit={"kind": "output", "bytes": limits.output})
     if result.status == "output_limit":
-        return "compile_error", output, True
+        return _Verdict("compile_error", output)
     if result.exit_code != 0:
         clean_exit = result.exit_code is not None and result.exit_code > 0
-        return "compile_error", output or f"the compiler failed (exit code {result.exit_code})", clean_exit
+        return _Verdict("compile_error", output or f"the compiler failed (exit code {result.exit_code})", clean_exit)
     if toolchain.expect is not None and not (work / toolchain.expect).is_file():
-        return "compile_error", toolchain.expect_message or f"the compiler made no {toolchain.expect}", True
-    return "ok", "", True
+        return _Verdict("compile_error", toolchain.expect_message or f"the compiler made no {toolchain.expect}")
+    return _Verdict("ok", "")
+
+
+def _holds(meta: dict[str, Any], toolchain: Toolchain, limits: _Limits) -> bool:
+    """Whether a cached verdict holds under these limits: one that broke a limit holds when the limit is no
+    larger now (a timeout under 5 s is built again with 10 s).
+
+    >>> cpp = toolchain_for("bot.cpp")
+    >>> _holds({"limit": {"kind": "time", "wall": 10.0, "cpu": 60.0}}, cpp, _Limits(10.0, 1 << 24))
+    True
+    >>> _holds({"limit": {"kind": "output", "bytes": 1 << 20}}, cpp, _Limits(10.0, 1 << 24))
+    False
+    """
+    limit = meta.get("limit")
+    if not isinstance(limit, dict):
+        return True
+    try:
+        if limit.get("kind") == "time":
+            return limits.wall <= float(limit["wall"]) and toolchain.compile_time_limit <= float(limit["cpu"])
+        if limit.get("kind") == "output":
+            return limits.output <= int(limit["bytes"])
+    except (KeyError, TypeError, ValueError):
+        return False
+    return True
 
 
 def _own(folder: Path) -> None:
@@ -207,24 +309,38 @@ def _own(folder: Path) -> None:
     os.chown(folder, 0, 0)
 
 
-def _compile(toolchain: Toolchain, data: bytes, folder: Path, sandbox: Sandbox) -> tuple[str, str, bool, float]:
+def _compile(toolchain: Toolchain, data: bytes, folder: Path, sandbox: Sandbox, limits: _Limits,
+             ) -> tuple[_Verdict, float]:
+    """Compile ``data`` in ``folder``'s ``work/``: the verdict and the seconds it took.  A failed build keeps
+    nothing in ``work/`` (its verdict is all the cache needs)."""
     work = folder / WORK
     (work / toolchain.source_name).write_bytes(data)
+    os.chmod(work / toolchain.source_name, 0o644)  # a root judge's box runs as another uid
     if not toolchain.compile:
-        return "ok", "", True, 0.0
+        return _Verdict("ok", ""), 0.0
     argv = _resolved(toolchain, toolchain.compile)
-    os.chmod(work, 0o777)  # the box may run as another uid; ``folder`` itself stays private (0700) meanwhile
     try:
-        result = run(argv, sandbox=sandbox, writable=[work], cwd=work, time_limit=toolchain.compile_time_limit,
-                     memory_mib=toolchain.compile_memory_mib)
+        result = run(argv, sandbox=sandbox, cwd=work, time_limit=toolchain.compile_time_limit,
+                     wall_limit=limits.wall, memory_mib=toolchain.compile_memory_mib, build_output=limits.output)
     finally:
         _own(folder)
-        os.chmod(work, 0o755)
-    status, message, cacheable = _compile_verdict(toolchain, result, work)
-    return status, message, cacheable, result.wall
+    verdict = _compile_verdict(toolchain, result, work, limits, sandbox)
+    if verdict.status != "ok":
+        _empty(work)
+    return verdict, result.wall
 
 
-def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path) -> str | None:
+def _empty(folder: Path) -> None:
+    """Remove everything in ``folder`` (never following a link out of it)."""
+    for entry in os.scandir(folder):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+
+
+def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path, limits: _Limits) -> str | None:
     """Why the toolchain cannot compile even its ``sample`` in ``sandbox`` (None: it can, or there is no sample);
     checked once per process, and only after a source failed to compile."""
     if toolchain.sample is None:
@@ -232,13 +348,30 @@ def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path) -> str
     if (toolchain, sandbox) not in _working:
         folder = new_entry(root)
         try:
-            status, raw, _, _ = _compile(toolchain, toolchain.sample.encode(), folder, sandbox)
+            verdict, _ = _compile(toolchain, toolchain.sample.encode(), folder, sandbox, limits)
         finally:
             discard(folder)
         shown = f"sample{os.path.splitext(toolchain.source_name)[1]}"
-        message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name, shown=shown)
-        _working[toolchain, sandbox] = None if status == "ok" else message or "it failed without a message"
+        message = tidy_message(verdict.message, folder=folder / WORK, source_name=toolchain.source_name, shown=shown)
+        if verdict.limit is not None and verdict.limit["kind"] == "time":
+            return f"{message}\n(the machine may be too busy now: nothing was kept, try again)"  # not remembered
+        _working[toolchain, sandbox] = None if verdict.status == "ok" else message or "it failed without a message"
     return _working[toolchain, sandbox]
+
+
+def _key(toolchain: Toolchain, data: bytes) -> str:
+    """The cache key of a build of ``data`` with ``toolchain`` (its compiler's version asked once)."""
+    compile_argv = _resolved(toolchain, toolchain.compile)
+    version = compiler_version(toolchain)
+    return cache_key(toolchain.language, data, version, compile_argv, toolchain.source_name, toolchain.expect)
+
+
+def cache_key_of(source: str | os.PathLike[str], toolchains: str | os.PathLike[str] | None = None) -> str:
+    """The cache key that :func:`build` gives ``source`` here and now (the name of its folder in the cache),
+    without compiling anything; :class:`BuildError` as :func:`build` would say it."""
+    path = Path(source)
+    toolchain = toolchain_for(path, toolchains)
+    return _key(toolchain, read_source(path))
 
 
 def build(
@@ -247,21 +380,30 @@ def build(
     sandbox: Sandbox | None = None,
     toolchains: str | os.PathLike[str] | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
+    wall_limit: float | None = None,
+    max_output_bytes: int | None = None,
 ) -> BuildResult:
     """Build ``source`` (its suffix picks the language in the toolchain table, laid over by ``toolchains``),
     compiling in ``sandbox`` (the default :class:`~mjarena.sandbox.Sandbox`, bwrap, when None), cached in
-    ``cache_dir`` (see :func:`~mjarena.builds.cache.cache_root`).
+    ``cache_dir`` (see :func:`~mjarena.builds.cache.cache_root`), within ``wall_limit`` seconds of wall-clock time
+    (:data:`DEFAULT_WALL_LIMIT`) and ``max_output_bytes`` of output (:data:`DEFAULT_OUTPUT_BYTES`).
 
-    A source the compiler rejects gives ``status == "compile_error"`` and the message; :class:`BuildError` when
-    it cannot be built here at all (no such file, too big, unknown suffix, toolchain or sandbox missing).
+    A source the compiler rejects gives ``status == "compile_error"`` and the message (so does one whose compile
+    runs out of time or passes the output cap: cached too); :class:`BuildError` when it cannot be built here at
+    all (no such file, too big, unknown suffix, toolchain or sandbox missing).
     """
     start = time.monotonic()
+    limits = _Limits(DEFAULT_WALL_LIMIT if wall_limit is None else float(wall_limit),
+                     DEFAULT_OUTPUT_BYTES if max_output_bytes is None else int(max_output_bytes))
+    if not limits.wall > 0 or limits.output < 1:
+        raise BuildError(f"a compile needs a positive wall limit and output cap, not {limits.wall:g} s and "
+                         f"{limits.output} bytes")
     path = Path(source)
     toolchain = toolchain_for(path, toolchains)
     data = read_source(path)
     shown = shown_name(path)
 
-    def result(status: str, message: str, cached: bool, folder: Path | None) -> BuildResult:
+    def result(status: str, message: str, cached: bool, folder: Path | None, key: str = "") -> BuildResult:
         template = [word.replace("{dir}", str(folder / WORK)) for word in _resolved(toolchain, toolchain.run)] \
             if status == "ok" and folder is not None else []
         ok = bool(template)
@@ -270,7 +412,7 @@ def build(
             run_argv=[w.replace("{memory_mib}", str(toolchain.memory_mib or DEFAULT_MEMORY_MIB)) for w in template],
             readable=[str(folder / WORK)] if ok and folder is not None else [], seconds=time.monotonic() - start,
             message=message, time_factor=toolchain.time_factor, memory_mib=toolchain.memory_mib,
-            run_template=template,
+            run_template=template, key=key,
         )
 
     if toolchain.encoding is not None:
@@ -278,13 +420,14 @@ def build(
         if problem is not None:
             return result("compile_error", f"{shown}: {problem}", False, None)
     _resolved(toolchain, toolchain.run)  # a missing interpreter is said before anything is compiled
-    compile_argv = _resolved(toolchain, toolchain.compile)
+    key = _key(toolchain, data)
     version = compiler_version(toolchain)
     root = cache_root(cache_dir)
-    key = cache_key(toolchain.language, data, version, compile_argv, toolchain.source_name, toolchain.expect)
     meta = read_entry(root, key)
-    if meta is not None:
-        return result(meta["status"], meta.get("message", ""), True, root / key)
+    if meta is not None and _holds(meta, toolchain, limits):
+        return result(meta["status"], meta.get("message", ""), True, root / key, key)
+    if meta is not None:  # made under smaller limits than these: build it again
+        discard(root / key)
     sandbox = sandbox if sandbox is not None else Sandbox()
     try:
         check(sandbox)
@@ -292,20 +435,24 @@ def build(
         raise BuildError(f"{path}: cannot compile in the sandbox: {error}") from None
     folder = new_entry(root)
     try:
-        status, raw, cacheable, seconds = _compile(toolchain, data, folder, sandbox)
+        verdict, seconds = _compile(toolchain, data, folder, sandbox, limits)
     except BaseException:
         discard(folder)
         raise
+    raw = verdict.message
     message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name, shown=shown) if raw else ""
-    if status != "ok":
-        broken = toolchain_problem(toolchain, sandbox, root)
+    if verdict.status != "ok":
+        broken = toolchain_problem(toolchain, sandbox, root, limits)
         if broken is not None:
             discard(folder)
             raise BuildError(f"{path}: the {toolchain.language} toolchain does not work in the {sandbox.kind} "
                              f"sandbox: it cannot compile a minimal program either:\n{broken}")
-    if not cacheable:
+    if not verdict.cacheable:
         discard(folder)
-        return result(status, message, False, None)
-    meta = publish(root, key, folder, {"status": status, "language": toolchain.language, "message": message,
-                                       "compile_seconds": round(seconds, 3), "compiler": version.splitlines()[0]})
-    return result(meta["status"], meta.get("message", ""), False, root / key)
+        return result(verdict.status, message, False, None)
+    entry = {"status": verdict.status, "language": toolchain.language, "message": message,
+             "compile_seconds": round(seconds, 3), "compiler": version.splitlines()[0]}
+    if verdict.limit is not None:
+        entry["limit"] = verdict.limit
+    meta = publish(root, key, folder, entry)
+    return result(meta["status"], meta.get("message", ""), False, root / key, key)

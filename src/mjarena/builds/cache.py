@@ -3,7 +3,11 @@ whole by one rename, so that a reader sees a complete build or none, and two pro
 at once both end up using the one that was renamed first.
 
 Layout of ``ROOT/KEY/``: ``build.json`` (status, language, message, compile seconds) and ``work/`` (the source
-under its fixed name and what the compiler made; the bot runs from there, read-only).
+under its fixed name and what the compiler made; the bot runs from there, read-only; empty for a failed build).
+Folders being built are ``ROOT/.building-*``, folders being removed ``ROOT/.evicting-*``.
+
+:func:`evict` removes the successful builds that are not to be kept (a contest keeps what is playing or may
+play); a build evicted is built again from its source when it is needed.
 
 >>> key = cache_key("cpp", b"int main(){}", "g++ 12.2.0", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
 >>> len(key), key == cache_key("cpp", b"int main(){}", "g++ 12.2.1", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
@@ -18,18 +22,26 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from mjarena.builds.errors import BuildError
 
-__all__ = ["META", "WORK", "cache_key", "cache_root", "new_entry", "publish", "read_entry"]
+__all__ = ["META", "WORK", "cache_key", "cache_root", "disk_bytes", "evict", "new_entry", "publish", "read_entry",
+           "remove"]
 
 META = "build.json"
 WORK = "work"
 _KEY_VERSION = 1
+_BUILDING = ".building-"
+_EVICTING = ".evicting-"
+STALE_SECONDS = 3600.0
+"""A ``.building-*`` folder older than this was left by a judge that died while it compiled: :func:`evict`
+removes it."""
 
 
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -79,7 +91,7 @@ def read_entry(root: Path, key: str) -> dict[str, Any] | None:
 
 def new_entry(root: Path) -> Path:
     """A fresh private folder in ``root`` to build in (published by :func:`publish`); its ``work/`` exists."""
-    folder = Path(tempfile.mkdtemp(dir=root, prefix=".building-"))
+    folder = Path(tempfile.mkdtemp(dir=root, prefix=_BUILDING))
     (folder / WORK).mkdir()
     return folder
 
@@ -116,3 +128,63 @@ def publish(root: Path, key: str, folder: Path, meta: Mapping[str, Any]) -> dict
 def discard(folder: Path) -> None:
     """Remove a build folder that will not be published."""
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def disk_bytes(path: str | os.PathLike[str]) -> int:
+    """The bytes that ``path`` (a file, or a folder and everything in it) takes on disk, as ``du`` counts them
+    (allocated blocks; links not followed); 0 when it does not exist."""
+    total = 0
+    stack = [os.fspath(path)]
+    while stack:
+        current = stack.pop()
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            continue
+        total += info.st_blocks * 512
+        if stat.S_ISDIR(info.st_mode):
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                stack += [os.path.join(current, name) for name in os.listdir(current)]
+    return total
+
+
+def evict(root: Path, keep: Iterable[str], *, min_age: float = 0.0, now: float | None = None) -> list[str]:
+    """Remove from the cache ``root`` every successful build whose key is not in ``keep`` and that was published
+    more than ``min_age`` seconds ago (a build just made may not be recorded as kept yet); failed builds stay
+    (their verdict is all they hold, and it spares the next compile), and so do damaged entries.  Each folder
+    is first renamed away, so a reader sees a whole build or none.  Also removes ``.building-*`` folders left by
+    a judge that died (older than :data:`STALE_SECONDS`).  The keys removed."""
+    now = time.time() if now is None else now
+    kept = set(keep)
+    removed = []
+    for entry in os.scandir(root):
+        name = entry.name
+        try:
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:
+            continue
+        if name.startswith(_EVICTING) or (name.startswith(_BUILDING) and age > STALE_SECONDS):
+            discard(Path(entry.path))
+            continue
+        if name.startswith(".") or name in kept or age <= min_age or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            meta = read_entry(root, name)
+        except BuildError:
+            continue
+        if meta is not None and meta.get("status") == "ok" and remove(root, name):
+            removed.append(name)
+    return removed
+
+
+def remove(root: Path, key: str) -> bool:
+    """Remove the published build ``key`` (renamed away first, so a reader sees a whole build or none); whether
+    it was there."""
+    away = Path(tempfile.mkdtemp(dir=root, prefix=_EVICTING))
+    try:
+        os.rename(root / key, away / key)
+    except OSError:
+        return False
+    finally:
+        discard(away)
+    return True

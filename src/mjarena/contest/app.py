@@ -14,10 +14,12 @@ API (``Authorization: Bearer TOKEN`` where private):
   the asker may see it: a team's own bots with their ``debug`` output and standard error, the others without;
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
 
-Pages: ``/`` standings, ``/rounds``, ``/teams/{name}``, ``/replays/{id}``, ``/login``, and for a logged-in team
-``/team`` (upload, submission history).  A team logs in with its token once and gets a session cookie
-(HttpOnly, SameSite=Strict); every form carries the session's CSRF token, and a form posted from another origin
-is refused.  Errors are a message (JSON under ``/api/``), never a traceback.
+Pages: ``/`` standings (with the race chart, ``/charts/race`` for its live updates), ``/rounds``,
+``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/login``, and for a logged-in team
+``/team`` (upload, submission history); the organiser's console under ``/admin`` (:mod:`mjarena.contest.admin`).
+A team logs in with its token once and gets a session cookie (HttpOnly, SameSite=Strict); every form carries the
+session's CSRF token, and a form posted from another origin is refused.  Errors are a message (JSON under
+``/api/``), never a traceback.
 """
 
 from __future__ import annotations
@@ -147,7 +149,12 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         problem = check_text(raw)
         if problem is not None:
             raise HTTPException(400, f"{filename}: {problem}")
-        submission = await run_in_threadpool(contest.store_submission, team, filename, language, raw)
+        from mjarena.contest.building import QuotaError  # (uploads alone need it)
+
+        try:
+            submission = await run_in_threadpool(contest.store_submission, team, filename, language, raw)
+        except QuotaError as error:  # the team's sources and builds would pass its storage quota
+            raise HTTPException(413, str(error)) from None
         if on_submission is not None:
             on_submission(submission.id)
         return submission

@@ -47,7 +47,9 @@ def _create(args: argparse.Namespace) -> int:
         settings = Settings(rules=args.rules, duration=args.duration, games_per_table=args.games_per_table,
                             time_limit=args.time_limit, memory_limit=args.memory_limit, seed=args.seed,
                             start=_start(args.start), max_upload=args.max_upload * 1024,
-                            uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox)
+                            uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox,
+                            build_workers=args.build_workers, compile_wall=args.compile_wall,
+                            build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib)
         _, tokens = Contest.create(args.dir, args.team or [], settings)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -176,6 +178,14 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--uploads-per-minute", type=int, default=6, metavar="N", help="per team (6)")
     create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
                         help="where bots and compilers run: bubblewrap (default) or a plain process")
+    create.add_argument("--build-workers", type=int, default=2, metavar="N",
+                        help="builds at once; teams are served in turn, one build each at a time (2)")
+    create.add_argument("--compile-wall", type=float, default=10.0, metavar="SECONDS",
+                        help="wall-clock time per compile, besides the toolchain's CPU limit (10)")
+    create.add_argument("--build-output-mib", type=int, default=16, metavar="MIB",
+                        help="the most a build may write (16)")
+    create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
+                        help="a team's sources and builds; an upload past it is refused (64)")
     create.add_argument("--json", action="store_true", help='print {"admin": TOKEN, "teams": {NAME: TOKEN}}')
     create.set_defaults(handler=_create)
 

@@ -106,6 +106,10 @@ SCHEMA = (
         at DOUBLE PRECISION NOT NULL,
         action VARCHAR(32) NOT NULL,
         detail TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS builds (
+        submission_id INTEGER PRIMARY KEY REFERENCES submissions (id),
+        cache_key VARCHAR(64) NOT NULL,
+        built DOUBLE PRECISION NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
@@ -219,6 +223,13 @@ class Transaction:
 
     def set_source_path(self, submission_id: int, path: str) -> None:
         self._c.execute("UPDATE submissions SET path = ? WHERE id = ?", (path, submission_id))
+
+    def record_build(self, submission_id: int, cache_key: str, now: float) -> None:
+        """Note that ``submission_id`` built into the folder ``cache_key`` of ``DIR/builds/`` at ``now`` (empty:
+        nothing was cached), replacing a former note (:mod:`mjarena.contest.building` evicts by these)."""
+        self._c.execute("DELETE FROM builds WHERE submission_id = ?", (submission_id,))
+        self._c.execute("INSERT INTO builds (submission_id, cache_key, built) VALUES (?, ?, ?)",
+                        (submission_id, cache_key, now))
 
     def set_verdict(self, submission_id: int, status: str, message: str) -> None:
         self._c.execute("UPDATE submissions SET status = ?, message = ? WHERE id = ?",
@@ -401,6 +412,21 @@ class Database:
         for submission in self.submissions(status="ok"):
             current[submission.team_id] = submission  # ordered by id: the last one wins
         return current
+
+    def build_records(self, team_id: int | None = None) -> dict[int, tuple[str, float]]:
+        """``{submission id: (cache key, built)}`` of every recorded build (of one team's submissions)."""
+        sql = "SELECT b.submission_id, b.cache_key, b.built FROM builds b"
+        params: list[Any] = []
+        if team_id is not None:
+            sql += " JOIN submissions s ON s.id = b.submission_id WHERE s.team_id = ?"
+            params.append(team_id)
+        return {int(row[0]): (str(row[1]), float(row[2])) for row in self._rows(sql, params)}
+
+    def pinned_submissions(self) -> set[int]:
+        """The submissions pinned in games not finished (planned games pin none until they start)."""
+        rows = self._rows("SELECT DISTINCT s.submission_id FROM seats s JOIN games g ON g.id = s.game_id "
+                          "WHERE g.state IN ('planned', 'running') AND s.submission_id IS NOT NULL")
+        return {int(row[0]) for row in rows}
 
     def rounds(self) -> list[tuple[int, float, float | None]]:
         """``(number, started, finished)`` of every round."""

@@ -67,6 +67,10 @@ class Settings:
     max_upload: int = 1 << 20  # bytes per source file
     uploads_per_minute: int = 6  # per team
     sandbox: str = "bwrap"  # bwrap | none
+    build_workers: int = 2  # builds at once (one per team at a time, teams served in turn)
+    compile_wall: float = 10.0  # seconds of wall-clock time per compile (besides the toolchain's CPU limit)
+    build_output_mib: int = 16  # MiB a build may write
+    team_quota_mib: int = 64  # MiB of sources and builds per team
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -86,6 +90,19 @@ class Settings:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
             raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        if self.build_workers < 1:
+            raise ContestError(f"--build-workers {self.build_workers}: must be at least 1")
+        if not self.compile_wall > 0:
+            raise ContestError(f"--compile-wall {self.compile_wall:g}: must be positive (seconds)")
+        if self.build_output_mib < 1:
+            raise ContestError(f"--build-output-mib {self.build_output_mib}: must be at least 1")
+        from mjarena.contest.building import upload_room  # (it imports this module)
+
+        need = upload_room(self, self.max_upload)
+        if self.team_quota_mib << 20 < need:
+            raise ContestError(f"--team-quota-mib {self.team_quota_mib}: leaves no room for one upload of "
+                               f"--max-upload and its build (--build-output-mib): give it at least "
+                               f"{-(-need >> 20)}")
         return self
 
     @classmethod
@@ -197,10 +214,19 @@ class Contest:
     # -- submissions -----------------------------------------------------------------------------------
 
     def store_submission(self, team: Team, filename: str, language: str, raw: bytes) -> Submission:
-        """Keep an upload (exactly its bytes) as the team's next version, pending its build."""
+        """Keep an upload (exactly its bytes) as the team's next version, pending its build; a
+        :class:`~mjarena.contest.building.QuotaError` (a :class:`ContestError`) when it and its build would pass
+        the team's storage quota (checked again after evicting the builds no game needs)."""
+        from mjarena.contest.building import QuotaError, check_quota, evict  # (they import this module)
+
+        try:
+            check_quota(self, team, len(raw))
+        except QuotaError:
+            evict(self)
         digest = hashlib.sha256(raw).hexdigest()
         suffix = Path(filename).suffix.lower()
         with self.db.transaction() as tx:
+            check_quota(self, team, len(raw))  # again, one upload at a time
             submission_id, version = tx.add_submission(team.id, language, filename[:255], "", digest,
                                                        now=time.time())
             folder = self.root / "submissions" / team.name / f"v{version}"

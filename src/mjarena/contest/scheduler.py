@@ -19,7 +19,6 @@ When the window closes the round in progress is finished and no new one starts.
 from __future__ import annotations
 
 import logging
-import queue
 import random
 import threading
 import time
@@ -31,10 +30,9 @@ from typing import Any
 from mjarena.arena.tournament import derive_seed, house_names, swiss_tables, table_games
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
-from mjarena.contest.sources import build_source, program_of
-from mjarena.sandbox import Sandbox
+from mjarena.contest.sources import contest_sandbox, program_of
 
-__all__ = ["Builder", "Scheduler", "warm_up"]
+__all__ = ["Scheduler", "warm_up"]
 
 log = logging.getLogger("mjarena.contest")
 _RETRY_SECONDS = 2.0
@@ -49,48 +47,6 @@ def _pid(_: int) -> int:
 def warm_up(executor: Any, workers: int) -> None:
     """Start the pool's workers now (call it before any thread starts: a forked worker copies no lock)."""
     list(executor.run(_pid, list(range(workers))))
-
-
-def _sandbox(contest: Contest) -> Sandbox:
-    """The box that the contest's compilers and bots run in."""
-    return Sandbox.parse(contest.settings.sandbox)
-
-
-class Builder:
-    """Builds submissions one at a time in its own thread, and records each verdict."""
-
-    def __init__(self, contest: Contest) -> None:
-        self.contest = contest
-        self._queue: queue.Queue[int | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="contest-builder", daemon=True)
-
-    def start(self) -> None:
-        for submission in self.contest.db.submissions(status="pending"):  # uploads a crash left unbuilt
-            self._queue.put(submission.id)
-        self._thread.start()
-
-    def submit(self, submission_id: int) -> None:
-        self._queue.put(submission_id)
-
-    def stop(self) -> None:
-        self._queue.put(None)
-
-    def _run(self) -> None:
-        while (submission_id := self._queue.get()) is not None:
-            try:
-                self.build(submission_id)
-            except Exception:  # one bad build must not stop the others
-                log.exception("building submission %s failed", submission_id)
-
-    def build(self, submission_id: int) -> None:
-        """Build one submission and record its verdict."""
-        submission = self.contest.db.submission(submission_id)
-        if submission is None or submission.status != "pending":
-            return
-        verdict = build_source(Path(submission.path), sandbox=_sandbox(self.contest),
-                               cache_dir=self.contest.root / "builds")
-        with self.contest.db.transaction() as tx:
-            tx.set_verdict(submission_id, verdict.status, verdict.message)
 
 
 class Scheduler:
@@ -266,8 +222,10 @@ class Scheduler:
                 continue
             submission = contest.db.submission(seat.submission_id)
             assert submission is not None
-            program = program_of(Path(submission.path), sandbox=_sandbox(contest), cache_dir=contest.root / "builds",
-                                 memory_mib=contest.settings.memory_limit)
+            settings = contest.settings
+            program = program_of(Path(submission.path), sandbox=contest_sandbox(settings),
+                                 cache_dir=contest.root / "builds", memory_mib=settings.memory_limit,
+                                 wall_limit=settings.compile_wall, max_output_bytes=settings.build_output_mib << 20)
             plans.append(SeatPlan(seat.team, seat.version, program))
         settings = contest.settings
         return GameTask(game.id, settings.rules, game.wall_seed, tuple(plans), settings.time_limit,

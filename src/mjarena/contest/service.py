@@ -6,7 +6,8 @@ then copies no held lock), note its workers in ``serve.json``, then serve.  The 
 start with the app and stop with it: on SIGTERM, SIGHUP or Ctrl-C (:data:`mjarena.lifetime.STOP_SIGNALS`)
 running games are dropped, their workers and bots killed at once, and the process exits (after at most
 :data:`GRACE_SECONDS` for the requests in flight); those games are played again from their start at the next
-serve.
+serve.  The server has the same limits as ``mjarena serve`` (:mod:`mjarena.web.server`: timeouts, connections
+capped per client and in total, the open-file limit raised) and rate-limited error lines (:mod:`mjarena.logs`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from mjarena.contest import processes
 from mjarena.contest.model import Contest, ContestError
 from mjarena.lifetime import STOP_SIGNALS
+from mjarena.logs import limit_repeats
 
 __all__ = ["serve"]
 
@@ -48,9 +50,9 @@ def _stopping_server(config: Any, on_exit: Callable[[], None]) -> Any:
     """uvicorn's server, stopping the judge the moment a signal asks it to exit (not after the grace period
     it gives open connections, during which no new game should start), on every stop signal (uvicorn's own are
     SIGINT and SIGTERM; a SIGHUP would otherwise break out of its event loop and leave the games running)."""
-    import uvicorn
+    from mjarena.web.server import Server as LimitedServer
 
-    class Server(uvicorn.Server):
+    class Server(LimitedServer):
         def handle_exit(self, sig: int, frame: Any) -> None:
             on_exit()
             super().handle_exit(sig, frame)
@@ -79,13 +81,14 @@ def _worker_pids(executor: Any) -> list[int]:
 
 def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
           executor: str = "local") -> None:
-    """Serve the contest in ``root`` until SIGTERM or Ctrl-C."""
-    import uvicorn
-
+    """Serve the contest in ``root`` until SIGTERM or Ctrl-C, behind :mod:`mjarena.web.server`'s limits."""
     from mjarena.arena.executors import make_executor
     from mjarena.contest.app import create_app
-    from mjarena.contest.scheduler import Builder, Scheduler, warm_up
+    from mjarena.contest.building import Builder
+    from mjarena.contest.scheduler import Scheduler, warm_up
+    from mjarena.web import server
 
+    open_files = server.raise_open_file_limit()  # before the pool: its workers inherit it
     contest = Contest.open(root)
     root = contest.root
     slots = workers or os.cpu_count() or 1
@@ -101,7 +104,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             processes.record_workers(root, pids)
             builder = Builder(contest)
             scheduler = Scheduler(contest, pool, slots)
-            app = create_app(contest, on_submission=builder.submit)
+            app = create_app(contest, on_submission=builder.submit, judge=scheduler)
 
             def stop() -> None:
                 scheduler.stop()
@@ -113,8 +116,10 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             app.state.on_stop.append(stop)
             print(f"mjarena contest: {root} on http://{host}:{port}/ (SIGTERM or Ctrl-C stops)", file=sys.stderr,
                   flush=True)
-            config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                    timeout_graceful_shutdown=GRACE_SECONDS)
-            _stopping_server(config, stop).run()
+            settings = server.config(app, host, port, timeout_graceful_shutdown=GRACE_SECONDS)
+            limit_repeats()  # after the configuration, which sets up uvicorn's loggers
+            log.info("serving at most %d connections, %d per client (%d open files)",
+                     server.total_cap(open_files), server.PER_CLIENT, open_files)
+            _stopping_server(settings, stop).run()
         finally:
             pool.close(cancel=True)

@@ -1,8 +1,10 @@
 """Submitted source files: which language, whether it builds, and how to run it.
 
 The one place that knows how a submission becomes a program: :mod:`mjarena.builds` compiles it in the sandbox
-(``.c .cpp .pas .java .js .py``) and caches the result in the contest's ``builds/`` folder.  The source must be
-UTF-8 text besides: ``py_compile`` would accept a stray byte in a comment, a contest should not.
+(``.c .cpp .pas .java .js .py``) under the contest's wall-clock limit and output cap, and caches the result in
+the contest's ``builds/`` folder (a build evicted from there is built again from its source when a game needs
+it).  The source must be UTF-8 text besides: ``py_compile`` would accept a stray byte in a comment, a contest
+should not.
 
 >>> language_of("bot.py"), language_of("BOT.CPP"), language_of("bot.exe")
 ('python', 'cpp', None)
@@ -17,17 +19,22 @@ from pathlib import Path
 from typing import Any
 
 from mjarena import builds
+from mjarena.builds.cache import remove
+from mjarena.sandbox import Sandbox
 
-__all__ = ["Program", "Verdict", "accepted_suffixes", "build_source", "check_text", "language_of", "program_of"]
+__all__ = ["Program", "Verdict", "accepted_suffixes", "build_source", "check_text", "contest_sandbox", "language_of",
+           "program_of"]
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """A build's outcome: ``ok`` or ``compile_error``, with the compiler's message."""
+    """A build's outcome: ``ok`` or ``compile_error``, with the compiler's message, and the build's cache key
+    (its folder in ``builds/``; empty when nothing was cached)."""
 
     status: str
     language: str
     message: str
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,11 @@ class Program:
     readable: list[str] = field(default_factory=list)
     time_factor: float = 1.0
     memory_mib: int = 256
+
+
+def contest_sandbox(settings: Any) -> Sandbox:
+    """The box that a contest's compilers and bots run in (its ``settings.sandbox``: bwrap or none)."""
+    return Sandbox.parse(settings.sandbox)
 
 
 def accepted_suffixes() -> tuple[str, ...]:
@@ -64,24 +76,33 @@ def check_text(raw: bytes) -> str | None:
     return None
 
 
-def build_source(path: Path, *, sandbox: Any, cache_dir: Path) -> Verdict:
-    """Build the stored source at ``path`` and give the verdict (never raises for the source's faults)."""
+def build_source(path: Path, *, sandbox: Any, cache_dir: Path, wall_limit: float | None = None,
+                 max_output_bytes: int | None = None) -> Verdict:
+    """Build the stored source at ``path`` and give the verdict (never raises for the source's faults), within
+    ``wall_limit`` seconds and ``max_output_bytes`` (:func:`mjarena.builds.build`'s defaults when None)."""
     language = language_of(path.name) or "unknown"
     problem = check_text(path.read_bytes())
     if problem is not None:
         return Verdict("compile_error", language, problem)
     try:
-        result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir)
+        result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
+                              max_output_bytes=max_output_bytes)
     except builds.BuildError as error:
         return Verdict("compile_error", language, str(error))
-    return Verdict(result.status, result.language, result.message)
+    return Verdict(result.status, result.language, result.message, result.key)
 
 
-def program_of(path: Path, *, sandbox: Any, cache_dir: Path, memory_mib: int) -> Program:
+def program_of(path: Path, *, sandbox: Any, cache_dir: Path, memory_mib: int, wall_limit: float | None = None,
+               max_output_bytes: int | None = None) -> Program:
     """How to run the (built) source at ``path`` with ``memory_mib`` (or its language's own memory limit, when
-    larger); builds it again if the cache lost it."""
-    result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir)
+    larger); builds it again (within ``wall_limit`` and ``max_output_bytes``, as :func:`build_source`) if the
+    cache lost it or evicted it.  The source built once: a failure now (a compile that ran out of time on a busy
+    machine, say) is not kept in the cache, where it would stand for the source."""
+    result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
+                          max_output_bytes=max_output_bytes)
     if result.status != "ok":
+        if result.key:
+            remove(Path(cache_dir), result.key)
         raise RuntimeError(f"{path.name} no longer builds: {result.message}")
     memory = max(memory_mib, result.memory_mib or 0)
     return Program(result.command(memory), list(result.readable), float(result.time_factor), memory)

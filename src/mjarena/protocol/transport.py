@@ -24,8 +24,12 @@ from typing import Any, NamedTuple, Protocol
 
 from mjarena.agents.errors import AgentError
 from mjarena.protocol.botzone import decode_output
+from mjarena.untrusted import trim_utf8
 
-__all__ = ["Exchange", "Printed", "Reply", "ScriptedTransport", "Transport"]
+__all__ = ["RESPONSE_LIMIT", "Exchange", "Printed", "Reply", "ScriptedTransport", "Transport"]
+
+RESPONSE_LIMIT = 4096
+"""Bytes of UTF-8 a replay keeps of one response (as of a ``debug`` field and of the standard error's tail)."""
 
 
 @dataclass(frozen=True)
@@ -67,13 +71,20 @@ class Exchange(NamedTuple):
     stderr: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The exchange as a replay keeps it: ``debug`` and ``stderr`` only when there are any.
+        """The exchange as a replay keeps it: ``debug`` and ``stderr`` only when there are any, the response cut
+        to :data:`RESPONSE_LIMIT` bytes (the judge read the action from all of it; a bot padding its answers to
+        the 1 MiB line limit would otherwise make a 60 MiB replay).
 
         >>> Exchange("2 W1", "PLAY W1", 1.5, "keep", debug="kept W2").to_json()
         {'request': '2 W1', 'response': 'PLAY W1', 'elapsed_ms': 1.5, 'mode': 'keep', 'debug': 'kept W2'}
+        >>> len(Exchange("2 W1", "PLAY W1" + " " * 100_000, 1.5, "keep").to_json()["response"].encode())
+        4096
         """
-        return {key: value for key, value in self._asdict().items()
+        data = {key: value for key, value in self._asdict().items()
                 if value is not None or key not in ("debug", "stderr")}
+        if self.response is not None:
+            data["response"] = trim_utf8(self.response, RESPONSE_LIMIT)
+        return data
 
 
 @dataclass(frozen=True)

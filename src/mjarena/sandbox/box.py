@@ -56,6 +56,8 @@ _SYSTEM_ETC = (
     "/etc/ssl/certs/java", "/etc/ssl/openssl.cnf",
 )
 _TMPFS = ("/tmp", "/dev/shm")  # the box's writable places: capped, wiped between programs, counted as memory
+_DEV_BYTES = 64 << 10  # a compiler's /dev: a read-only tmpfs holding null alone
+_BLOCK = 4096
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left.
@@ -306,11 +308,12 @@ class Process:
 class _Child(Process):
     """No box: the program is the judge's own child (``setpriv --pdeathsig`` and ``prlimit`` in front)."""
 
-    def __init__(self, box: Box, proc: subprocess.Popen[bytes]) -> None:
-        assert proc.stdin and proc.stdout and proc.stderr
-        fds = [os.dup(stream.fileno()) for stream in (proc.stdin, proc.stdout, proc.stderr)]
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            stream.close()
+    def __init__(self, box: Box, proc: subprocess.Popen[bytes], fds: tuple[int, int, int] | None = None) -> None:
+        if fds is None:  # the streams are the Popen's pipes
+            assert proc.stdin and proc.stdout and proc.stderr
+            fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                stream.close()
         super().__init__(box, proc.pid, *fds)
         self.proc = proc
         self.pidfd: int | None = None
@@ -488,10 +491,12 @@ def _init_python() -> str:
     return os.path.realpath(sys.executable)
 
 
-def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int) -> list[str]:
+def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
+           output_bytes: int | None = None) -> list[str]:
     """bwrap arguments for the file system: system directories, the private tmpfs mounts, the given paths at
     their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
-    working folder."""
+    working folder.  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of ``null`` alone,
+    read-only, and the working folder a tmpfs of that size showing the judge's folder's files read-only."""
     args: list[str] = []
     shown: list[str] = []
     for folder in _SYSTEM_DIRS:
@@ -500,7 +505,12 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc"]
+    if output_bytes is None:
+        args += ["--dev", "/dev"]
+    else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
+        args += ["--size", str(_DEV_BYTES), "--perms", "0755", "--tmpfs", "/dev", "--dev-bind", "/dev/null",
+                 "/dev/null", "--perms", "0755", "--dir", "/dev/shm", "--remount-ro", "/dev"]
     for mount in _TMPFS:
         args += ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", mount]
     mounts = {(path, "--ro-bind") for path in _system_etc()}
@@ -522,7 +532,109 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         if folder not in made:
             args += ["--perms", "0755", "--dir", folder]
             made.add(folder)
+    if output_bytes is not None:
+        args += ["--size", str(output_bytes), "--perms", "0777", "--tmpfs", cwd]
+        for entry in sorted(os.listdir(cwd)):  # the source, shown read-only in the tmpfs (and never copied back)
+            args += ["--ro-bind", os.path.join(cwd, entry), os.path.join(cwd, entry)]
     return args
+
+
+def output_cost(size: int) -> int:
+    """What one entry of a compiler's output counts against its cap (:meth:`Box.keep_output`): its bytes rounded
+    up to whole 4 KiB blocks, plus one block for its inode and name (so an empty file counts 4 KiB, and a cap of
+    16 MiB holds at most 4096 entries).
+
+    >>> output_cost(0), output_cost(1), output_cost(4096), output_cost(4097)
+    (4096, 8192, 8192, 12288)
+    """
+    return _BLOCK + -(-size // _BLOCK) * _BLOCK
+
+
+def _copy_output(source: int, dest: str, budget: int) -> int | None:
+    """Copy the tree of the directory ``source`` (a descriptor; the box's tmpfs) into the folder ``dest``: folders,
+    regular files (permissions at most 0755) and symbolic links (as links, never followed), skipping what lies on
+    another file system (the files shown from the judge's folder) and anything else; the :func:`output_cost`
+    copied, or None as soon as it would pass ``budget``."""
+    device = os.fstat(source).st_dev
+    used = 0
+    stack = [(os.dup(source), dest)]
+    try:
+        while stack:
+            folder, target = stack.pop()
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        info = entry.stat(follow_symlinks=False)
+                        if info.st_dev != device:
+                            continue
+                        used += output_cost(info.st_size if stat.S_ISREG(info.st_mode) else 0)
+                        if used > budget:
+                            return None
+                        path = os.path.join(target, entry.name)
+                        if stat.S_ISDIR(info.st_mode):
+                            os.mkdir(path, 0o755)
+                            stack.append((os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                                                  | os.O_CLOEXEC, dir_fd=folder), path))
+                        elif stat.S_ISREG(info.st_mode):
+                            _copy_file(folder, entry.name, path, info)
+                        elif stat.S_ISLNK(info.st_mode):
+                            os.symlink(os.readlink(entry.name, dir_fd=folder), path)
+            finally:
+                os.close(folder)
+    finally:
+        for folder, _ in stack:
+            os.close(folder)
+    return used
+
+
+def _copy_file(folder: int, name: str, path: str, info: os.stat_result) -> None:
+    """Copy the regular file ``name`` of the directory ``folder`` (its ``st_size`` bytes at most) to ``path``."""
+    source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    try:
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         stat.S_IMODE(info.st_mode) & 0o755)
+        try:
+            left = info.st_size
+            while left > 0:
+                chunk = os.read(source, min(left, 1 << 20))
+                if not chunk:
+                    break
+                os.write(target, chunk)
+                left -= len(chunk)
+        finally:
+            os.close(target)
+    finally:
+        os.close(source)
+
+
+def _measure_output(folder: str, before: set[str], budget: int) -> int | None:
+    """The :func:`output_cost` of what a program run with no box wrote into ``folder`` (the entries not in
+    ``before``), or None once it passes ``budget``."""
+    used = 0
+    stack = [os.path.join(folder, name) for name in os.listdir(folder) if name not in before]
+    while stack:
+        path = stack.pop()
+        info = os.lstat(path)
+        used += output_cost(info.st_size if stat.S_ISREG(info.st_mode) else 0)
+        if used > budget:
+            return None
+        if stat.S_ISDIR(info.st_mode):
+            stack += [os.path.join(path, name) for name in os.listdir(path)]
+    return used
+
+
+def _compiler_streams() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """A compiler's standard streams: ``(ours, theirs)``, all three stream sockets, which no one can open again
+    through ``/proc/self/fd/N`` (a pipe there would open, and wait for a writer).  Its input is at its end from
+    the start (we close our side at once, and keep -1 for it)."""
+    ours: list[int] = []
+    theirs: list[int] = []
+    for _ in range(3):
+        mine, peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        ours.append(mine.detach())
+        theirs.append(peer.detach())
+    os.close(ours[0])
+    return (-1, ours[1], ours[2]), (theirs[0], theirs[1], theirs[2])
 
 
 def _check_others_can_read(paths: Iterable[str]) -> None:
@@ -588,6 +700,14 @@ class Box:
     :class:`FileNotFoundError` when the program does not exist, :class:`BoxError` when the box cannot start it,
     and :class:`~mjarena.sandbox.SandboxUnavailable` when no box can be made here.
 
+    ``build_output`` (bytes) makes it a compiler's box (builds only; a bot's box never has it): nothing a
+    compiler opens can block it or feed it forever.  ``/dev`` holds ``null`` alone (read-only: no ``tty``,
+    ``ptmx``, ``zero``, ``urandom``, ``stdin`` or ``fd/``); its standard streams are sockets, which
+    ``/proc/self/fd/N`` cannot open (a pipe there would open and wait for a writer), and its input is at its end
+    from the start.  The working folder ``cwd`` is a tmpfs of ``build_output`` bytes showing the judge's folder's files
+    read-only, so that what the compiler writes never reaches the disk until :meth:`keep_output` copies it, within
+    its cap.  With no box the program writes into ``cwd`` itself, and :meth:`keep_output` only counts it.
+
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
     ...     os.read(process.stdout, 100), process.reap()
@@ -605,6 +725,7 @@ class Box:
         env: Mapping[str, str] | None = None,
         memory_limit: int | None = None,
         address_space: int | None = None,
+        build_output: int | None = None,
     ) -> None:
         self.argv = list(argv)
         self.sandbox = sandbox
@@ -614,6 +735,11 @@ class Box:
         self.env = dict(env or {})
         self.memory_limit = memory_limit
         self.address_space = address_space
+        self.build_output = build_output
+        if build_output is not None and self.workdir == "/":
+            raise ValueError("a compiler's box needs a working folder of its own (cwd), not /")
+        self._before: set[str] = set()  # with no box: the working folder's entries before the compiler ran
+        self._output_fd = -1  # the box's tmpfs at cwd, seen from the judge
         self.cgroup: BoxCgroup | None = None
         self.parent_hwm_kib = 0  # the high-water mark of the process each program is forked from
         self.init_pid = 0
@@ -660,7 +786,7 @@ class Box:
             for fd in [self._stat_fd, self._children_fd, *self._tmpfs_fds]:
                 if fd >= 0:
                     os.close(fd)
-            self._stat_fd = self._children_fd = -1
+            self._stat_fd = self._children_fd = self._output_fd = -1
             self._tmpfs_fds = []
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._bwrap.wait(_REAP_SECONDS)
@@ -709,12 +835,27 @@ class Box:
                 self.cgroup = BoxCgroup(self.sandbox.cgroup, memory_bytes=self.memory_limit,
                                         max_processes=self.sandbox.max_processes)
                 self._command = [*self.cgroup.enter_argv(), *self._command]
-        proc = subprocess.Popen(
-            self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True, bufsize=0,
-        )
+        if self.build_output is None:
+            proc = subprocess.Popen(
+                self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True, bufsize=0,
+            )
+            self.started_pids.append(proc.pid)
+            return _Child(self, proc)
+        self._before = set(os.listdir(self.workdir))
+        ours, theirs = _compiler_streams()
+        try:
+            proc = subprocess.Popen(self._command, stdin=theirs[0], stdout=theirs[1], stderr=theirs[2],
+                                    env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True)
+        except BaseException:
+            for fd in ours[1:]:
+                os.close(fd)
+            raise
+        finally:
+            for fd in theirs:
+                os.close(fd)
         self.started_pids.append(proc.pid)
-        return _Child(self, proc)
+        return _Child(self, proc, ours)
 
     # -- a bwrap box ----------------------------------------------------------------------------------------
 
@@ -724,6 +865,8 @@ class Box:
         root = os.getuid() == 0
         init_tree = _interpreter_tree(_init_python())
         shown = [*self.readable, *visible, *([init_tree] if init_tree else [])]
+        if self.build_output is not None:  # the working folder's files are shown in its tmpfs
+            shown = [path for path in shown if not _within(os.path.abspath(path), self.workdir)]
         if root:
             _check_others_can_read([*self.readable, *visible])
             self._slot = _take_slot()
@@ -736,7 +879,7 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
-        outer += _binds(shown, self.writable, self.workdir, tmp_bytes)
+        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -771,12 +914,19 @@ class Box:
         self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
         self._tmpfs_fds = [os.open(f"/proc/{self.init_pid}/root{mount}", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
                            for mount in _TMPFS]
+        if self.build_output is not None:  # opened before any program runs: nothing in the box has moved yet
+            self._output_fd = os.open(f"/proc/{self.init_pid}/root{self.workdir}",
+                                      os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            self._tmpfs_fds.append(self._output_fd)  # its pages are memory too
 
     def _start_boxed(self) -> Process:
         self._exit = None
-        pipes = [os.pipe2(os.O_CLOEXEC) for _ in range(3)]
-        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
-        ours = (pipes[0][1], pipes[1][0], pipes[2][0])
+        if self.build_output is None:
+            pipes = [os.pipe2(os.O_CLOEXEC) for _ in range(3)]
+            theirs = (pipes[0][0], pipes[1][1], pipes[2][1])
+            ours = (pipes[0][1], pipes[1][0], pipes[2][0])
+        else:
+            ours, theirs = _compiler_streams()
         try:
             self._send({"run": self._command}, theirs)
         finally:
@@ -786,7 +936,8 @@ class Box:
             started = self._await("started")
         except BaseException:
             for fd in ours:
-                os.close(fd)
+                if fd >= 0:
+                    os.close(fd)
             raise
         pid = self._host_pid(started[0])
         self.started_pids.append(pid)
@@ -902,6 +1053,23 @@ class Box:
             return _parse_stat(os.pread(self._stat_fd, 4096, 0))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
+
+    def keep_output(self) -> int | None:
+        """A compiler's box (``build_output``), once its program has ended: copy what it wrote into its working
+        folder (the box's tmpfs) to the judge's folder of the same path, and give its :func:`output_cost`; None
+        once that passes ``build_output`` (what was copied by then is left for the caller to remove).  With no
+        box the program wrote into the judge's folder itself: only counted."""
+        if self.build_output is None:
+            raise BoxError("keep_output is for a compiler's box (build_output)")
+        if not self.sandbox.boxed:
+            return _measure_output(self.workdir, self._before, self.build_output)
+        if self._output_fd < 0:
+            raise BoxError("the box is closed, or its program never started")
+        folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self._output_fd)
+        try:
+            return _copy_output(folder, self.workdir, self.build_output)
+        finally:
+            os.close(folder)
 
     def tmpfs_kib(self) -> int:
         """KiB held in the box's tmpfs mounts (files in ``/tmp`` and ``/dev/shm`` are memory too)."""

@@ -20,7 +20,8 @@ _CHUNK = 1 << 16
 @dataclass
 class RunResult:
     """How a run ended. ``status``: ``ok`` (exit code 0), ``crash`` (another exit code, or a signal),
-    ``timeout`` (wall or CPU time), ``memory`` (the tree's resident memory) or ``output_limit``.
+    ``timeout`` (wall or CPU time), ``memory`` (the tree's resident memory), ``output_limit`` or, for a compiler
+    (``build_output``), ``disk_limit`` (it wrote more than that into its folder).
     ``exit_code`` is negative for a signal (None when it was killed by the judge); ``wall`` and ``cpu`` in
     seconds, ``peak_kib`` summed over the box's processes; ``stdout`` and ``stderr`` as printed (each capped at
     ``output_limit`` bytes)."""
@@ -51,31 +52,50 @@ def run(
     output_limit: int = 1 << 20,
     env: Mapping[str, str] | None = None,
     poll_interval: float = 0.02,
+    wall_limit: float | None = None,
+    build_output: int | None = None,
 ) -> RunResult:
-    """Run ``argv`` in ``sandbox`` until it exits or breaks a limit (wall and CPU ``time_limit``, the resident
-    memory of its whole tree, ``output_limit`` bytes on either stream); everything it started dies with it.
+    """Run ``argv`` in ``sandbox`` until it exits or breaks a limit (``time_limit`` seconds of CPU time, and of
+    wall-clock time unless ``wall_limit`` says otherwise; the resident memory of its whole tree,
+    ``output_limit`` bytes on either stream); everything it started dies with it.
+
+    ``build_output`` (bytes) runs a compiler: in a compiler's box (see :class:`~mjarena.sandbox.Box`), whose
+    output is copied into ``cwd`` when it exits with 0, or refused (``disk_limit``) past that many bytes.
 
     >>> result = run(["sh", "-c", "echo hi; exit 3"], sandbox=Sandbox(kind="none"))
     >>> result.status, result.exit_code, result.stdout
     ('crash', 3, b'hi\\n')
     """
     start = time.monotonic()
+    if build_output is not None and stdin:
+        raise ValueError("a compiler (build_output) is given no input: its standard input is at its end")
+    limits = _Limits(time_limit, time_limit if wall_limit is None else wall_limit, memory_mib * 1024, output_limit)
     with Box(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env,
-             memory_limit=memory_mib << 20) as box:
+             memory_limit=memory_mib << 20, build_output=build_output) as box:
         process = box.start()
-        status, out = _watch(process, stdin, start, time_limit, memory_mib * 1024, output_limit, poll_interval)
+        status, out = _watch(process, stdin, start, limits, poll_interval)
         code = process.reap()
-    usage = process.usage
-    if status == "ok" and code != 0:
-        status = "memory" if usage.peak_kib > memory_mib * 1024 or process.oom_killed() else "crash"
+        usage = process.usage
+        if status == "ok" and code != 0:
+            status = "memory" if usage.peak_kib > memory_mib * 1024 or process.oom_killed() else "crash"
+        if status == "ok" and build_output is not None and box.keep_output() is None:
+            status = "disk_limit"
     stdout, stderr = (bytes(buffer[:output_limit]) for buffer in out)
     return RunResult(status, code, time.monotonic() - start, usage.cpu, usage.peak_kib, stdout, stderr)
 
 
-def _watch(
-    process: Process, stdin: bytes, start: float, time_limit: float, limit_kib: int, output_limit: int,
-    poll_interval: float,
-) -> tuple[str, tuple[bytearray, bytearray]]:
+@dataclass(frozen=True)
+class _Limits:
+    """What :func:`_watch` holds a program to: CPU and wall-clock seconds, KiB of memory, bytes of each stream."""
+
+    cpu: float
+    wall: float
+    kib: int
+    output: int
+
+
+def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_interval: float,
+           ) -> tuple[str, tuple[bytearray, bytearray]]:
     """Feed ``stdin`` and collect both output streams until the program exits or breaks a limit."""
     out = {process.stdout: bytearray(), process.stderr: bytearray()}
     selector = selectors.DefaultSelector()
@@ -84,10 +104,10 @@ def _watch(
         selector.register(fd, selectors.EVENT_READ)
     pending = memoryview(stdin)
     stdin_fd = process.stdin
-    os.set_blocking(stdin_fd, False)
     if pending:
+        os.set_blocking(stdin_fd, False)
         selector.register(stdin_fd, selectors.EVENT_WRITE)
-    else:
+    elif stdin_fd >= 0:  # (a compiler's box keeps no end of its standard input: -1)
         os.close(stdin_fd)
         process.stdin = -1
     status = "ok"
@@ -99,16 +119,16 @@ def _watch(
                     break
             usage = process.measure()
             elapsed = time.monotonic() - start
-            if usage.peak_kib > limit_kib:
+            if usage.peak_kib > limits.kib:
                 status = "memory"
                 break
-            if elapsed > time_limit or usage.cpu > time_limit:
+            if elapsed > limits.wall or usage.cpu > limits.cpu:
                 status = "timeout"
                 break
-            if any(len(buffer) > output_limit for buffer in out.values()):
+            if any(len(buffer) > limits.output for buffer in out.values()):
                 status = "output_limit"
                 break
-            for key, _ in selector.select(min(poll_interval, max(0.0, time_limit - elapsed))):
+            for key, _ in selector.select(min(poll_interval, max(0.0, limits.wall - elapsed))):
                 if key.fd == stdin_fd:
                     try:
                         pending = pending[os.write(stdin_fd, pending[:_CHUNK]) :]

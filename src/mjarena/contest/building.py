@@ -1,0 +1,261 @@
+"""Building the contest's submissions: in parallel, fairly, within limits, and within each team's storage quota.
+
+- :class:`Builder` builds in ``Settings.build_workers`` threads.  Each team has a first-in first-out queue; the
+  teams are served in turn (round-robin), and a team has at most one build running at a time.  So a team that
+  floods the queue with slow builds holds one worker at most, and delays another team's build by at most one
+  build's time (none while another worker is free).  Every compile has the contest's wall-clock limit
+  (``compile_wall``) and output cap (``build_output_mib``) besides the toolchain's CPU and memory limits; running
+  out of time or room is a cached ``compile_error``, so sending the same source again costs nothing.
+- After each build, :func:`evict` removes the successful builds of ``DIR/builds/`` that no game needs: a
+  team's current bot (its newest submission that built), the submissions pinned in games not finished, and
+  builds made or superseded within the last :data:`GRACE_SECONDS` are kept.  The cache is keyed by content, so
+  one folder may serve several submissions (of one team or of several): it is kept while any of them is.  An
+  evicted build is built again from its stored source if a game ever needs it
+  (:func:`~mjarena.contest.sources.program_of`).
+- :func:`check_quota` refuses an upload (:class:`QuotaError`) when the team's sources (``DIR/submissions/TEAM/``),
+  its builds, the builds still to make for its pending submissions, and this upload with room for its build
+  would pass ``team_quota_mib``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+from mjarena import builds
+from mjarena.contest.db import Submission, Team
+from mjarena.contest.model import Contest, ContestError, Settings
+from mjarena.contest.sources import build_source, contest_sandbox
+
+__all__ = ["BUILD_OVERHEAD", "GRACE_SECONDS", "Builder", "QuotaError", "build_room", "check_quota", "evict",
+           "kept_keys", "team_usage", "upload_room"]
+
+log = logging.getLogger("mjarena.contest")
+
+MIB = 1 << 20
+BLOCK = 4096
+GRACE_SECONDS = 60.0
+"""A build made, or superseded by a newer one of its team, less than this long ago is never evicted: a game may
+be pinning it at this moment (the scheduler reads the current bots, then pins them)."""
+BUILD_OVERHEAD = 48 << 10
+"""Disk a build folder takes besides its source and its output: the folder and its ``work/`` (4 KiB each) and
+``build.json`` (at most 40 KiB: a message of at most 6,040 characters, each at most 6 bytes in JSON)."""
+SOURCE_OVERHEAD = 4 << 10
+"""Disk an upload takes besides its file: its ``vN/`` folder."""
+_evicting = threading.Lock()
+
+
+class QuotaError(ContestError):
+    """An upload that would take a team past its storage quota; the message gives the figures."""
+
+
+def _blocks(size: int) -> int:
+    """``size`` rounded up to whole 4 KiB blocks.
+
+    >>> _blocks(0), _blocks(1), _blocks(4097)
+    (0, 4096, 8192)
+    """
+    return -(-size // BLOCK) * BLOCK
+
+
+def build_room(settings: Settings, source_bytes: int) -> int:
+    """The most disk the build of a ``source_bytes`` source can take: its output cap, its copy of the source and
+    :data:`BUILD_OVERHEAD`.
+
+    >>> build_room(Settings(), 1000) == 16 * MIB + 4096 + BUILD_OVERHEAD
+    True
+    """
+    return settings.build_output_mib * MIB + _blocks(source_bytes) + BUILD_OVERHEAD
+
+
+def upload_room(settings: Settings, source_bytes: int) -> int:
+    """The disk an upload of ``source_bytes`` counts against its team's quota: the file, its folder, and
+    :func:`build_room` for its build."""
+    return _blocks(source_bytes) + SOURCE_OVERHEAD + build_room(settings, source_bytes)
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def team_usage(contest: Contest, team: Team) -> int:
+    """The bytes that count against ``team``'s quota: its sources folder, the cache folders its submissions built
+    into (a folder shared with another team counts for both), and :func:`build_room` for each submission still
+    to build."""
+    used = builds.disk_bytes(contest.root / "submissions" / team.name)
+    keys = {key for key, _ in contest.db.build_records(team.id).values() if key}
+    used += sum(builds.disk_bytes(contest.root / "builds" / key) for key in keys)
+    for submission in contest.db.submissions(team_id=team.id, status="pending"):
+        used += build_room(contest.settings, _size(submission.path))
+    return used
+
+
+def check_quota(contest: Contest, team: Team, size: int) -> None:
+    """Raise :class:`QuotaError` when an upload of ``size`` bytes (with room for its build) would take ``team``
+    past the contest's ``team_quota_mib``."""
+    quota = contest.settings.team_quota_mib * MIB
+    used = team_usage(contest, team)
+    need = upload_room(contest.settings, size)
+    if used + need > quota:
+        raise QuotaError(
+            f"team {team.name}'s storage quota of {contest.settings.team_quota_mib} MiB is used up: its sources and "
+            f"builds take {used / MIB:.1f} MiB, and this upload needs {need / MIB:.1f} MiB with room for its build "
+            f"(at most {contest.settings.build_output_mib} MiB); builds that no game needs any more are removed "
+            "(those of games in progress when the games end), so try again later, or ask the organiser")
+
+
+def _key_now(contest: Contest, submission: Submission) -> str | None:
+    """The cache key a build of ``submission`` would have now (None when its source cannot be read)."""
+    try:
+        return builds.cache_key_of(submission.path)
+    except builds.BuildError:
+        return None
+
+
+def kept_keys(contest: Contest, now: float) -> set[str]:
+    """The cache folders that a game may need: those of each team's current bot, of the submissions pinned in
+    games not finished, and of the builds superseded less than :data:`GRACE_SECONDS` ago (each by the key it was
+    recorded with and by the key it would have now, which differ after a compiler upgrade)."""
+    db = contest.db
+    records = db.build_records()
+    wanted = {submission.id for submission in db.current_submissions().values()} | db.pinned_submissions()
+    newer: dict[int, float] = {}  # team -> when its newest ok build so far (walking back) was made
+    for submission in reversed(db.submissions(status="ok")):
+        successor = newer.get(submission.team_id)
+        if successor is not None and successor > now - GRACE_SECONDS:
+            wanted.add(submission.id)
+        newer[submission.team_id] = records.get(submission.id, ("", 0.0))[1]
+    keys = {records[sid][0] for sid in wanted if sid in records and records[sid][0]}
+    for submission_id in wanted:
+        submission = db.submission(submission_id)
+        key = _key_now(contest, submission) if submission is not None else None
+        if key is not None:
+            keys.add(key)
+    return keys
+
+
+def evict(contest: Contest, now: float | None = None) -> list[str]:
+    """Remove the contest's successful builds that no game needs (see :func:`kept_keys`; failed builds hold only
+    their verdict and stay); the keys removed.  One eviction at a time in this process."""
+    now = time.time() if now is None else now
+    with _evicting:
+        root = contest.root / "builds"
+        if not root.is_dir():
+            return []
+        removed = builds.evict(root, kept_keys(contest, now), min_age=GRACE_SECONDS, now=now)
+    if removed:
+        log.info("evicted %d build(s) that no game needs", len(removed))
+    return removed
+
+
+class Builder:
+    """Builds submissions in ``workers`` threads (the contest's ``build_workers`` by default), fairly: teams are
+    served in turn from their own queues, one build per team at a time (see the module's docstring).  Each
+    verdict is recorded, then the builds no game needs are evicted."""
+
+    def __init__(self, contest: Contest, *, workers: int | None = None) -> None:
+        self.contest = contest
+        self.workers = workers or contest.settings.build_workers
+        self._ready = threading.Condition()
+        self._queues: dict[int, deque[int]] = {}
+        self._turns: deque[int] = deque()  # the teams waiting for a worker, in the order they are served
+        self._busy: set[int] = set()  # the teams with a build running (back in line when it ends)
+        self._known: set[int] = set()  # the submissions queued or building (each is queued once)
+        self._stopping = False
+        self._threads = [threading.Thread(target=self._run, name=f"contest-builder-{n}", daemon=True)
+                         for n in range(self.workers)]
+
+    def start(self) -> None:
+        """Queue the uploads a crash left unbuilt, and start the workers."""
+        for submission in self.contest.db.submissions(status="pending"):
+            self._enqueue(submission.team_id, submission.id)
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, submission_id: int) -> None:
+        """Queue a submission behind its team's earlier ones."""
+        submission = self.contest.db.submission(submission_id)
+        if submission is not None:
+            self._enqueue(submission.team_id, submission.id)
+
+    def stop(self) -> None:
+        """No new build starts (the running ones finish; their boxes die with the server)."""
+        with self._ready:
+            self._stopping = True
+            self._ready.notify_all()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait (at most ``timeout`` seconds for each) until the workers have stopped."""
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(timeout)
+
+    def _enqueue(self, team_id: int, submission_id: int) -> None:
+        with self._ready:
+            if submission_id in self._known:
+                return
+            self._known.add(submission_id)
+            self._queues.setdefault(team_id, deque()).append(submission_id)
+            if team_id not in self._turns and team_id not in self._busy:
+                self._turns.append(team_id)
+            self._ready.notify()
+
+    def _take(self) -> tuple[int, int] | None:
+        """The next ``(team, submission)`` to build: the first team in line leaves it until its build ends (so a
+        team that joins the line meanwhile is served before its next build).  Waits while the line is empty; None
+        once stopping."""
+        with self._ready:
+            while not self._stopping:
+                if self._turns:
+                    team_id = self._turns.popleft()
+                    queue = self._queues[team_id]
+                    submission_id = queue.popleft()
+                    if not queue:
+                        del self._queues[team_id]
+                    self._busy.add(team_id)
+                    return team_id, submission_id
+                self._ready.wait()
+            return None
+
+    def _done(self, team_id: int, submission_id: int) -> None:
+        """A build ended: its team goes to the back of the line if it has more to build."""
+        with self._ready:
+            self._busy.discard(team_id)
+            self._known.discard(submission_id)
+            if team_id in self._queues:
+                self._turns.append(team_id)
+            self._ready.notify_all()
+
+    def _run(self) -> None:
+        while (job := self._take()) is not None:
+            team_id, submission_id = job
+            try:
+                self.build(submission_id)
+            except Exception:  # one bad build must not stop the others
+                log.exception("building submission %s failed", submission_id)
+            finally:
+                self._done(team_id, submission_id)
+
+    def build(self, submission_id: int) -> None:
+        """Build one submission now (in the calling thread), record its verdict, and evict what no game needs."""
+        contest = self.contest
+        submission = contest.db.submission(submission_id)
+        if submission is None or submission.status != "pending":
+            return
+        settings = contest.settings
+        verdict = build_source(Path(submission.path), sandbox=contest_sandbox(settings),
+                               cache_dir=contest.root / "builds", wall_limit=settings.compile_wall,
+                               max_output_bytes=settings.build_output_mib * MIB)
+        with contest.db.transaction() as tx:
+            tx.set_verdict(submission_id, verdict.status, verdict.message)
+            tx.record_build(submission_id, verdict.key, time.time())
+        try:
+            evict(contest)
+        except Exception:  # the build stands; the next eviction tries again
+            log.exception("evicting old builds failed")
