@@ -187,127 +187,144 @@ def test_privacy_over_http(served: Served) -> None:
     assert too_big.status_code == 413 and "Traceback" not in too_big.text
 
 
-def test_pages_in_chromium_login_upload_and_live_standings(served: Served) -> None:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        return _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            page = browser.new_page()
-            problems: list[str] = []
-            page.on("pageerror", lambda error: problems.append(str(error)))
-            page.goto(served.url + "/")
-            played = int(page.locator("#standings-table tbody tr").count())
-            assert played == len(SOURCES)
-            page.wait_for_selector("body[data-games]")  # contest.js has drawn the standings from the API
+def test_pages_in_chromium_login_upload_and_live_standings(served: Served, page: Any) -> None:
+    page.goto(served.url + "/")
+    played = int(page.locator("#standings-table tbody tr").count())
+    assert played == len(SOURCES)
+    page.wait_for_selector("body[data-games]")  # contest.js has drawn the standings from the API
 
-            def games_shown() -> int:
-                return int(page.locator("body").get_attribute("data-games") or 0)
+    def games_shown() -> int:
+        return int(page.locator("body").get_attribute("data-games") or 0)
 
-            before = _wait("games in the standings", games_shown)
-            page.goto(served.url + "/teams/cpp")
-            page.click("#games-table a[href^='/replays/']")
-            page.wait_for_selector("body[data-ready=replay]")
-            page.click("#login-link")
-            page.fill("#token", served.tokens["teams"]["cpp"])
-            page.click("#login button[type=submit]")
-            page.wait_for_url(served.url + "/team")
-            cookie = next(c for c in page.context.cookies() if c["name"] == "mjarena_contest")
-            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
-            page.set_input_files("#source", str(EXAMPLES / "bot.cpp"))
-            page.click("#upload button[type=submit]")
-            page.wait_for_selector("#submissions tr[data-version='2'] .status-ok", timeout=60_000)
-            for width in (1280, 390):  # no link or number breaks across lines beside a long message (issue 25)
-                page.set_viewport_size({"width": width, "height": 900})
-                for cell in page.locator("#submissions td.link a, #submissions td.num").all():
-                    height, size = page.evaluate(
-                        "(e) => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).fontSize)]",
-                        cell.element_handle())
-                    assert height < 2 * size, f"{cell.inner_text()!r} wraps at {width} px"
-            page.set_viewport_size({"width": 1280, "height": 900})
-            page.goto(served.url + "/teams/cpp")
-            page.click("#games-table a[href^='/replays/']")
-            page.wait_for_selector("body[data-ready=replay]")
-            assert page.locator("#whoami").inner_text() == "cpp"
-            page.goto(served.url + "/")
-            _wait("the standings to update", lambda: games_shown() > before, timeout=90)
-            assert page.locator("#whoami").inner_text() == "cpp"
-            assert problems == []
-        finally:
-            browser.close()
+    before = _wait("games in the standings", games_shown)
+    page.goto(served.url + "/teams/cpp")
+    page.click("#games-table a[href^='/replays/']")
+    page.wait_for_selector("body[data-ready=replay]")
+    page.click("#login-link")
+    page.fill("#token", served.tokens["teams"]["cpp"])
+    page.click("#login button[type=submit]")
+    page.wait_for_url(served.url + "/team")
+    cookie = next(c for c in page.context.cookies() if c["name"] == "mjarena_contest")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    page.set_input_files("#source", str(EXAMPLES / "bot.cpp"))
+    page.click("#upload button[type=submit]")
+    page.wait_for_selector("#submissions tr[data-version='2'] .status-ok", timeout=60_000)
+    for width in (1280, 390):  # no link or number breaks across lines beside a long message (issue 25)
+        page.set_viewport_size({"width": width, "height": 900})
+        for cell in page.locator("#submissions td.link a, #submissions td.num").all():
+            height, size = page.evaluate(
+                "(e) => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).fontSize)]",
+                cell.element_handle())
+            assert height < 2 * size, f"{cell.inner_text()!r} wraps at {width} px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(served.url + "/teams/cpp")
+    page.click("#games-table a[href^='/replays/']")
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.locator("#whoami").inner_text() == "cpp"
+    page.goto(served.url + "/")
+    _wait("the standings to update", lambda: games_shown() > before, timeout=90)
+    assert page.locator("#whoami").inner_text() == "cpp"
 
 
-def test_the_organisers_console_in_chromium(served: Served) -> None:
+def test_the_organisers_console_in_chromium(served: Served, page: Any) -> None:
     """Issue 24: log in as the organiser, add a team and see its token once, read a submission's source and
     build log, pause and resume the window, play a finished game again."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        return _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            page = browser.new_page()
-            problems: list[str] = []
-            page.on("pageerror", lambda error: problems.append(str(error)))
-            page.on("dialog", lambda dialog: dialog.accept())  # the console asks before it plays a game again
-            page.goto(served.url + "/admin")
-            page.wait_for_url(served.url + "/admin/login")
-            page.fill("#token", served.tokens["admin"])
-            page.click("#admin-login button[type=submit]")
-            page.wait_for_url(served.url + "/admin")
-            assert page.locator("#admin-teams tbody tr").count() == len(SOURCES)
-            page.fill("#team-name", "newcomer")
-            page.click("#add-team button[type=submit]")
-            token = page.locator("#new-token").inner_text()
-            mine = httpx.get(served.url + "/api/submissions", headers={"authorization": f"Bearer {token}"}, timeout=10)
-            assert mine.status_code == 200 and mine.json() == {"submissions": []}
-            page.goto(served.url + "/admin")
-            assert page.locator("#admin-teams tr[data-team=newcomer]").count() == 1
-            assert token not in page.content()  # shown once
-            page.goto(served.url + "/admin/submissions")
-            page.click("#admin-submissions tr[data-submission='1'] a")
-            assert page.locator("#source-text").inner_text().strip() != ""
-            page.goto(served.url + "/admin")
-            page.click("#pause button")
-            page.wait_for_selector("#resume")
-            assert page.locator("#contest-state").inner_text() == "paused"
-            assert httpx.get(served.url + "/api/standings", timeout=10).json()["state"] == "paused"
-            page.click("#resume button")
-            page.wait_for_selector("#pause")
-            assert page.locator("#contest-state").inner_text() == "running"
-            page.goto(served.url + "/admin/games")
-            page.locator("form[action$='/replay'] button").first.click()
-            page.wait_for_url(served.url + "/admin/games")
+    page.on("dialog", lambda dialog: dialog.accept())  # the console asks before it plays a game again
+    page.goto(served.url + "/admin")
+    page.wait_for_url(served.url + "/admin/login")
+    page.fill("#token", served.tokens["admin"])
+    page.click("#admin-login button[type=submit]")
+    page.wait_for_url(served.url + "/admin")
+    assert page.locator("#admin-teams tbody tr").count() == len(SOURCES)
+    page.fill("#team-name", "newcomer")
+    page.click("#add-team button[type=submit]")
+    token = page.locator("#new-token").inner_text()
+    mine = httpx.get(served.url + "/api/submissions", headers={"authorization": f"Bearer {token}"}, timeout=10)
+    assert mine.status_code == 200 and mine.json() == {"submissions": []}
+    page.goto(served.url + "/admin")
+    assert page.locator("#admin-teams tr[data-team=newcomer]").count() == 1
+    assert token not in page.content()  # shown once
+    if os.environ.get("MJARENA_SCREENSHOTS"):
+        page.screenshot(path=str(Path(os.environ["MJARENA_SCREENSHOTS"]) / "contest-console.png"), full_page=True)
+    page.goto(served.url + "/admin/submissions")
+    page.click("#admin-submissions tr[data-submission='1'] a")
+    assert page.locator("#source-text").inner_text().strip() != ""
+    page.goto(served.url + "/admin")
+    page.click("#pause button")
+    page.wait_for_selector("#resume")
+    assert page.locator("#contest-state").inner_text() == "paused"
+    assert httpx.get(served.url + "/api/standings", timeout=10).json()["state"] == "paused"
+    page.click("#resume button")
+    page.wait_for_selector("#pause")
+    assert page.locator("#contest-state").inner_text() == "running"
+    page.goto(served.url + "/admin/games")
+    page.locator("form[action$='/replay'] button").first.click()
+    page.wait_for_url(served.url + "/admin/games")
 
-            def replayed() -> bool:
-                page.goto(served.url + "/admin")
-                return "replayed · game" in page.content()
+    def replayed() -> bool:
+        page.goto(served.url + "/admin")
+        return "replayed · game" in page.content()
 
-            _wait("the game to be played again", replayed, timeout=90, every=1.0)
-            assert problems == []
-        finally:
-            browser.close()
+    _wait("the game to be played again", replayed, timeout=90, every=1.0)
 
 
-def test_the_race_and_versions_charts_in_chromium(served: Served) -> None:
+def test_the_race_and_versions_charts_in_chromium(served: Served, page: Any) -> None:
     """Issue 26: the standings page draws a line per team that played, each ending at the team's total, and
     keeps it with the standings as games finish; a team page draws its points per game by version."""
+    shots = os.environ.get("MJARENA_SCREENSHOTS")
+    page.goto(served.url + "/")
+    page.wait_for_selector("body[data-games]")
+
+    def drawn() -> dict[str, Any]:
+        return page.evaluate("""() => {
+            const lines = {};
+            for (const g of document.querySelectorAll('#race-chart .chart-series'))
+                lines[g.dataset.series] = Number(g.dataset.last);
+            const totals = {};
+            for (const row of document.querySelectorAll('#standings-table tbody tr'))
+                if (Number(row.cells[3].textContent) > 0)
+                    totals[row.dataset.team] = Number(row.cells[2].textContent);
+            return {lines, totals, games: document.body.dataset.games};
+        }""")
+
+    first = _wait("the chart and the standings to agree", lambda: (lambda now: now if now["lines"] ==
+                                                                     now["totals"] else None)(drawn()))
+    assert len(first["lines"]) == len(SOURCES)
+
+    def updated() -> bool:  # more games finished: the chart followed the standings
+        now = drawn()
+        return now["games"] != first["games"] and now["lines"] == now["totals"]
+
+    _wait("the chart to follow the standings", updated, timeout=90, every=0.5)
+    if shots:
+        page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    width, scroll = page.evaluate("() => [document.querySelector('#race-chart svg').getBoundingClientRect()"
+                                  ".width, document.scrollingElement.scrollWidth]")
+    assert 250 < width <= 390 and scroll <= 390  # drawn across the phone, no sideways scrolling
+    if shots:
+        page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(served.url + "/teams/py")
+    versions = page.locator("#versions-chart .chart-line").get_attribute("data-points") or ""
+    figures = {row["version"] for game in served.games() for row in game["players"]
+               if row["team"] == "py" and game["state"] == "finished"}
+    assert {int(float(pair.split(",")[0])) for pair in versions.split()} <= figures
+    assert len(versions.split()) >= 1
+    if shots:
+        page.locator("#versions-chart").screenshot(path=str(Path(shots) / "contest-versions.png"))
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A Chromium page at 1280 × 900; a script error on it fails the test.  Without Playwright or Chromium the
+    test is skipped with the reason (failed under ``MJARENA_REQUIRE_BROWSER=1``)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        return _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
+        _unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
     if not os.access(CHROMIUM, os.X_OK):
-        return _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    shots = os.environ.get("MJARENA_SCREENSHOTS")
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
@@ -315,48 +332,8 @@ def test_the_race_and_versions_charts_in_chromium(served: Served) -> None:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             problems: list[str] = []
             page.on("pageerror", lambda error: problems.append(str(error)))
-            page.goto(served.url + "/")
-            page.wait_for_selector("body[data-games]")
-
-            def drawn() -> dict[str, Any]:
-                return page.evaluate("""() => {
-                    const lines = {};
-                    for (const g of document.querySelectorAll('#race-chart .chart-series'))
-                        lines[g.dataset.series] = Number(g.dataset.last);
-                    const totals = {};
-                    for (const row of document.querySelectorAll('#standings-table tbody tr'))
-                        if (Number(row.cells[3].textContent) > 0)
-                            totals[row.dataset.team] = Number(row.cells[2].textContent);
-                    return {lines, totals, games: document.body.dataset.games};
-                }""")
-
-            first = _wait("the chart and the standings to agree", lambda: (lambda now: now if now["lines"] ==
-                                                                             now["totals"] else None)(drawn()))
-            assert len(first["lines"]) == len(SOURCES)
-
-            def updated() -> bool:  # more games finished: the chart followed the standings
-                now = drawn()
-                return now["games"] != first["games"] and now["lines"] == now["totals"]
-
-            _wait("the chart to follow the standings", updated, timeout=90, every=0.5)
-            if shots:
-                page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race.png"))
-            page.set_viewport_size({"width": 390, "height": 844})
-            width, scroll = page.evaluate("() => [document.querySelector('#race-chart svg').getBoundingClientRect()"
-                                          ".width, document.scrollingElement.scrollWidth]")
-            assert 250 < width <= 390 and scroll <= 390  # drawn across the phone, no sideways scrolling
-            if shots:
-                page.locator("#race-chart").screenshot(path=str(Path(shots) / "contest-race-phone.png"))
-            page.set_viewport_size({"width": 1280, "height": 900})
-            page.goto(served.url + "/teams/py")
-            versions = page.locator("#versions-chart .chart-line").get_attribute("data-points") or ""
-            figures = {row["version"] for game in served.games() for row in game["players"]
-                       if row["team"] == "py" and game["state"] == "finished"}
-            assert {int(float(pair.split(",")[0])) for pair in versions.split()} <= figures
-            assert len(versions.split()) >= 1
-            if shots:
-                page.locator("#versions-chart").screenshot(path=str(Path(shots) / "contest-versions.png"))
-            assert problems == []
+            yield page
+            assert problems == [], problems
         finally:
             browser.close()
 

@@ -283,7 +283,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         token = form.get("token")
         team = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
         if team is None or team.name == ADMIN:
-            return HTMLResponse(pages.login_page("That token is not a team's token."), status_code=401)
+            problem = ("That is the organiser's token: the console's login is /admin/login." if team is not None
+                       else "That token is not a team's token.")
+            return HTMLResponse(pages.login_page(problem), status_code=401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
