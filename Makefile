@@ -13,10 +13,14 @@ demo: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/mjarena demo
 
+# The suite's files run in parallel, each file whole in one worker (its tests in order, its shared fixtures once):
+# about 6.5 minutes on 2 cores against 12 one after another.
+PYTEST_PARALLEL := --numprocesses=auto --maxprocesses=4 --dist=loadfile
+
 test: $(BIN)/python browser toolchains
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 # The web app's end-to-end tests drive Debian's Chromium (no browser download); as root, install it if missing.
 browser:

@@ -710,7 +710,10 @@ class Box:
 
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
-    ...     os.read(process.stdout, 100), process.reap()
+    ...     output = os.read(process.stdout, 100)
+    ...     while not process.exited():  # reap() kills what still runs: let it end first
+    ...         time.sleep(0.01)
+    ...     output, process.reap()
     (b'hi\\n', 0)
     """
 
