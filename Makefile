@@ -56,6 +56,7 @@ bench: $(BIN)/python toolchains
 	$(BIN)/python benchmarks/arrangements.py --hands 100 --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/thupc.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/env.py --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/replay_view.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/noi2014.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/tournament.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/protocol_overhead.py --json $(BENCH_JSON).partial
