@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from mjarena.lifetime import stat_fields
 from mjarena.sandbox import Sandbox, SandboxUnavailable, check
 
 
@@ -47,11 +48,10 @@ def processes_with(*needles: str | bytes) -> list[int]:
         try:
             with open(f"/proc/{entry.name}/cmdline", "rb") as handle:
                 cmdline = handle.read()
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                stat = handle.read()
         except OSError:
             continue
-        if any(needle in cmdline for needle in wanted) and stat[stat.rindex(b")") + 2 :][:1] not in (b"Z", b"X"):
+        fields = stat_fields(entry.name)
+        if any(needle in cmdline for needle in wanted) and fields is not None and fields[0] not in (b"Z", b"X"):
             found.append(int(entry.name))
     return found
 

@@ -23,6 +23,7 @@ from mjarena.agents.errors import (
     BotOutputLimit,
     BotTimeout,
 )
+from mjarena.lifetime import stat_fields
 from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
@@ -41,11 +42,8 @@ def bot(name: str, *args: str) -> list[str]:
 
 def alive(pid: int) -> bool:
     """Whether ``pid`` is a live process (a zombie is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return False
-    return state[state.rindex(b")") + 2 : state.rindex(b")") + 3] not in (b"Z", b"X")
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] not in (b"Z", b"X")
 
 
 def eventually(predicate: Callable[[], bool], within: float = CEILING) -> bool:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from mjarena.lifetime import children as _children
+from mjarena.lifetime import stat_fields
 
 from boxes import processes_with, requires_bwrap
 
@@ -41,23 +42,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # -- processes, read from /proc -----------------------------------------------------------------------------
 
 
-def _stat(pid: int) -> list[bytes] | None:
-    """The fields of ``/proc/<pid>/stat`` after the command name (state first), or None."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return None
-    return stat[stat.rindex(b")") + 2:].split()
-
-
 def _start(pid: int) -> int | None:
-    fields = _stat(pid)
+    fields = stat_fields(pid)
     return int(fields[19]) if fields else None
 
 
 def _alive(pid: int, start: int | None) -> bool:
     """Whether the process ``pid`` that started at ``start`` still runs (not a zombie; not a reused pid)."""
-    fields = _stat(pid)
+    fields = stat_fields(pid)
     return fields is not None and fields[0] not in (b"Z", b"X") and int(fields[19]) == start
 
 

@@ -22,7 +22,8 @@ import signal
 import threading
 from collections.abc import Iterator
 
-__all__ = ["STOP_SIGNALS", "Stopped", "children", "die_with_parent", "kill_children", "pool_worker", "stop_on_signals"]
+__all__ = ["STOP_SIGNALS", "Stopped", "children", "die_with_parent", "kill_children", "parse_stat", "pool_worker",
+           "stat_fields", "stop_on_signals"]
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 """The signals that stop a judge."""
@@ -88,13 +89,29 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def _parent(pid: int) -> int | None:
+def parse_stat(data: bytes) -> list[bytes]:
+    """The fields of a ``/proc/PID/stat`` text after the command name (which may hold spaces and parentheses):
+    ``[0]`` the state, ``[1]`` the parent, ``[2]`` the process group, ``[11:15]`` the CPU times, ``[19]`` the start
+    time, ``[21]`` the resident pages (proc(5)'s field numbers less 3).
+
+    >>> parse_stat(b"42 (a) b) S 1 42 42 0")[:3]
+    [b'S', b'1', b'42']
+    """
+    return data[data.rindex(b")") + 2:].split()
+
+
+def stat_fields(pid: int | str) -> list[bytes] | None:
+    """:func:`parse_stat` of process ``pid``, or None when there is no such process."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
+            return parse_stat(handle.read())
     except OSError:
         return None
-    return int(stat[stat.rindex(b")") + 2:].split()[1])
+
+
+def _parent(pid: int) -> int | None:
+    fields = stat_fields(pid)
+    return None if fields is None else int(fields[1])
 
 
 def kill_children() -> int:

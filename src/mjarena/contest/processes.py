@@ -19,17 +19,15 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from mjarena.lifetime import stat_fields
+
 __all__ = ["alive", "contest_tokens", "find_by_token", "kill", "kill_leftovers", "record_workers", "start_time"]
 
 
 def start_time(pid: int) -> int | None:
     """The start time of process ``pid`` (clock ticks since boot), or None if there is none."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    return int(stat[stat.rindex(b")") + 2:].split()[19])
+    fields = stat_fields(pid)
+    return None if fields is None else int(fields[19])
 
 
 def contest_tokens(root: Path) -> list[bytes]:
@@ -95,10 +93,5 @@ def kill_leftovers(root: Path, *, wait: float = 5.0) -> int:
 
 def alive(pid: int, start: int | None = None) -> bool:
     """Whether process ``pid`` (the one started at ``start``, when given) runs: it exists and is no zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return False
-    fields = stat[stat.rindex(b")") + 2:].split()
-    return fields[0] not in (b"Z", b"X") and (start is None or int(fields[19]) == start)
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] not in (b"Z", b"X") and (start is None or int(fields[19]) == start)

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from mjarena.lifetime import children as _children
+from mjarena.lifetime import parse_stat, stat_fields
 from mjarena.sandbox import seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
@@ -107,15 +108,12 @@ _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 def _stat(pid: int) -> tuple[float, float, int] | None:
     """(CPU seconds of its own, CPU seconds of the children it reaped, resident KiB: 0 for a zombie) of one
     process, None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return _parse_stat(handle.read())
-    except OSError:
-        return None
+    fields = stat_fields(pid)
+    return None if fields is None else _usage(fields)
 
 
-def _parse_stat(data: bytes) -> tuple[float, float, int]:
-    fields = data[data.rindex(b")") + 2 :].split()
+def _usage(fields: list[bytes]) -> tuple[float, float, int]:
+    """:func:`_stat` from a process's :func:`~mjarena.lifetime.parse_stat` fields."""
     own = (int(fields[11]) + int(fields[12])) / _TICKS
     reaped = (int(fields[13]) + int(fields[14])) / _TICKS
     resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
@@ -144,12 +142,9 @@ def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                data = handle.read()
-        except OSError:
+        fields = stat_fields(entry.name)
+        if fields is None:
             continue
-        fields = data[data.rindex(b")") + 2 :].split()
         if int(fields[2]) in pgids and fields[0] not in (b"Z", b"X"):
             found.setdefault(int(fields[2]), []).append(int(entry.name))
     return found
@@ -1053,7 +1048,7 @@ class Box:
     def init_reaped_cpu(self) -> float:
         """CPU seconds of every process that the box's init has reaped (``cutime`` + ``cstime``)."""
         try:
-            return _parse_stat(os.pread(self._stat_fd, 4096, 0))[1]
+            return _usage(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
 
