@@ -30,7 +30,7 @@ from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.db import Submission
 from mjarena.contest.export import results_json, standings_csv
-from mjarena.contest.forms import check_csrf, check_origin, small_form
+from mjarena.contest.forms import check_csrf, check_origin, logged_in_response, small_form, token_of_login
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.untrusted import number as ascii_number
 
@@ -85,20 +85,14 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return html(admin_pages.admin_login_page())
 
     async def login(request: Request) -> Response:
-        check_origin(request)
-        form = await small_form(request)
-        token = form.get("token")
-        found = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+        found = await token_of_login(request, contest.authenticate)
         if found is None or found.name != ADMIN:
             return html(admin_pages.admin_login_page("That is not the admin token."), 401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
             tx.add_admin_session(hash_token(cookie), csrf, clock() + ADMIN_SESSION_SECONDS)
-        response = RedirectResponse("/admin", status_code=303)
-        response.set_cookie(ADMIN_COOKIE, cookie, max_age=ADMIN_SESSION_SECONDS, httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", path="/admin")
-        return response
+        return logged_in_response(request, "/admin", (ADMIN_COOKIE, cookie), ADMIN_SESSION_SECONDS, "/admin")
 
     async def logout(request: Request) -> Response:
         await posted(request)

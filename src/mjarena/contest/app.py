@@ -36,20 +36,27 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
-from starlette.formparsers import MultiPartException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import Message
 
 from mjarena.contest import pages
 from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.charts import race_chart, versions_chart
 from mjarena.contest.db import Team
-from mjarena.contest.forms import FORM_OVERHEAD, check_csrf, check_origin, read_limited, small_form
+from mjarena.contest.forms import (
+    FORM_OVERHEAD,
+    check_csrf,
+    check_origin,
+    logged_in_response,
+    read_limited,
+    small_form,
+    token_of_login,
+    upload_form,
+)
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
@@ -63,23 +70,10 @@ SESSION_COOKIE = "mjarena_contest"
 SESSION_SECONDS = 12 * 3600
 WEB_STATIC = Path(__file__).parent.parent / "web" / "static"
 STATIC = Path(__file__).parent / "static"
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
-
-
-async def _multipart(request: Request, body: bytes) -> Any:
-    """The form in a multipart ``body`` already read; 400 if it is not one."""
-    if "multipart/form-data" not in request.headers.get("content-type", ""):
-        raise HTTPException(400, "send the file as multipart/form-data")
-    parts = iter([body])
-
-    async def receive() -> Message:
-        return {"type": "http.request", "body": next(parts, b""), "more_body": False}
-
-    try:
-        return await Request(request.scope, receive).form(max_files=1, max_fields=8)
-    except (MultiPartException, AssertionError, ValueError) as error:
-        raise HTTPException(400, f"a malformed multipart/form-data body ({error})") from None
 
 
 def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
@@ -132,7 +126,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
             raise HTTPException(429, f"too many uploads: at most {settings.uploads_per_minute} a minute; "
                                 f"try again in {wait:.0f} s", headers={"retry-after": str(max(1, round(wait)))})
         body = await read_limited(request, settings.max_upload + FORM_OVERHEAD)
-        form = await _multipart(request, body)
+        form = await upload_form(request, body)
         if csrf is not None:
             check_csrf(form, csrf)
         source = form.get("source")
@@ -278,10 +272,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return HTMLResponse(pages.login_page())
 
     async def login(request: Request) -> Response:
-        check_origin(request)
-        form = await small_form(request)
-        token = form.get("token")
-        team = contest.authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+        team = await token_of_login(request, contest.authenticate)
         if team is None or team.name == ADMIN:
             problem = ("That is the organiser's token: the console's login is /admin/login." if team is not None
                        else "That token is not a team's token.")
@@ -290,10 +281,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
             tx.add_session(hash_token(cookie), team.id, csrf, clock() + SESSION_SECONDS)
-        response = RedirectResponse("/team", status_code=303)
-        response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", path="/")
-        return response
+        return logged_in_response(request, "/team", (SESSION_COOKIE, cookie), SESSION_SECONDS, "/")
 
     def logged_in(request: Request) -> tuple[Team, str]:
         found = session(request)
