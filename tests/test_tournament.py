@@ -281,6 +281,10 @@ def test_standings_counted_round_by_round_are_the_standings_from_scratch(tmp_pat
         tally.extend(upto)
         assert tally.rows() == compute_standings(settings, upto)
         assert len(tally.counted) == len(upto) == through * 2 * 3
+        by_round = tally.ratings_by_round()  # rated in the same pass: its last point is the standings' rating
+        for row in tally.rows():
+            assert [r for r, _, _ in by_round[row["bot"]]] == list(range(through + 1))
+            assert by_round[row["bot"]][-1][1:] == (row["mu"], row["sigma"])
     fewer = dict(list(records.items())[1:])  # a game counted is missing: the tally cannot go on from here
     assert not tally.can_extend(fewer)
     assert json.loads((tmp_path / "standings.json").read_text()) == compute_standings(settings, records)

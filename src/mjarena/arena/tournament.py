@@ -587,6 +587,9 @@ class Tally:
         self._ratings = Ratings(settings.names)
         self.counted: list[str] = []
         """The game ids counted, in order."""
+        self._by_round: dict[str, list[tuple[int, float, float]]] = {name: [] for name in settings.names}
+        self._round = 0  # the round of the last game counted (0: none yet)
+        self._snapshot(0)
 
     def can_extend(self, records: Mapping[str, Any]) -> bool:
         """Whether ``records`` holds every game counted and only later games besides (else: a fresh tally)."""
@@ -601,6 +604,11 @@ class Tally:
         last = self.counted[-1] if self.counted else None
         stats, ratings = self._stats, self._ratings
         for gid in sorted(gid for gid in records if last is None or gid > last):
+            round_no = records[gid].get("round")
+            if type(round_no) is int and round_no != self._round:
+                if self._round:
+                    self._snapshot(self._round)  # the ratings at the end of the round before
+                self._round = round_no
             ranks: dict[str, int] = {}
             for seat in records[gid]["results"]:
                 name = seat["bot"]
@@ -616,6 +624,19 @@ class Tally:
                 ranks[name] = seat["rank"]
             ratings.update(ranks)
             self.counted.append(gid)
+
+    def _rating(self, name: str, round_no: int) -> tuple[int, float, float]:
+        return round_no, round(self._ratings.mu(name), 4), round(self._ratings.sigma(name), 4)
+
+    def _snapshot(self, round_no: int) -> None:
+        for name, history in self._by_round.items():
+            history.append(self._rating(name, round_no))
+
+    def ratings_by_round(self) -> dict[str, list[tuple[int, float, float]]]:
+        """Each entrant's ``(round, mu, sigma)`` before the first game (round 0) and after each round counted
+        so far (the last one as it stands), from the one pass that rates the games for :meth:`rows`."""
+        return {name: [*history, self._rating(name, self._round)] if self._round else list(history)
+                for name, history in self._by_round.items()}
 
     def rows(self) -> list[dict[str, Any]]:
         """The table of the games counted so far."""

@@ -208,7 +208,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
                [row["bot"] for row in state["standings"]])
         cached = charts.get(name)
         if cached is None or cached[0] != key:
-            cached = charts[name] = (key, rating_chart(state["standings"], state["games"]))
+            cached = charts[name] = (key, rating_chart(state["standings"], state["ratings_by_round"]))
         return {**state, "rating_chart": cached[1]}
 
     async def tournament_data(request: Request) -> Response:

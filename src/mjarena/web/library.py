@@ -241,7 +241,7 @@ class Library:
 
     def tournament(self, name: str) -> dict[str, Any]:
         """The state of tournament ``name`` now: settings, standings and every finished game."""
-        from mjarena.arena.tournament import Settings, TournamentError, compute_standings
+        from mjarena.arena.tournament import Settings, Tally, TournamentError
 
         folder = self.root if name == ROOT_TOURNAMENT else self.resolve(name, folder=True)
         try:
@@ -269,7 +269,9 @@ class Library:
                 "replay": f"{prefix}replays/{gid}.json" if times is not None else None,
             })
         try:
-            standings = compute_standings(settings, records)
+            tally = Tally(settings)
+            tally.extend(records)
+            standings = tally.rows()
             versus = head_to_head(records)
         except (KeyError, *_BAD_JSON) as error:
             raise UploadError(f"{name}/games.jsonl holds a damaged game: {str(error)[:200]}") from None
@@ -279,7 +281,7 @@ class Library:
             "seed": settings.seed, "played": len(records), "total": settings.total_games,
             "complete": len(records) >= settings.total_games,
             "eta_seconds": eta_seconds(started, finished, len(records), settings.total_games),
-            "standings": standings, "head_to_head": versus,
+            "standings": standings, "ratings_by_round": tally.ratings_by_round(), "head_to_head": versus,
             "times": {bot: item for bot, item in merge_times(timings).items() if bot in settings.names}, "games": games,
         }
 

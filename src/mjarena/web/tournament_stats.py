@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["CHART_SHOWN", "answer_times", "eta_seconds", "head_to_head", "merge_times", "rating_chart",
-           "rating_history"]
+__all__ = ["CHART_SHOWN", "answer_times", "eta_seconds", "head_to_head", "merge_times", "rating_chart"]
 
 CHART_SHOWN = 10
 """Entrants drawn in the rating chart at first (the best by the standings); the others are in its legend, shown on
@@ -80,64 +79,22 @@ def eta_seconds(started: float, finished: Sequence[float], played: int, total: i
     return round(elapsed / played * (total - played), 1)
 
 
-History = dict[str, list[tuple[int, float, float]]]
-"""Per entrant: ``(round, mu, sigma)`` after each round."""
-
-
-def rating_history(names: Sequence[str], games: Iterable[Mapping[str, Any]]) -> History:
-    """Each entrant's ``(round, mu, sigma)`` before the first round (round 0) and after each round played so far
-    (the last one possibly in progress): the tournament's OpenSkill ratings (:mod:`mjarena.arena.ratings`),
-    games taken in game-id order and house bots left out, as the standings rate them.  ``games``: the
-    tournament page's games (``game``, ``round``, ``results`` with ``bot`` and ``rank``).
-
-    >>> games = [{"game": "r001-t001-g001", "round": 1, "results": [
-    ...     {"bot": "a", "rank": 1}, {"bot": "b", "rank": 2}, {"bot": "house-1", "rank": 3}]}]
-    >>> history = rating_history(["a", "b"], games)
-    >>> [r for r, _, _ in history["a"]], history["a"][1][1] > history["a"][0][1] > history["b"][1][1]
-    ([0, 1], True)
-    """
-    from mjarena.arena.ratings import Ratings
-
-    ratings = Ratings(names)
-    entrants = set(names)
-    history: History = {name: [] for name in names}
-
-    def snapshot(round_no: int) -> None:
-        for name in names:
-            history[name].append((round_no, round(ratings.mu(name), 4), round(ratings.sigma(name), 4)))
-
-    snapshot(0)
-    current = None
-    for game in sorted(games, key=lambda game: str(game.get("game"))):
-        round_no = game.get("round")
-        if type(round_no) is not int:
-            continue
-        if current is not None and round_no != current:
-            snapshot(current)
-        current = round_no
-        ranks = {seat["bot"]: seat["rank"] for seat in game.get("results") or []
-                 if seat.get("bot") in entrants and isinstance(seat.get("rank"), (int, float))}
-        ratings.update(ranks)
-    if current is not None:
-        snapshot(current)
-    return history
-
-
-def rating_chart(standings: Sequence[Mapping[str, Any]], games: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+def rating_chart(standings: Sequence[Mapping[str, Any]],
+                 ratings_by_round: Mapping[str, Sequence[tuple[int, float, float]]]) -> dict[str, str]:
     """The tournament page's chart of each entrant's rating over the rounds, ``{"svg": ..., "table": ...}``
-    (:mod:`mjarena.charts`): a line of μ per entrant with its ±σ band, in standings order, the first
+    (:mod:`mjarena.charts`), from ``ratings_by_round`` (:meth:`mjarena.arena.tournament.Tally.ratings_by_round`:
+    house bots are not rated): a line of μ per entrant with its ±σ band, in standings order, the first
     :data:`CHART_SHOWN` drawn and the others hidden until asked for; the table holds every value.
 
     >>> standings = [{"bot": "a"}, {"bot": "b"}]
-    >>> games = [{"game": "r001-t001-g001", "round": 1, "results": [{"bot": "a", "rank": 1}, {"bot": "b", "rank": 2}]}]
-    >>> chart = rating_chart(standings, games)
+    >>> chart = rating_chart(standings, {"a": [(0, 25.0, 8.3), (1, 27.1, 7.9)], "b": [(0, 25.0, 8.3), (1, 22.9, 7.9)]})
     >>> chart["svg"].count('class="chart-line"'), chart["table"].count("<tr>")
     (2, 3)
     """
     from mjarena.charts import Series, data_table, line_chart
 
     names = [str(row["bot"]) for row in standings]
-    history = rating_history(names, games)
+    history = {name: ratings_by_round[name] for name in names}
     series = [Series(name, [(r, mu) for r, mu, _ in history[name]],
                      band=[(r, mu - sigma, mu + sigma) for r, mu, sigma in history[name]]) for name in names]
     svg = line_chart(series, title="Rating μ (band: ± σ) after each round", x_label="round", y_label="μ",
