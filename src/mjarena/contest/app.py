@@ -243,9 +243,17 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         chart = await run_in_threadpool(race, standings)
         return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart))
 
+    drawn_race: dict[str, Any] = {}  # the race chart as last drawn, and what it was drawn from
+
     def race(standings: dict[str, Any] | None = None) -> str:
+        """The race chart, drawn again only when a result or the standings' order changed (every viewer's page
+        asks for it as games finish)."""
         standings = standings or contest.standings(clock())
-        return race_chart(contest.history(), [row["team"] for row in standings["rows"]])
+        order = [row["team"] for row in standings["rows"]]
+        key = (db.results_mark(), order)
+        if drawn_race.get("key") != key:
+            drawn_race.update(key=key, figure=race_chart(contest.history(), order))
+        return drawn_race["figure"]
 
     async def race_fragment(request: Request) -> Response:
         return HTMLResponse(await run_in_threadpool(race), headers={"cache-control": "no-store"})

@@ -305,13 +305,14 @@ class Transaction:
         self._c.execute("INSERT INTO admin_log (id, at, action, detail) VALUES (?, ?, ?, ?)",
                         (entry_id, now, action, detail))
 
-    def replace_result(self, game_id: int, results: Sequence[dict[str, Any]], replay: str) -> bool:
+    def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
         """A finished game's results and replay replaced by those of playing it again (its walls and pinned
-        versions); False (and nothing written) unless it is finished."""
+        versions), finished again at ``now``; False (and nothing written) unless it is finished."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "finished":
             return False
         self._write_results(game_id, results)
         self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (replay, game_id))
+        self._c.execute("UPDATE games SET finished = ? WHERE id = ?", (now, game_id))
         return True
 
     def _write_results(self, game_id: int, results: Sequence[dict[str, Any]]) -> None:
@@ -467,6 +468,12 @@ class Database:
 
     def replay(self, game_id: int) -> str | None:
         return self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,))
+
+    def results_mark(self) -> tuple[int, float | None]:
+        """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
+        played again is finished again), so what is drawn from the results can be kept until it changes."""
+        count, last = self._rows("SELECT COUNT(*), MAX(finished) FROM games WHERE state = 'finished'")[0]
+        return int(count), last
 
     def totals(self) -> dict[int, tuple[int, float]]:
         """Each team's ``(games, points)`` over its finished games (house bots are not teams)."""

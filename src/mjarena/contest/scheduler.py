@@ -203,7 +203,7 @@ class Scheduler:
             if self._stop.is_set():
                 return False
             with self.contest.db.transaction() as tx:
-                replaced = tx.replace_result(game_id, outcome["results"], outcome["replay"])
+                replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"])
                 if replaced:
                     tx.log_admin(self.clock(), "replayed", f"game {game_id}")
             log.info("game %d played again from its record", game_id)
