@@ -794,3 +794,24 @@ def test_no_route_of_the_web_app_answers_500_to_odd_names_and_ids(root: Path) ->
                 assert response.status_code < 500, (method, path, response.status_code, response.text[:300])
                 checked += 1
     assert checked >= 8
+
+
+def test_a_replay_with_more_events_than_a_game_can_have_is_refused_before_it_is_drawn(client: TestClient) -> None:
+    """An attack of our own (review of issues 24 and 26): each step of the viewer shows the whole table, so its
+    work grows with the square of the events, and the replay file is the uploader's.  A 463 KiB upload of a seat
+    drawing and discarding W1 10,000 times took 64 s and 749 MiB to show; 40,000 times, the server ran out of
+    memory.  A game of NOI 2014 has at most mjarena.replay.max_events(108) events: more is a 400 at once."""
+    from mjarena.arena.match import run_match
+    from mjarena.replay import max_events
+
+    data = json.loads(json.dumps(run_match(["builtin:greedy"] * 4, seed=3).to_json()))
+    loop = [{"type": "draw", "seat": 0, "tiles": ["W1"]}, {"type": "play", "seat": 0, "tiles": ["W1"]}]
+    data["events"] = data["events"][:4] + loop * (max_events(108) // 2)
+    response = client.post("/upload", files={"file": ("long.json", json.dumps(data).encode())},
+                           headers={"accept": "application/json"})
+    assert response.status_code == 400, response.text
+    assert f"{max_events(108) + 4} events; a game of noi2014 has at most {max_events(108)}" in response.json()["error"]
+    data["events"] = data["events"][:max_events(108)]  # as many as a game can hold: shown
+    shown = client.post("/upload", files={"file": ("long.json", json.dumps(data).encode())},
+                        headers={"accept": "application/json"})
+    assert shown.status_code == 201, shown.text

@@ -262,13 +262,20 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
     from mjarena.formats import event_dict
-    from mjarena.replay import load_events
+    from mjarena.replay import load_events, max_events
     from mjarena.tiles import TileError
     from mjarena.web.distances import DistanceTracker
 
     rules = data.get("rules")
     try:
         judge = judge_rules(str(rules))
+    except KeyError as error:
+        raise TimelineError(f"cannot show replays of rule set {rules!r}: {error.args[0]}") from None
+    limit = max_events(len(judge.shuffled_wall(0)))  # each step shows the whole table: the work grows as its square
+    if isinstance(data["events"], list) and len(data["events"]) > limit:
+        raise TimelineError(f"the replay has {len(data['events'])} events; a game of {judge.name} has at most "
+                            f"{limit}")
+    try:
         events = load_events(data)
     except KeyError as error:
         raise TimelineError(f"cannot show replays of rule set {rules!r}: {error.args[0]}") from None
