@@ -416,10 +416,14 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError("--workers must be at least 1")
     seed_given = args.seed is not None
     try:
+        bots = [parse_bot(text) for text in args.bot or []]
+        seed = args.seed
+        if not seed_given:  # program bots: a secret in DIR that no bot can guess; built-in ones: a seed to print
+            untrusted = any(not bot.spec.startswith("builtin:") for bot in bots)
+            seed = None if untrusted else random.SystemRandom().randrange(2**31)
         settings = TournamentSettings.create(
-            [parse_bot(text) for text in args.bot or []], format=args.format, rounds=args.rounds,
-            games_per_table=args.games_per_table, duplicate=args.duplicate,
-            seed=args.seed if seed_given else random.SystemRandom().randrange(2**31), rules=args.rules,
+            bots, format=args.format, rounds=args.rounds,
+            games_per_table=args.games_per_table, duplicate=args.duplicate, seed=seed, rules=args.rules,
             time_limit=args.time_limit, memory_limit=args.memory_limit, toolchains=_toolchains(args),
             language_limits=args.language_limits,
         )
@@ -478,8 +482,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     except ExecutorUnavailable as error:
         raise UsageError(str(error)) from None
     total = math.ceil(args.games / len(SEATINGS)) * len(SEATINGS)
+    seed: Any = args.seed
+    if seed is None:  # a program bot: walls from a secret no bot can guess (given at the end); else seed 0
+        from mjarena.arena.draws import Draws, new_secret
+
+        untrusted = any(not spec.startswith("builtin:") for spec in (args.a, args.b))
+        seed = Draws.secret(new_secret()) if untrusted else 0
     with executor:  # stopped: the workers (and their bots) are killed at once, not waited for
-        result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=args.seed,
+        result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=seed,
                          executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
                          sandbox=sandbox, progress=None if args.quiet else progress_lines(total), luck=not args.raw)
     summary = result.to_json()
@@ -529,7 +539,8 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
     else:
-        print(f"{len(records)} of {settings.total_games} games played ({settings.format}, seed {settings.seed})")
+        seed = "a secret seed (DIR/secret)" if settings.seed is None else f"seed {settings.seed}"
+        print(f"{len(records)} of {settings.total_games} games played ({settings.format}, {seed})")
         print(format_standings(rows))
     return 0
 
@@ -836,7 +847,10 @@ def build_parser() -> argparse.ArgumentParser:
                             help="walls per table and round (1)")
     tournament.add_argument("--duplicate", action="store_true",
                             help="play each wall once per seat rotation (4 games per wall)")
-    tournament.add_argument("--seed", type=int, help="tournament seed (default: random, or the one in DIR)")
+    tournament.add_argument("--seed", type=int,
+                            help="public tournament seed: anyone who knows it knows the walls (default: the one in "
+                            "DIR, or a random secret kept in DIR/secret when a program bot plays, a random seed "
+                            "for built-in bots only)")
     tournament.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
     tournament.add_argument("--executor", choices=("local", "ray"), default="local",
                             help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
@@ -869,7 +883,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare_.add_argument("--sprt", metavar="ELO0,ELO1",
                           help="stop as soon as the sequential test accepts H0 (Elo ELO0) or H1 (ELO1); alpha = "
                           "beta = 0.05; Elo on the per-set A-minus-B points difference (docs/compare.md)")
-    compare_.add_argument("--seed", type=int, default=0, help="seed of the walls (0)")
+    compare_.add_argument("--seed", type=int,
+                          help="public seed of the walls: anyone who knows it knows them (default: 0 for built-in "
+                          "bots; with a program bot, a random secret, printed once every game is played)")
     compare_.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
     compare_.add_argument("--executor", choices=("local", "ray"), default="local",
                           help="local process pool (default) or Ray (pip install 'mjarena[ray]')")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from mjarena.arena.draws import Draws, as_draws
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
 __all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating", "plot_svg",
@@ -272,6 +273,9 @@ class CompareResult:
     accepted: str | None = None
     llr_history: list[float] = field(default_factory=list)
     """The SPRT's LLR after each set, as the test saw it then (empty without ``sprt``): what ``--plot`` draws."""
+    secret: str | None = None
+    """The run's secret (hex) when its walls came from one (a run without ``--seed`` with a program bot):
+    given once every game is played."""
 
     def __post_init__(self) -> None:
         if not self.luck:
@@ -407,6 +411,8 @@ class CompareResult:
         }
         if self.adjusted is not None:  # luck figures known: the points as scored beside, whichever is the headline
             result["raw"] = self.raw.summary()
+        if self.secret is not None:
+            result["secret"] = self.secret
         return result
 
 
@@ -449,6 +455,8 @@ def format_result(result: dict[str, Any]) -> str:
     sprt = result["sprt"]
     if sprt is not None:
         lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: {_sprt_state(sprt, result['sets'])}")
+    if result.get("secret"):
+        lines.append(f"  the walls' secret (no --seed, a program bot played): {result['secret']}")
     return "\n".join(lines)
 
 
@@ -541,7 +549,7 @@ def compare(
     rules: str = "noi2014",
     games: int = 1400,
     sprt: tuple[float, float] | None = None,
-    seed: int = 0,
+    seed: int | Draws = 0,
     executor: Any = None,
     time_limit: float = 1.0,
     memory_limit: int = 256,
@@ -551,9 +559,10 @@ def compare(
 ) -> CompareResult:
     """Play A against B on duplicate sets until ``games`` games are played (rounded up to whole sets) or the
     SPRT decides.  ``executor``: a :mod:`mjarena.arena.executors` executor (None: in this process); ``luck``:
-    the figures from luck-adjusted points (:mod:`mjarena.arena.luck`; the points as scored are reported too)."""
-    from mjarena.arena.tournament import derive_seed
-
+    the figures from luck-adjusted points (:mod:`mjarena.arena.luck`; the points as scored are reported too).
+    ``seed``: a public seed (set ``i`` plays the wall ``derive_seed(seed, "compare", i)``) or :class:`Draws` of a
+    secret, which the result gives once every game is played."""
+    draws = as_draws(seed)
     result = CompareResult(a, b, rules, sprt, luck)
     sets = max(1, math.ceil(games / len(SEATINGS)))
     workers = getattr(executor, "workers", 1) or 1
@@ -561,7 +570,7 @@ def compare(
     index = 0
     while index < sets and result.accepted is None:
         batch = range(index, min(sets, index + chunk))
-        tasks = [CompareTask(i, seating, derive_seed(seed, "compare", i), a, b, rules, time_limit, memory_limit,
+        tasks = [CompareTask(i, seating, draws("compare", i), a, b, rules, time_limit, memory_limit,
                              sandbox) for i in batch for seating in SEATINGS]
         outcomes: dict[int, dict[str, dict[str, Any]]] = {i: {} for i in batch}
         pairs = executor.run(play_seating, tasks) if executor is not None else ((t, play_seating(t)) for t in tasks)
@@ -573,6 +582,8 @@ def compare(
             if result.accepted is None:
                 result.add_set(outcomes[i])
         index = batch.stop
+    if draws.key is not None:
+        result.secret = draws.key.hex()
     return result
 
 

@@ -24,7 +24,6 @@ workers change nothing but the speed.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import math
@@ -34,10 +33,11 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from mjarena.arena.draws import Draws, as_draws, derive_seed
 from mjarena.files import sync_files, write_atomically
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 from mjarena.untrusted import excerpt, parse_json
@@ -90,7 +90,7 @@ class TournamentError(ValueError):
 
 _PARAMETERS: dict[str, tuple[type, ...]] = {
     "rules": (str,), "format": (str,), "rounds": (int,), "games_per_table": (int,), "duplicate": (bool,),
-    "seed": (int,), "time_limit": (float, int), "memory_limit": (int,), "bots": (list,),
+    "seed": (int, type(None)), "time_limit": (float, int), "memory_limit": (int,), "bots": (list,),
 }
 """The keys every ``tournament.json`` has in its parameters, and their JSON types (exactly: true is no integer)."""
 
@@ -152,12 +152,22 @@ class Settings:
     rounds: int = 1
     games_per_table: int = 1
     duplicate: bool = False
-    seed: int = 0
+    seed: int | None = 0  # None: the walls come from the secret in DIR/secret (SECRET_FILE), never stored here
     rules: str = "noi2014"
     time_limit: float = 1.0
     memory_limit: int = 256
     toolchains: str | None = None  # the user's toolchain table for source-file entrants (absolute path)
     language_limits: bool = False  # each language's time factor and memory from that table
+    secret: bytes | None = field(default=None, repr=False, compare=False)  # with seed None: read from DIR/secret
+
+    @property
+    def draws(self) -> Draws:
+        """Where the walls, seats and draws come from: the public seed, or the secret of a seedless run."""
+        if self.seed is not None:
+            return Draws.public(self.seed)
+        if self.secret is None:
+            raise TournamentError("this tournament's walls come from its secret (DIR/secret), which is not loaded")
+        return Draws.secret(self.secret)
 
     @classmethod
     def create(
@@ -168,14 +178,16 @@ class Settings:
         rounds: int | None = None,
         games_per_table: int = 1,
         duplicate: bool = False,
-        seed: int = 0,
+        seed: int | None = 0,
         rules: str = "noi2014",
         time_limit: float = 1.0,
         memory_limit: int = 256,
         toolchains: str | None = None,
         language_limits: bool = False,
+        secret: bytes | None = None,
     ) -> Settings:
-        """Checked settings; ``rounds`` defaults to :func:`default_rounds`."""
+        """Checked settings; ``rounds`` defaults to :func:`default_rounds`; ``seed`` None: the walls come from
+        ``secret`` (read from or written to ``DIR/secret`` by :class:`Tournament`)."""
         from mjarena.arena.rulesets import judge_rules
 
         try:
@@ -208,7 +220,7 @@ class Settings:
         except ValueError as error:
             raise TournamentError(str(error)) from None
         return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, rules, time_limit,
-                   memory_limit, toolchains, language_limits)
+                   memory_limit, toolchains, language_limits, secret)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as stored in ``tournament.json``."""
@@ -226,7 +238,8 @@ class Settings:
         """Read back :meth:`to_json`."""
         return cls(
             tuple(Entrant(bot["name"], bot["spec"]) for bot in data["bots"]), data["format"], int(data["rounds"]),
-            int(data["games_per_table"]), bool(data["duplicate"]), int(data["seed"]), data["rules"],
+            int(data["games_per_table"]), bool(data["duplicate"]),
+            None if data["seed"] is None else int(data["seed"]), data["rules"],
             float(data["time_limit"]), int(data["memory_limit"]), data.get("toolchains"),
             bool(data.get("language_limits", False)),
         )
@@ -253,16 +266,6 @@ class Settings:
 
 
 # -- scheduling (pure functions) -----------------------------------------------------------------------
-
-
-def derive_seed(*parts: object) -> int:
-    """A seed in ``[0, 2**31)`` from the tournament seed and a path of names, stable across runs and machines.
-
-    >>> derive_seed(7, "wall", 1, 2, 0) == derive_seed(7, "wall", 1, 2, 0) != derive_seed(7, "wall", 1, 2, 1)
-    True
-    """
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") % (2**31)
 
 
 def game_id(round_no: int, table: int, number: int) -> str:
@@ -301,7 +304,7 @@ def swiss_tables(names: Sequence[str], points: Mapping[str, float], rng: random.
     return [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)]
 
 
-def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[list[tuple[str, ...]]]:
+def round_robin_schedule(names: Sequence[str], rounds: int, seed: int | Draws) -> list[list[tuple[str, ...]]]:
     """``rounds`` rounds of tables of 4 (house bots pad the count) in which every pair meets about equally
     often: each round is the cheapest of several seeded random seatings improved by swaps, where a pair that
     has met ``k`` times costs ``4 ** k`` (so a third meeting is avoided before a second one; meetings with house
@@ -312,7 +315,7 @@ def round_robin_schedule(names: Sequence[str], rounds: int, seed: int) -> list[l
     [['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'd']]
     """
     players = list(names) + house_names(len(names))
-    rng = random.Random(derive_seed(seed, "round-robin"))
+    rng = random.Random(as_draws(seed)("round-robin"))
     meetings = _Meetings(players, rounds)
     schedule: list[list[list[int]]] = []
     for _ in range(rounds):
@@ -477,7 +480,7 @@ class Seating:
 
 
 def table_games(
-    players: Sequence[str], *, seed: int, round_no: int, table: int, games_per_table: int, duplicate: bool
+    players: Sequence[str], *, seed: int | Draws, round_no: int, table: int, games_per_table: int, duplicate: bool
 ) -> list[Seating]:
     """The games at one table.  Each of the ``games_per_table`` walls gets a seeded random seating; with
     ``duplicate`` the wall is played four times, the seating rotated by one each time, so that every player
@@ -487,11 +490,12 @@ def table_games(
     >>> sorted(game.seats.index("a") for game in games), len({game.wall_seed for game in games})
     ([0, 1, 2, 3], 1)
     """
+    draws = as_draws(seed)
     games: list[Seating] = []
     for wall in range(games_per_table):
-        wall_seed = derive_seed(seed, "wall", round_no, table, wall)
+        wall_seed = draws("wall", round_no, table, wall)
         base = list(players)
-        random.Random(derive_seed(seed, "seats", round_no, table, wall)).shuffle(base)
+        random.Random(draws("seats", round_no, table, wall)).shuffle(base)
         if duplicate:
             for rotation in range(TABLE):
                 seats = tuple(base[(seat + rotation) % TABLE] for seat in range(TABLE))
@@ -797,7 +801,7 @@ def round_tables(settings: Settings, round_no: int, records: Mapping[str, Mappin
     the points in ``records`` of the rounds before it."""
     if settings.format == "round-robin":
         if round_robin is None:
-            round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+            round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
         return list(round_robin[round_no - 1])
     points: dict[str, float] = {}
     for gid in sorted(records):
@@ -805,7 +809,7 @@ def round_tables(settings: Settings, round_no: int, records: Mapping[str, Mappin
             for seat in records[gid]["results"]:
                 if not seat["house"]:
                     points[seat["bot"]] = points.get(seat["bot"], 0.0) + seat["points"]
-    return swiss_tables(settings.names, points, random.Random(derive_seed(settings.seed, "swiss", round_no)))
+    return swiss_tables(settings.names, points, random.Random(settings.draws("swiss", round_no)))
 
 
 def check_records(settings: Settings, numbered: Sequence[tuple[int, dict[str, Any]]], path: Path,
@@ -820,7 +824,7 @@ def check_records(settings: Settings, numbered: Sequence[tuple[int, dict[str, An
                                   f"tournament has {settings.rounds} round(s)")
         by_round.setdefault(record["round"], []).append((number, record))
     if by_round and settings.format == "round-robin" and round_robin is None:
-        round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+        round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
     records: dict[str, dict[str, Any]] = {}
     for round_no in sorted(by_round):
         first = by_round[round_no][0][0]
@@ -831,7 +835,7 @@ def check_records(settings: Settings, numbered: Sequence[tuple[int, dict[str, An
         scheduled = {
             game_id(round_no, table, game.number): game
             for table, players in enumerate(round_tables(settings, round_no, records, round_robin), 1)
-            for game in table_games(players, seed=settings.seed, round_no=round_no, table=table,
+            for game in table_games(players, seed=settings.draws, round_no=round_no, table=table,
                                     games_per_table=settings.games_per_table, duplicate=settings.duplicate)
         }
         for number, record in by_round[round_no]:
@@ -876,10 +880,39 @@ def read_settings(out_dir: Path) -> Settings:
             parse_bot(f"{bot['name']}={bot['spec']}")  # a name that a --bot could have given
         check_limits(parameters["time_limit"], parameters["memory_limit"])
         stored = Settings.from_json(parameters)
+        if stored.seed is None:
+            stored = replace(stored, secret=read_secret(out_dir))
         return Settings.create(stored.bots, **{field.name: getattr(stored, field.name) for field in fields(Settings)
                                                if field.name != "bots"})  # checked as a new one is
     except ValueError as error:  # TournamentError included
         raise TournamentError(f"{meta}: {error}") from None
+
+
+SECRET_FILE = "secret"
+"""The file of ``DIR`` that holds a seedless tournament's secret (hex digits; only its owner may read it)."""
+
+
+def read_secret(out_dir: Path) -> bytes:
+    """The secret in ``out_dir/secret``; :class:`TournamentError` naming the file when it is missing or bad."""
+    from mjarena.arena.draws import parse_secret
+
+    path = out_dir / SECRET_FILE
+    try:
+        return parse_secret(path.read_text(encoding="ascii"))
+    except FileNotFoundError:
+        raise TournamentError(f"{path}: missing: this tournament's walls come from the secret kept there") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise TournamentError(f"{path}: cannot read the secret: {error}") from None
+
+
+def write_secret(out_dir: Path, secret: bytes) -> None:
+    """Keep ``secret`` in ``out_dir/secret``, readable by its owner only."""
+    path = out_dir / SECRET_FILE
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(secret.hex() + "\n")
+        file.flush()
+        os.fsync(file.fileno())
 
 
 def read_tournament(out_dir: str | Path) -> tuple[Settings, dict[str, dict[str, Any]]]:
@@ -899,7 +932,8 @@ class Tournament:
         self, settings: Settings, out_dir: str | Path, *, seed_given: bool = True, sandbox: Sandbox = DEFAULT_SANDBOX
     ) -> None:
         """``seed_given=False``: take the seed stored in an existing ``DIR`` (a fresh ``DIR`` keeps
-        ``settings.seed``).  ``sandbox`` is the box of the program bots (a choice of this run, not a parameter
+        ``settings.seed``).  A seed of None: the walls come from a random secret, made now in ``DIR/secret``
+        for a fresh ``DIR``.  ``sandbox`` is the box of the program bots (a choice of this run, not a parameter
         of the tournament: a resumed tournament may use another)."""
         self.out_dir = Path(out_dir)
         self.sandbox = sandbox
@@ -926,14 +960,21 @@ class Tournament:
                 "tournament.json); use another --out"
             )
         else:
+            if settings.seed is None:  # a fresh secret, kept before any game can be dealt from it
+                from mjarena.arena.draws import new_secret
+
+                (self.out_dir / SECRET_FILE).unlink(missing_ok=True)  # left by a run that dealt no game
+                write_secret(self.out_dir, new_secret())
             write_atomically(meta, json.dumps({"format": "mjarena-tournament", "version": 1,
                                                 "parameters": settings.to_json()}, indent=2) + "\n")
+        if settings.seed is None:
+            settings = replace(settings, secret=read_secret(self.out_dir))
         self.settings = settings
         self._round_robin: list[list[tuple[str, ...]]] | None = None
         self._tally: Tally | None = None  # the standings as last written, carried on to the next report
         numbered = read_records(self.out_dir / "games.jsonl")
         if numbered and settings.format == "round-robin":
-            self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+            self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
         self.records = check_records(settings, numbered, self.out_dir / "games.jsonl", self._round_robin)
 
     def tables(self, round_no: int) -> list[tuple[str, ...]]:
@@ -941,7 +982,7 @@ class Tournament:
         settings = self.settings
         if settings.format == "round-robin":
             if self._round_robin is None:
-                self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.seed)
+                self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
             return self._round_robin[round_no - 1]
         earlier = {gid: record for gid, record in self.records.items() if record["round"] < round_no}
         expected = (round_no - 1) * settings.tables * settings.games_at_table
@@ -956,7 +997,7 @@ class Tournament:
         specs = {bot.name: bot.spec for bot in settings.bots}
         tasks = []
         for table_no, players in enumerate(self.tables(round_no), 1):
-            for game in table_games(players, seed=settings.seed, round_no=round_no, table=table_no,
+            for game in table_games(players, seed=settings.draws, round_no=round_no, table=table_no,
                                     games_per_table=settings.games_per_table, duplicate=settings.duplicate):
                 gid = game_id(round_no, table_no, game.number)
                 tasks.append(GameTask(

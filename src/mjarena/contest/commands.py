@@ -41,16 +41,21 @@ def _start(text: str | None) -> float | None:
 
 
 def _create(args: argparse.Namespace) -> int:
+    from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
 
     try:
+        secret = None if args.secret is None else parse_secret(args.secret)
+    except ValueError as error:
+        return _fail("contest create", f"--secret: {error}")
+    try:
         settings = Settings(rules=args.rules, duration=args.duration, games_per_table=args.games_per_table,
-                            time_limit=args.time_limit, memory_limit=args.memory_limit, seed=args.seed,
+                            time_limit=args.time_limit, memory_limit=args.memory_limit,
                             start=_start(args.start), max_upload=args.max_upload * 1024,
                             uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox,
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib)
-        _, tokens = Contest.create(args.dir, args.team or [], settings)
+        _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
     if args.json:
@@ -60,6 +65,8 @@ def _create(args: argparse.Namespace) -> int:
         print(f"  admin: {tokens['admin']}")
         for name, token in tokens["teams"].items():
             print(f"  {name}: {token}")
+        print(f"commitment to the contest's secret (SHA-256; the secret is published when the window closes): "
+              f"{tokens['commitment']}")
     return 0
 
 
@@ -173,7 +180,9 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--games-per-table", type=int, default=1, metavar="K", help="walls per table and round (1)")
     create.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     create.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
-    create.add_argument("--seed", type=int, default=2014, help="seeds the walls, seats and Swiss draws (2014)")
+    create.add_argument("--secret", metavar="HEX",
+                        help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
+                        "(default: 256 random bits); kept from the teams until the window closes")
     create.add_argument("--max-upload", type=int, default=1024, metavar="KIB", help="largest source file (1024)")
     create.add_argument("--uploads-per-minute", type=int, default=6, metavar="N", help="per team (6)")
     create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
@@ -186,7 +195,8 @@ def add_parsers(sub: Any) -> None:
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
                         help="a team's sources and builds; an upload past it is refused (64)")
-    create.add_argument("--json", action="store_true", help='print {"admin": TOKEN, "teams": {NAME: TOKEN}}')
+    create.add_argument("--json", action="store_true",
+                        help='print {"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}')
     create.set_defaults(handler=_create)
 
     serve = actions.add_parser("serve", help="serve the contest and play its rounds")

@@ -106,6 +106,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
                        make_agent=_factory(task))
     replay = result.to_json()
+    replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
     replay["contest"] = {"game": task.game_id, "players": [
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
@@ -117,7 +118,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
 
 
 def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-    """``replay`` as team ``viewer`` (None: the public) may see it: other seats' exchanges keep only
+    """``replay`` as team ``viewer`` (None: the public) may see it: no seed, other seats' exchanges keep only
     :data:`PUBLIC_EXCHANGE_KEYS`, and their error details lose their standard error."""
     players = {player["seat"]: player["team"] for player in replay.get("contest", {}).get("players", [])}
 
@@ -125,6 +126,7 @@ def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, An
         return viewer is not None and players.get(seat) == viewer
 
     shown = dict(replay)
+    shown["seed"] = None  # (a contest made before secrets kept each wall's seed, from which others followed)
     shown["seats"] = [
         seat if own(seat.get("seat", -1)) else {**seat, "detail": public_detail(seat.get("detail"))}
         for seat in replay.get("seats", [])

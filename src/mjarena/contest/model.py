@@ -21,10 +21,13 @@ import re
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mjarena.contest.auth import hash_token, matches, new_token
 from mjarena.contest.db import Database, GameRow, Submission, Team
+
+if TYPE_CHECKING:
+    from mjarena.arena.draws import Draws
 
 __all__ = ["ADMIN", "Contest", "ContestError", "Settings", "check_team_name"]
 
@@ -62,7 +65,7 @@ class Settings:
     games_per_table: int = 1
     time_limit: float = 1.0  # seconds per answer
     memory_limit: int = 256  # MiB per bot
-    seed: int = 2014
+    seed: int | None = None  # a public seed: only contests made before secrets (see Contest.draws) have one
     start: float | None = None  # epoch seconds; None: at the first serve
     max_upload: int = 1 << 20  # bytes per source file
     uploads_per_minute: int = 6  # per team
@@ -122,11 +125,22 @@ class Contest:
     # -- making and opening ----------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, root: str | Path, teams: list[str], settings: Settings) -> tuple[Contest, dict[str, Any]]:
-        """A new contest in ``root`` (which must not exist); the tokens, shown this once:
-        ``{"admin": TOKEN, "teams": {NAME: TOKEN}}``."""
+    def create(cls, root: str | Path, teams: list[str], settings: Settings,
+               secret: bytes | None = None) -> tuple[Contest, dict[str, Any]]:
+        """A new contest in ``root`` (which must not exist); the tokens, shown this once, and the commitment to
+        the contest's secret: ``{"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}``.  ``secret``
+        (at least 128 bits; None: 256 random bits) deals every wall, seat and Swiss draw; it is kept in
+        ``contest.db`` (readable by its owner only) and published when the window closes."""
+        from mjarena.arena.draws import MIN_SECRET_BITS, commitment, new_secret
+
         root = Path(root)
         settings.check()
+        if settings.seed is not None:
+            raise ContestError("a contest takes no public seed (anyone who knew it could compute every wall): its "
+                               "walls come from a secret")
+        secret = new_secret() if secret is None else secret
+        if len(secret) * 8 < MIN_SECRET_BITS:
+            raise ContestError(f"the secret has {len(secret) * 8} bits; it needs at least {MIN_SECRET_BITS}")
         for name in teams:
             check_team_name(name)
         duplicates = sorted({name for name in teams if teams.count(name) > 1})
@@ -139,14 +153,17 @@ class Contest:
             (root / "submissions").mkdir()
         except OSError as error:
             raise ContestError(f"{root}: cannot create the folder: {error.strerror or error}") from None
+        (root / "contest.db").touch(mode=0o600)  # the secret's home: its owner's alone (SQLite's journals too)
         db = Database(root / "contest.db")
         db.create_schema()
         admin = new_token()
-        tokens: dict[str, Any] = {"admin": admin, "teams": {}}
+        tokens: dict[str, Any] = {"admin": admin, "teams": {}, "commitment": commitment(secret)}
         now = time.time()
         with db.transaction() as tx:
             tx.set_meta("format", "mjarena-contest")
             tx.set_meta("settings", asdict(settings))
+            tx.set_meta("secret", secret.hex())
+            tx.set_meta("commitment", commitment(secret))
             tx.set_meta("admin_hash", hash_token(admin))
             tx.set_meta("start", settings.start)
             for name in teams:
@@ -172,6 +189,22 @@ class Contest:
                 raise
             raise ContestError(f"{root}/contest.db: cannot read it ({error})") from None
         return cls(root.resolve(), db, settings)
+
+    # -- the randomness ----------------------------------------------------------------------------------
+
+    def draws(self) -> Draws:
+        """Where the walls, seats and Swiss draws come from: the secret, or the public seed of a contest made
+        before secrets (2014 when it gave none)."""
+        from mjarena.arena.draws import Draws
+
+        secret = self.db.meta("secret")
+        if secret is not None:
+            return Draws.secret(bytes.fromhex(secret))
+        return Draws.public(2014 if self.settings.seed is None else self.settings.seed)
+
+    def commitment(self) -> str | None:
+        """SHA-256 of the secret, public from the start (None for a contest made before secrets)."""
+        return self.db.meta("commitment")
 
     # -- teams and tokens ------------------------------------------------------------------------------
 
@@ -311,7 +344,8 @@ class Contest:
         return rounds[-1][0] if rounds else 0
 
     def standings(self, now: float | None = None) -> dict[str, Any]:
-        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "points_per_game", "version"}]}``:
+        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "points_per_game", "version"}],
+        "commitment", "secret"}`` (the secret once the contest is finished, else None):
         every team, by points as the statement ranks them (equal points, equal rank; then by name), with the games
         it played and its points per game beside (teams that joined later played fewer); ``version`` is the
         team's current bot."""
@@ -329,7 +363,9 @@ class Contest:
         for index, row in enumerate(rows):
             rank = ranked[-1]["rank"] if index and row["points"] == rows[index - 1]["points"] else index + 1
             ranked.append({"rank": rank, **row})
-        return {"state": self.state(now), "round": self.round_number(), "rows": ranked}
+        state = self.state(now)
+        return {"state": state, "round": self.round_number(), "rows": ranked, "commitment": self.commitment(),
+                "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 
     def games(self, team: str | None = None) -> list[dict[str, Any]]:
         """Started games, newest first (as the pages list them): running ones with null points; house bots as

@@ -3,10 +3,11 @@ its own (the web server never waits for it) and games in worker processes.
 
 Rounds, while the window is open, back to back:
 
-1. the teams with a bot that builds are sorted by points (ties by a draw seeded with the contest's seed and the
-   round number) and seated 1–4, 5–8, … (:func:`mjarena.arena.tournament.swiss_tables`); house bots
-   (``builtin:greedy``) pad the last table and are not scored.  Each table plays ``games_per_table`` walls
-   (:func:`~mjarena.arena.tournament.table_games`).  The round and its games are one transaction: game ids are
+1. the teams with a bot that builds are sorted by points (ties by a draw from the contest's secret and the
+   round number, :meth:`~mjarena.contest.model.Contest.draws`) and seated 1–4, 5–8, …
+   (:func:`mjarena.arena.tournament.swiss_tables`); house bots (``builtin:greedy``) pad the last table and are
+   not scored.  Each table plays ``games_per_table`` walls (:func:`~mjarena.arena.tournament.table_games`), the
+   seats drawn from the secret too.  The round and its games are one transaction: game ids are
    fixed from then on.
 2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
    that passed), so a new version plays from the team's next game and a running game keeps its versions.
@@ -27,7 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
-from mjarena.arena.tournament import derive_seed, house_names, swiss_tables, table_games
+from mjarena.arena.tournament import house_names, swiss_tables, table_games
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
 from mjarena.contest.sources import contest_sandbox, program_of
@@ -118,15 +119,16 @@ class Scheduler:
         totals = contest.db.totals()
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
         number = (contest.db.rounds()[-1][0] if contest.db.rounds() else 0) + 1
-        seed = contest.settings.seed
+        draws = contest.draws()
         names = sorted(teams.values())
         ids = {name: team_id for team_id, name in teams.items()}
         house = set(house_names(len(names)))
         meetings = {teams[team_id]: count for team_id, count in contest.db.house_meetings().items() if team_id in teams}
         plan = []
-        draw = random.Random(derive_seed(seed, "swiss", number))
+        draw = random.Random(draws("swiss", number))
         for table_no, players in enumerate(swiss_tables(names, points, draw, meetings), 1):
-            games = table_games(players, seed=seed, round_no=number, table=table_no,
+            # seats drawn from the players in name order: mjarena contest verify needs only who sat at the table
+            games = table_games(sorted(players), seed=draws, round_no=number, table=table_no,
                                 games_per_table=contest.settings.games_per_table, duplicate=False)
             plan.append([(game.number, game.wall_seed, [None if name in house else ids[name] for name in game.seats])
                          for game in games])
