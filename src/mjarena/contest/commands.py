@@ -1,6 +1,7 @@
 """The ``contest`` and ``submit`` subcommands of ``mjarena`` (argparse only at import: start-up stays fast).
 
-Every failure is one line on stderr: exit status 2 for bad arguments or a folder that is not a contest;
+Every failure is one line on stderr: exit status 2 for bad arguments or a folder that is not a contest
+(``contest verify`` exits 1 when it finds a problem: one line each, naming its game);
 ``submit`` exits 1 on a compile error and 3 when the server refuses the upload or cannot be reached.
 """
 
@@ -141,6 +142,24 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from mjarena.contest.verify import ExportError, read_export, verify
+
+    try:
+        data = read_export(args.export)
+    except ExportError as error:
+        return _fail("contest verify", str(error))
+    problems = verify(data)
+    for problem in problems:
+        print(f"mjarena contest verify: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    games = sum(isinstance(game, dict) and game.get("state") == "finished" for game in data["games"])
+    print(f"verified: the secret matches its commitment; {games} game(s): walls, seats and results; "
+          f"the standings of {len(data['rows'])} team(s)")
+    return 0
+
+
 def _submit(args: argparse.Namespace) -> int:
     from mjarena.contest.client import SubmitError, submit
 
@@ -225,6 +244,10 @@ def add_parsers(sub: Any) -> None:
     export.add_argument("--format", choices=("csv", "json"), default="json")
     export.add_argument("--out", metavar="FILE", help="write FILE instead of stdout")
     export.set_defaults(handler=_export)
+
+    verify = actions.add_parser("verify", help="check a finished contest's export: walls, seats, results")
+    verify.add_argument("export", metavar="EXPORT", help="the JSON of mjarena contest export, once it is finished")
+    verify.set_defaults(handler=_verify)
 
     submit = sub.add_parser("submit", help="upload a bot to a contest server and wait for its build",
                             description="Upload FILE (.c .cpp .pas .java .js .py) to the contest at URL; exit 0 "
