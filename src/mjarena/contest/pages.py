@@ -80,9 +80,27 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<div id="standings">{standings_table(standings)}</div>'
             '<p class="muted" id="status"></p>'
-            f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>')
+            f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>'
+            f'{_randomness(standings)}')
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
+
+
+def _randomness(standings: Mapping[str, Any]) -> str:
+    """Where the walls come from: the commitment from the start, the secret once the contest is finished.
+
+    >>> "SHA-256" in _randomness({"commitment": "ab" * 32, "secret": None})
+    True
+    """
+    promised, secret = standings.get("commitment"), standings.get("secret")
+    if promised is None:
+        return ""
+    text = ("Every wall, seat and Swiss draw comes from a secret, published when the contest is finished; its "
+            f'SHA-256, published from the start: <code id="commitment">{escape(promised)}</code>.')
+    if secret is not None:
+        text += (f' The secret: <code id="secret">{escape(secret)}</code>. Anyone can check every game with '
+                 "<code>mjarena contest verify</code> on the JSON export.")
+    return f'<section class="randomness"><h2>Randomness</h2><p class="muted">{text}</p></section>'
 
 
 def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = None) -> str:
