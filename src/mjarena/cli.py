@@ -945,7 +945,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from mjarena.contest.commands import add_parsers as add_contest_parsers
 
-    add_contest_parsers(sub)  # contest create|serve|add-team|rotate-token|export, and submit
+    add_contest_parsers(sub)  # contest create|serve|add-team|rotate-token|export|verify, and submit
     return parser
 
 
