@@ -68,7 +68,7 @@
   function render() {
     const eta = state.complete ? " · finished" : state.eta_seconds === null ? " · running"
       : ` · running, about ${duration(state.eta_seconds)} left`;
-    summary.textContent = `${state.rules} · ${state.format} · ${state.rounds} round(s) · seed ${state.seed} · ` +
+    summary.textContent = `${state.rules} · ${state.format} · ${state.rounds} round(s) · ${state.seed === null ? "secret walls" : `seed ${state.seed}`} · ` +
       `${state.played} of ${state.total} games played` + eta;
     progress.max = Math.max(1, state.total);
     progress.value = state.played;
