@@ -872,7 +872,7 @@ def read_settings(out_dir: Path) -> Settings:
             raise TournamentError('not a tournament (no "parameters" object)')
         parameters = data["parameters"]
         for key, types in _PARAMETERS.items():
-            if type(parameters.get(key)) not in types:
+            if key not in parameters or type(parameters[key]) not in types:
                 raise TournamentError(f'"{key}" is missing or {excerpt(json.dumps(parameters.get(key)), 40)}')
         for number, bot in enumerate(parameters["bots"], 1):
             if not isinstance(bot, dict) or type(bot.get("name")) is not str or type(bot.get("spec")) is not str:
