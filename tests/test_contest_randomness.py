@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +26,8 @@ from mjarena.cli import main
 from mjarena.contest.export import results_json
 from mjarena.tiles import parse_tiles
 from test_contest import Server, play_round
+
+from boxes import sandbox_kinds
 
 NOI = judge_rules("noi2014")
 
@@ -228,3 +231,55 @@ def test_verify_refuses_a_changed_secret_and_an_export_without_one(finished: dic
     (tmp_path / "bad.json").write_text("{")
     assert main(["contest", "verify", str(tmp_path / "bad.json")]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+SPY = """
+import os
+root, secret = ROOT, SECRET
+seen, found = [], False
+for folder, _, files in os.walk(root):
+    for name in files:
+        path = os.path.join(folder, name)
+        seen.append(os.path.relpath(path, root))
+        if name == "spy.py":  # (it holds what it looks for)
+            continue
+        try:
+            with open(path, "rb") as file:
+                found = found or secret.encode() in file.read()
+        except OSError:
+            pass
+print(found, sorted(seen))
+"""
+
+
+@pytest.mark.parametrize("sandbox", sandbox_kinds())
+def test_a_bots_box_shows_its_build_but_not_the_contests_secret(sandbox: str) -> None:
+    """A contest's bot sees its own build folder, inside the contest's folder; nothing else of that folder, so not
+    contest.db and its secret.  Outside the box (``none``, trusted code only) the same spy reads it: the test can
+    fail.  The contest is made outside /tmp (which every box replaces by a tmpfs of its own), as a real one is."""
+    import shutil
+    import tempfile
+
+    from mjarena.contest.model import Contest, Settings
+    from mjarena.sandbox import Sandbox
+    from mjarena.sandbox.run import run
+
+    place = Path(tempfile.mkdtemp(dir="/var/tmp", prefix="mjarena-test-"))
+    try:
+        place.chmod(0o755)
+        contest, _ = Contest.create(place / "cup", ["red"], Settings(sandbox=sandbox))
+        work = place / "cup" / "builds" / "key" / "work"  # where a built bot runs from
+        work.mkdir(parents=True)
+        secret = contest.db.meta("secret")  # (the spy has the paths in its source: an argument is shown to it)
+        (work / "spy.py").write_text(SPY.replace("ROOT", repr(str(place / "cup"))).replace("SECRET", repr(secret)))
+        for folder in (work, work.parent, work.parent.parent):
+            folder.chmod(0o755)
+        result = run([sys.executable, str(work / "spy.py")],
+                     sandbox=Sandbox.parse(sandbox), readable=[work], cwd=work)
+        found, seen = result.stdout.decode().split(" ", 1)
+        if sandbox == "none":
+            assert found == "True" and "contest.db" in seen  # without the box, the attack works
+        else:
+            assert result.ok and found == "False" and "contest.db" not in seen and "builds/key/work/spy.py" in seen
+    finally:
+        shutil.rmtree(place)
