@@ -88,6 +88,8 @@ def test_create_makes_a_secret_refuses_a_short_one_and_keeps_it_from_others(tmp_
     assert main(["contest", "create", str(folder), "--team", "red", "--secret", "2014"]) == 2
     error = capsys.readouterr().err
     assert "--secret" in error and "16 bits" in error and "at least 128" in error and not folder.exists()
+    assert main(["contest", "create", str(folder), "--team", "red", "--seed", "2014"]) == 2  # the old option too
+    assert "16 bits" in capsys.readouterr().err and not folder.exists()
     assert main(["contest", "create", str(folder), "--team", "red", "--secret", "xyz" * 20]) == 2
     assert "hex digits" in capsys.readouterr().err
     given = "0123456789abcdef" * 2  # 128 bits: accepted

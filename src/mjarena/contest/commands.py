@@ -199,7 +199,7 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--games-per-table", type=int, default=1, metavar="K", help="walls per table and round (1)")
     create.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     create.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
-    create.add_argument("--secret", metavar="HEX",
+    create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")
     create.add_argument("--max-upload", type=int, default=1024, metavar="KIB", help="largest source file (1024)")
