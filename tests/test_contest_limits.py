@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_contest import BOT, Server, login, play_round
 
 from mjarena.agents.errors import BotTimeout
 from mjarena.arena.match import run_match
@@ -23,6 +22,7 @@ from mjarena.contest.model import ContestError, Settings
 from mjarena.limits import Limits
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox
+from test_contest import BOT, Server, login, play_round
 
 BOTS = Path(__file__).parent / "bots"
 NONE = Sandbox(kind="none")
@@ -120,7 +120,7 @@ def test_the_deadline_is_the_smaller_of_the_limit_and_the_budget_left() -> None:
     command = [sys.executable, str(BOTS / "sleep_bot.py"), "0.15"]
     with BotProcess(command, time_limit=1.0, game_budget=0.5) as bot:
         answers = 0
-        with pytest.raises(BotTimeout, match="thinking budget of 0.5 s for the game is used up"):
+        with pytest.raises(BotTimeout, match=r"thinking budget of 0\.5 s for the game is used up"):
             for _ in range(20):
                 bot.ask("2 W1")
                 answers += 1

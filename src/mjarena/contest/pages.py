@@ -56,14 +56,14 @@ def _team_link(team: str | None) -> str:
 
 
 def _seconds(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f} s"
+    return "—" if value is None else f"{value:.2f} s"
 
 
 def _thinking(mean: float | None, most: float | None) -> str:
     """A team's thinking per game: its mean, and its most in one game (the same text ``contest.js`` writes).
 
-    >>> _thinking(2.345, 7.0), _thinking(None, None)
-    ('2.3 s (max 7.0 s)', '—')
+    >>> _thinking(2.346, 7.0), _thinking(None, None)
+    ('2.35 s (max 7.00 s)', '—')
     """
     return "—" if mean is None else f"{_seconds(mean)} (max {_seconds(most)})"
 
