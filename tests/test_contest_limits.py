@@ -43,50 +43,50 @@ def only_result(server: Server, team: str) -> dict:
 
 
 def test_a_python_bot_over_the_limit_is_timed_out_under_the_default_limits(tmp_path: Path) -> None:
-    """The attack: 0.6 s for an answer under a 0.25 s limit, in Python (6x under the old contest: 1.5 s). The
+    """The attack: 0.9 s for an answer under a 0.4 s limit, in Python (6x under the old contest: 2.4 s). The
     default is the statement's, one limit for all: it is a timeout, and the pages say which limits hold."""
-    server = Server(tmp_path / "c", ["red"], time_limit=0.25)
-    server.upload("red", sleepy(0.6, every_answer=False))
+    server = Server(tmp_path / "c", ["red"], time_limit=0.4)
+    server.upload("red", sleepy(0.9, every_answer=False))
     play_round(server)
     seat = only_result(server, "red")
     assert (seat["status"], seat["reason"]) == ("error", "timeout")
     standings = server.standings()
-    assert standings["limits"] == {"time_limit": 0.25, "memory_limit": 256, "game_budget": 7.5,
+    assert standings["limits"] == {"time_limit": 0.4, "memory_limit": 256, "game_budget": 12.0,
                                    "per_language": False}
-    assert "the same for every language: 0.25 s per answer, 256 MiB, 7.5 s of thinking per game" in \
+    assert "the same for every language: 0.4 s per answer, 256 MiB, 12 s of thinking per game" in \
         server.client.get("/").text
-    assert "0.25 s per answer" in server.client.get("/teams/red").text
+    assert "0.4 s per answer" in server.client.get("/teams/red").text
     login(server, "red")
-    assert "0.25 s per answer" in server.client.get("/team").text
+    assert "0.4 s per answer" in server.client.get("/team").text
 
 
 def test_per_language_limits_are_the_organisers_explicit_choice(tmp_path: Path) -> None:
     """--per-language-limits (Botzone's way): Python gets its 6x, on the answer's limit and the game's budget,
     and the standings list each language's limits."""
-    server = Server(tmp_path / "c", ["red"], time_limit=0.25, per_language_limits=True)
-    server.upload("red", sleepy(0.6, every_answer=False))
+    server = Server(tmp_path / "c", ["red"], time_limit=0.4, per_language_limits=True)
+    server.upload("red", sleepy(0.9, every_answer=False))
     play_round(server)
     assert only_result(server, "red")["status"] != "error"
     limits = server.standings()["limits"]
     assert limits["per_language"] is True
-    assert limits["languages"]["python"] == {"time_limit": 1.5, "memory_limit": 256, "game_budget": 45.0}
-    assert limits["languages"]["cpp"]["time_limit"] == 0.25
+    assert limits["languages"]["python"] == {"time_limit": 2.4, "memory_limit": 256, "game_budget": 72.0}
+    assert limits["languages"]["cpp"]["time_limit"] == 0.4
     assert 'data-language="python"' in server.client.get("/").text
 
 
 def test_a_seat_past_its_game_budget_is_out_with_timeout(tmp_path: Path) -> None:
-    """The attack: every answer under the per-answer limit (0.15 s of 0.5 s), so that a game lasts ~65 of them.
-    Past its 0.6 s budget for the game the seat is out with a timeout, the game goes on (the judge plays for
-    it), and its thinking per game shows on the standings and on its team's pages."""
-    server = Server(tmp_path / "c", ["red"], time_limit=0.5, game_budget=0.6)
-    server.upload("red", sleepy(0.15, every_answer=True))
+    """The attack: every answer under the per-answer limit (0.2 s of 0.8 s), so that a game lasts up to 65 of
+    them. Past its 1.2 s budget for the game the seat is out with a timeout, the game goes on (the judge plays
+    for it), and its thinking per game shows on the standings and on its team's pages."""
+    server = Server(tmp_path / "c", ["red"], time_limit=0.8, game_budget=1.2)
+    server.upload("red", sleepy(0.2, every_answer=True))
     play_round(server)
     seat = only_result(server, "red")
     assert (seat["status"], seat["reason"]) == ("error", "timeout")
     (game,) = server.games("red")
     replay = json.loads(server.contest.db.replay(game["id"]))
     (mine,) = [row for row in replay["seats"] if row["seat"] == seat["seat"]]
-    assert "thinking budget of 0.6 s for the game is used up" in mine["detail"]
+    assert "thinking budget of 1.2 s for the game is used up" in mine["detail"]
     answered = [line for line in replay["transcripts"][str(seat["seat"])] if line["response"] is not None]
     assert 0 < len(answered) < 10  # out after a few answers, not ~65
     assert any(row["by"] == "judge" and row["seat"] == seat["seat"] for row in replay["decisions"])
@@ -115,19 +115,19 @@ def test_the_budget_and_the_limits_are_checked_at_create(tmp_path: Path, capsys:
 
 
 def test_the_deadline_is_the_smaller_of_the_limit_and_the_budget_left() -> None:
-    """A restart-mode bot that takes 0.15 s an answer, under a 1 s limit: with a 0.5 s budget for the game its
+    """A restart-mode bot that takes 0.3 s an answer, under a 1.5 s limit: with a 2 s budget for the game its
     answers stop within a few requests, with a timeout that names the budget; without it, it goes on."""
-    command = [sys.executable, str(BOTS / "sleep_bot.py"), "0.15"]
-    with BotProcess(command, time_limit=1.0, game_budget=0.5) as bot:
+    command = [sys.executable, str(BOTS / "sleep_bot.py"), "0.3"]
+    with BotProcess(command, time_limit=1.5, game_budget=2.0) as bot:
         answers = 0
-        with pytest.raises(BotTimeout, match=r"thinking budget of 0\.5 s for the game is used up"):
+        with pytest.raises(BotTimeout, match=r"thinking budget of 2 s for the game is used up"):
             for _ in range(20):
                 bot.ask("2 W1")
                 answers += 1
         assert 1 <= answers < 20
         assert bot.closed
-    with BotProcess(command, time_limit=1.0) as free:
-        for _ in range(5):
+    with BotProcess(command, time_limit=1.5) as free:
+        for _ in range(8):
             assert free.ask("2 W1").response == "PASS"
 
 

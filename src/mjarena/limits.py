@@ -32,10 +32,10 @@ GAME_BUDGET_LIMITS = 30
 def default_budget(time_limit: float) -> float:
     """The thinking budget per game and seat when none is given: :data:`GAME_BUDGET_LIMITS` answers' limits.
 
-    >>> default_budget(1.0), default_budget(0.5)
-    (30.0, 15.0)
+    >>> default_budget(1.0), default_budget(0.5), default_budget(0.1)
+    (30.0, 15.0, 3.0)
     """
-    return GAME_BUDGET_LIMITS * time_limit
+    return round(GAME_BUDGET_LIMITS * time_limit, 6)
 
 
 @dataclass(frozen=True)

@@ -140,9 +140,9 @@ class Settings:
             from mjarena.builds import load_toolchains
 
             shown["languages"] = {
-                name: {"time_limit": limits.time * chain.time_factor,
+                name: {"time_limit": round(limits.time * chain.time_factor, 3),
                        "memory_limit": chain.memory_mib or limits.memory_mib,
-                       "game_budget": limits.budget * chain.time_factor}
+                       "game_budget": round(limits.budget * chain.time_factor, 3)}
                 for name, chain in sorted(load_toolchains().items())}
         return shown
 
