@@ -238,8 +238,12 @@ def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = Tru
     if not preflight:
         return
     parser.add_argument("--language-limits", action="store_true",
-                        help="source-file bots get their language's time factor and memory from the toolchain "
-                        "table (Botzone-style: Java 3x, JavaScript 2x, Python 6x); default: the same limits for all")
+                        help="source-file bots get their language's time factor (on the time limit and the game "
+                        "budget) and memory from the toolchain table (Botzone-style: Java 3x, JavaScript 2x, "
+                        "Python 6x); default: the same limits for all")
+    parser.add_argument("--game-budget", type=float, metavar="SECONDS",
+                        help="a program bot's thinking time for a whole game; past it the seat is out with a "
+                        "timeout (default: 30 times --time-limit)")
     parser.add_argument("--allow-broken", action="store_true",
                         help="play even when pre-flight finds bots that cannot play (they err in every game)")
 
@@ -279,7 +283,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.match import run_match
     from mjarena.arena.rulesets import judge_rules
-    from mjarena.limits import Limits, check_limits
+    from mjarena.limits import Limits, check_budget, check_limits
     from mjarena.replay import save
 
     try:
@@ -291,6 +295,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise UsageError(f"a match needs exactly 4 --bot options (seats 0..3), got {len(bots)}")
     try:
         check_limits(args.time_limit, args.memory_limit)
+        check_budget(args.game_budget)
     except ValueError as error:
         raise UsageError(str(error)) from None
     toolchains = _toolchains(args)
@@ -301,7 +306,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
     wall = _read_wall(args.wall, judge) if args.wall else None
     limits = Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=_sandbox(args, bots),
-                    toolchains=toolchains, language_limits=args.language_limits)
+                    toolchains=toolchains, language_limits=args.language_limits, game_budget=args.game_budget)
     _preflight(args, [(f"seat {seat}", spec) for seat, spec in enumerate(bots)], judge.name, limits)
     result = run_match(bots, rules=judge.name, seed=args.seed, wall=wall, limits=limits)
     data = result.to_json()
@@ -425,11 +430,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             bots, format=args.format, rounds=args.rounds,
             games_per_table=args.games_per_table, duplicate=args.duplicate, seed=seed, rules=args.rules,
             time_limit=args.time_limit, memory_limit=args.memory_limit, toolchains=_toolchains(args),
-            language_limits=args.language_limits,
+            language_limits=args.language_limits, game_budget=args.game_budget,
         )
         sandbox = _sandbox(args, [bot.spec for bot in settings.bots])
         limits = Limits(time=settings.time_limit, memory_mib=settings.memory_limit, sandbox=sandbox,
-                        toolchains=settings.toolchains, language_limits=settings.language_limits)
+                        toolchains=settings.toolchains, language_limits=settings.language_limits,
+                        game_budget=settings.game_budget)
         _preflight(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
         rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
                               seed_given=seed_given, sandbox=sandbox, progress=False if args.quiet else None)

@@ -97,7 +97,7 @@ def make_agent(
 
     process = BotProcess(
         shlex.split(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,
-        output_limit=limits.output_bytes, sandbox=limits.sandbox,
+        output_limit=limits.output_bytes, sandbox=limits.sandbox, game_budget=limits.budget,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
 

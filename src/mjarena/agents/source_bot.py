@@ -3,8 +3,9 @@
 sandbox, its build folder visible read-only.
 
 Per-language limits: the statement's time and memory limit for every language by default; with
-``Limits.language_limits`` on, the time limit is multiplied by the language's ``time_factor`` and the
-language's ``memory_mib`` (when the toolchain table sets one) replaces the memory limit, as Botzone does.
+``Limits.language_limits`` on, the time limit and the game budget are multiplied by the language's
+``time_factor`` and the language's ``memory_mib`` (when the toolchain table sets one) replaces the memory limit,
+as Botzone does.
 
 A source that does not build plays as a bot that errs at its first request (reason ``crash``, the compiler's
 first line as the detail); pre-flight (:mod:`mjarena.arena.preflight`) normally stops a match before that.
@@ -40,19 +41,20 @@ def is_source(spec: str, toolchains: str | os.PathLike[str] | None = None) -> bo
     return bool(spec) and not _SPACE.search(spec) and language_of(spec, toolchains) is not None
 
 
-def language_limits(result: BuildResult, limits: Limits) -> tuple[float, int]:
-    """(seconds, MiB) per answer for a bot built as ``result`` under ``limits``.
+def language_limits(result: BuildResult, limits: Limits) -> tuple[float, int, float]:
+    """(seconds per answer, MiB, seconds of thinking per game) for a bot built as ``result`` under ``limits``.
 
     >>> from types import SimpleNamespace as N
     >>> built = N(time_factor=3.0, memory_mib=512)
-    >>> language_limits(built, N(time=1.0, memory_mib=256, language_limits=False))
-    (1.0, 256)
-    >>> language_limits(built, N(time=1.0, memory_mib=256, language_limits=True))
-    (3.0, 512)
+    >>> language_limits(built, N(time=1.0, memory_mib=256, budget=30.0, language_limits=False))
+    (1.0, 256, 30.0)
+    >>> language_limits(built, N(time=1.0, memory_mib=256, budget=30.0, language_limits=True))
+    (3.0, 512, 90.0)
     """
     if not limits.language_limits:
-        return limits.time, limits.memory_mib
-    return limits.time * result.time_factor, result.memory_mib or limits.memory_mib
+        return limits.time, limits.memory_mib, limits.budget
+    factor = result.time_factor
+    return limits.time * factor, result.memory_mib or limits.memory_mib, limits.budget * factor
 
 
 class BrokenBuild:
@@ -79,9 +81,9 @@ def source_agent(spec: str, limits: Limits, rules: JudgeRules) -> Agent:
     if not result.ok:
         first = next((line for line in result.message.splitlines() if "error" in line.lower()), None)
         return BrokenBuild(spec, f"compile_error: {first or result.message.partition(chr(10))[0]}")
-    seconds, memory = language_limits(result, limits)
+    seconds, memory, budget = language_limits(result, limits)
     process = BotProcess(
         result.command(memory), time_limit=seconds, memory_limit_mib=memory, output_limit=limits.output_bytes,
-        sandbox=limits.sandbox, readable=result.readable,
+        sandbox=limits.sandbox, readable=result.readable, game_budget=budget,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)

@@ -158,6 +158,7 @@ class Settings:
     memory_limit: int = 256
     toolchains: str | None = None  # the user's toolchain table for source-file entrants (absolute path)
     language_limits: bool = False  # each language's time factor and memory from that table
+    game_budget: float | None = None  # a seat's thinking seconds per game (None: 30 times the time limit)
     secret: bytes | None = field(default=None, repr=False, compare=False)  # with seed None: read from DIR/secret
 
     @property
@@ -185,6 +186,7 @@ class Settings:
         toolchains: str | None = None,
         language_limits: bool = False,
         secret: bytes | None = None,
+        game_budget: float | None = None,
     ) -> Settings:
         """Checked settings; ``rounds`` defaults to :func:`default_rounds`; ``seed`` None: the walls come from
         ``secret`` (read from or written to ``DIR/secret`` by :class:`Tournament`)."""
@@ -213,14 +215,15 @@ class Settings:
         rounds = default_rounds(len(bots)) if rounds is None else rounds
         if rounds < 1 or games_per_table < 1:
             raise TournamentError("--rounds and --games-per-table must be at least 1")
-        from mjarena.limits import check_limits
+        from mjarena.limits import check_budget, check_limits
 
         try:
             check_limits(time_limit, memory_limit)
+            check_budget(game_budget)
         except ValueError as error:
             raise TournamentError(str(error)) from None
         return cls(tuple(bots), format, rounds, games_per_table, duplicate, seed, rules, time_limit,
-                   memory_limit, toolchains, language_limits, secret)
+                   memory_limit, toolchains, language_limits, game_budget, secret)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as stored in ``tournament.json``."""
@@ -230,6 +233,7 @@ class Settings:
             "time_limit": self.time_limit, "memory_limit": self.memory_limit,
             **({"toolchains": self.toolchains} if self.toolchains else {}),
             **({"language_limits": True} if self.language_limits else {}),
+            **({"game_budget": self.game_budget} if self.game_budget is not None else {}),
             "bots": [{"name": bot.name, "spec": bot.spec} for bot in self.bots],
         }
 
@@ -242,6 +246,7 @@ class Settings:
             None if data["seed"] is None else int(data["seed"]), data["rules"],
             float(data["time_limit"]), int(data["memory_limit"]), data.get("toolchains"),
             bool(data.get("language_limits", False)),
+            None if data.get("game_budget") is None else float(data["game_budget"]),
         )
 
     @property
@@ -528,6 +533,7 @@ class GameTask:
     toolchains: str | None = None
     language_limits: bool = False
     sync_replay: bool = True  # False: the caller fsyncs the replay (Tournament.run does, a batch at a time)
+    game_budget: float | None = None  # a seat's thinking seconds per game (None: 30 times the time limit)
 
     def __str__(self) -> str:
         return self.game_id
@@ -541,7 +547,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
 
     result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed,
                        limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox,
-                                     toolchains=task.toolchains, language_limits=task.language_limits))
+                                     toolchains=task.toolchains, language_limits=task.language_limits,
+                                     game_budget=task.game_budget))
     house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
     record = {
         "game": task.game_id, "round": task.round, "table": task.table, "number": task.number,
@@ -1005,6 +1012,7 @@ class Tournament:
                     tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
                     settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
                     self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
+                    game_budget=settings.game_budget,
                 ))
         return tasks
 

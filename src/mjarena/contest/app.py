@@ -266,8 +266,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         if db.team(name) is None:
             raise HTTPException(404, f"no team {name!r}")
         games = await run_in_threadpool(contest.games, name)
-        chart = versions_chart(name, await run_in_threadpool(contest.version_figures, name))
-        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request), chart))
+        figures = await run_in_threadpool(contest.version_figures, name)
+        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request), versions_chart(name, figures),
+                                                  settings.limits_json(), figures))
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
@@ -301,7 +302,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         history = [submission.to_json() for submission in db.submissions(team_id=team.id)]
         figures = contest.version_figures(team.name)
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
-                               figures=figures, chart=versions_chart(team.name, figures))
+                               figures=figures, chart=versions_chart(team.name, figures),
+                               limits=settings.limits_json())
 
     async def team_home(request: Request) -> Response:
         found = session(request)

@@ -55,7 +55,8 @@ def _create(args: argparse.Namespace) -> int:
                             start=_start(args.start), max_upload=args.max_upload * 1024,
                             uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox,
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
-                            build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib)
+                            build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
+                            per_language_limits=args.per_language_limits, game_budget=args.game_budget)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -199,6 +200,13 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--games-per-table", type=int, default=1, metavar="K", help="walls per table and round (1)")
     create.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     create.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
+    create.add_argument("--game-budget", type=float, metavar="SECONDS",
+                        help="a seat's thinking time for a whole game; past it the seat is out with a timeout "
+                        "(default: 30 times --time-limit, 30 s)")
+    create.add_argument("--per-language-limits", action="store_true",
+                        help="Botzone's way: each language's time factor (on the time limit and the game budget) "
+                        "and memory from the toolchain table (Java 3x, JavaScript 2x, Python 6x); default: the "
+                        "statement's, the same limits for every language")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")

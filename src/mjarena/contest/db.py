@@ -110,6 +110,12 @@ SCHEMA = (
         submission_id INTEGER PRIMARY KEY REFERENCES submissions (id),
         cache_key VARCHAR(64) NOT NULL,
         built DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS thinking (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        seconds DOUBLE PRECISION NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat))""",
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
@@ -322,6 +328,11 @@ class Transaction:
                 "WHERE game_id = ? AND seat = ?",
                 (result["status"], result["reason"], result["detail"], result["rank"], result["points"], game_id,
                  result["seat"]))
+        self._c.execute("DELETE FROM thinking WHERE game_id = ?", (game_id,))
+        for result in results:
+            if result.get("thinking") is not None:
+                self._c.execute("INSERT INTO thinking (game_id, seat, seconds, answers) VALUES (?, ?, ?, ?)",
+                                (game_id, result["seat"], result["thinking"], result.get("answers", 0)))
 
 
 class Database:
@@ -481,6 +492,24 @@ class Database:
             "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
         return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
+
+    def thinking_totals(self) -> dict[int, tuple[int, float, float]]:
+        """Each team's thinking over its finished games: ``(games, seconds in all, most seconds in one game)``
+        (games recorded before thinking was kept are not counted)."""
+        rows = self._rows(
+            "SELECT s.team_id, COUNT(*), SUM(k.seconds), MAX(k.seconds) FROM seats s "
+            "JOIN games g ON g.id = s.game_id JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
+            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
+        return {int(team_id): (int(count), float(total or 0.0), float(most or 0.0))
+                for team_id, count, total, most in rows}
+
+    def thinking_of(self, team_id: int) -> dict[int, float]:
+        """The seconds that team ``team_id`` thought in each of its finished games: ``{game id: seconds}``."""
+        rows = self._rows(
+            "SELECT s.game_id, k.seconds FROM seats s JOIN games g ON g.id = s.game_id "
+            "JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
+            "WHERE g.state = 'finished' AND s.team_id = ?", (team_id,))
+        return {int(game_id): float(seconds) for game_id, seconds in rows}
 
     def admin_session(self, token_hash: str, now: float) -> str | None:
         """The CSRF token of a live session of the organiser."""

@@ -21,7 +21,7 @@ from typing import Any
 from mjarena.contest.sources import Program
 
 __all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "GameTask", "SeatPlan", "play_game", "public_detail",
-           "public_replay"]
+           "public_replay", "thinking"]
 
 HOUSE_BOT = "builtin:greedy"
 PUBLIC_EXCHANGE_KEYS = ("request", "response", "elapsed_ms", "mode")
@@ -78,7 +78,8 @@ def _limits(task: GameTask) -> Any:
 
 
 def _factory(task: GameTask) -> Any:
-    """The match's agent factory: house bots as usual, each team's pinned program with its language's limits."""
+    """The match's agent factory: house bots as usual, each team's pinned program with the limits in force for it
+    (:class:`~mjarena.contest.sources.Program`: the contest's, or its language's with per-language limits)."""
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.agents.factory import make_agent
     from mjarena.protocol.process import BotProcess, ProcessTransport
@@ -87,9 +88,9 @@ def _factory(task: GameTask) -> Any:
         program = task.seats[seat].program
         if program is None:
             return make_agent(spec, seat, limits, seed=seed, rules=rules)
-        process = BotProcess(program.argv, time_limit=limits.time * program.time_factor,
-                             memory_limit_mib=program.memory_mib, output_limit=limits.output_bytes,
-                             sandbox=limits.sandbox, readable=program.readable)
+        process = BotProcess(program.argv, time_limit=program.time_limit, memory_limit_mib=program.memory_mib,
+                             output_limit=limits.output_bytes, sandbox=limits.sandbox, readable=program.readable,
+                             game_budget=program.game_budget)
         return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
 
     return factory
@@ -111,10 +112,22 @@ def play_game(task: GameTask) -> dict[str, Any]:
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
-         "detail": seat.detail, "rank": seat.rank, "points": seat.points}
+         "detail": seat.detail, "rank": seat.rank, "points": seat.points,
+         **thinking(result.transcripts.get(seat.seat, []))}
         for seat in result.seats
     ]
     return {"game_id": task.game_id, "results": results, "replay": json.dumps(replay, ensure_ascii=False)}
+
+
+def thinking(transcript: list[dict[str, Any]]) -> dict[str, Any]:
+    """A seat's thinking in a game, from its transcript: ``{"thinking": seconds, "answers": count}`` (the wall
+    time of every answer, as the judge times it against the limits; an in-process house bot has none).
+
+    >>> thinking([{"elapsed_ms": 250.0}, {"elapsed_ms": 1000.5}])
+    {'thinking': 1.2505, 'answers': 2}
+    """
+    return {"thinking": round(sum(line["elapsed_ms"] for line in transcript) / 1000.0, 4),
+            "answers": len(transcript)}
 
 
 def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from mjarena.contest.db import Database, GameRow, Submission, Team
 
 if TYPE_CHECKING:
     from mjarena.arena.draws import Draws
+    from mjarena.limits import Limits
 
 __all__ = ["ADMIN", "Contest", "ContestError", "Settings", "check_team_name"]
 
@@ -74,6 +75,8 @@ class Settings:
     compile_wall: float = 10.0  # seconds of wall-clock time per compile (besides the toolchain's CPU limit)
     build_output_mib: int = 16  # MiB a build may write
     team_quota_mib: int = 64  # MiB of sources and builds per team
+    per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
+    game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -87,8 +90,13 @@ class Settings:
             raise ContestError(f"--duration {self.duration:g}: must be positive (minutes)")
         if self.games_per_table < 1:
             raise ContestError(f"--games-per-table {self.games_per_table}: must be at least 1")
-        if self.time_limit <= 0 or self.memory_limit <= 0:
-            raise ContestError("--time-limit and --memory-limit must be positive")
+        from mjarena.limits import check_budget, check_limits
+
+        try:
+            check_limits(self.time_limit, self.memory_limit)
+            check_budget(self.game_budget)
+        except ValueError as error:
+            raise ContestError(str(error)) from None
         if self.max_upload < 1 or self.uploads_per_minute < 1:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
@@ -107,6 +115,37 @@ class Settings:
                                f"--max-upload and its build (--build-output-mib): give it at least "
                                f"{-(-need >> 20)}")
         return self
+
+    def bot_limits(self) -> Limits:
+        """The limits a team's bot plays under (before its language's, with per-language limits on)."""
+        from mjarena.limits import Limits
+        from mjarena.sandbox import Sandbox
+
+        return Limits(time=self.time_limit, memory_mib=self.memory_limit, sandbox=Sandbox.parse(self.sandbox),
+                      language_limits=self.per_language_limits, game_budget=self.game_budget)
+
+    def limits_json(self) -> dict[str, Any]:
+        """The limits in force, as the standings and the teams' pages show them: ``{"time_limit" (s per answer),
+        "memory_limit" (MiB), "game_budget" (s of thinking per seat and game), "per_language": false}``; with
+        per-language limits, ``"languages": {NAME: {"time_limit", "memory_limit", "game_budget"}}`` besides.
+
+        >>> Settings().limits_json()
+        {'time_limit': 1.0, 'memory_limit': 256, 'game_budget': 30.0, 'per_language': False}
+        >>> Settings(per_language_limits=True).limits_json()["languages"]["python"]
+        {'time_limit': 6.0, 'memory_limit': 256, 'game_budget': 180.0}
+        """
+        limits = self.bot_limits()
+        shown: dict[str, Any] = {"time_limit": limits.time, "memory_limit": limits.memory_mib,
+                                 "game_budget": limits.budget, "per_language": self.per_language_limits}
+        if self.per_language_limits:
+            from mjarena.builds import load_toolchains
+
+            shown["languages"] = {
+                name: {"time_limit": round(limits.time * chain.time_factor, 3),
+                       "memory_limit": chain.memory_mib or limits.memory_mib,
+                       "game_budget": round(limits.budget * chain.time_factor, 3)}
+                for name, chain in sorted(load_toolchains().items())}
+        return shown
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
@@ -344,27 +383,33 @@ class Contest:
         return rounds[-1][0] if rounds else 0
 
     def standings(self, now: float | None = None) -> dict[str, Any]:
-        """``{"state", "round", "rows": [{"rank", "team", "points", "games", "points_per_game", "version"}],
-        "commitment", "secret"}`` (the secret once the contest is finished, else None):
-        every team, by points as the statement ranks them (equal points, equal rank; then by name), with the games
-        it played and its points per game beside (teams that joined later played fewer); ``version`` is the
-        team's current bot."""
+        """``{"state", "round", "limits", "rows": [{"rank", "team", "points", "games", "points_per_game",
+        "version", "thinking_per_game", "thinking_max"}], "commitment", "secret"}``: every team, by points as the
+        statement ranks them (equal points, equal rank; then by name), with the games it played and its points per
+        game beside (teams that joined later played fewer); ``version`` is the team's current bot; its bots'
+        thinking time in seconds per game on average and at most (None before its first game); ``limits`` the
+        limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None."""
         totals = self.db.totals()
+        thinking = self.db.thinking_totals()
         current = self.db.current_submissions()
         rows = []
         for team in self.db.teams():
             games, points = totals.get(team.id, (0, 0.0))
+            timed, seconds, most = thinking.get(team.id, (0, 0.0, 0.0))
             bot = current.get(team.id)
             rows.append({"team": team.name, "points": points, "games": games,
                          "points_per_game": round(points / games, 3) if games else None,
-                         "version": bot.version if bot is not None else None})
+                         "version": bot.version if bot is not None else None,
+                         "thinking_per_game": round(seconds / timed, 3) if timed else None,
+                         "thinking_max": round(most, 3) if timed else None})
         rows.sort(key=lambda row: (-row["points"], row["team"]))
         ranked = []
         for index, row in enumerate(rows):
             rank = ranked[-1]["rank"] if index and row["points"] == rows[index - 1]["points"] else index + 1
             ranked.append({"rank": rank, **row})
         state = self.state(now)
-        return {"state": state, "round": self.round_number(), "rows": ranked, "commitment": self.commitment(),
+        return {"state": state, "round": self.round_number(), "limits": self.settings.limits_json(), "rows": ranked,
+                "commitment": self.commitment(),
                 "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 
     def games(self, team: str | None = None) -> list[dict[str, Any]]:
@@ -414,19 +459,27 @@ class Contest:
         return {"rounds": list(range(1, last + 1)), "teams": teams}
 
     def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
-        """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``
-        and ``errors`` (games in which it erred)."""
+        """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
+        ``errors`` (games in which it erred), and its thinking time in seconds per game, on average and at most:
+        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept)."""
+        found = self.db.team(team)
+        thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
         for game in self.games(team):
             for seat in game["players"]:
                 if seat["team"] != team or game["state"] != "finished":
                     continue
-                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0})
+                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "timed": []})
                 row["games"] += 1
                 row["points"] += seat["points"] or 0.0
                 row["errors"] += seat["status"] == "error"
+                if game["id"] in thought:
+                    row["timed"].append(thought[game["id"]])
         for row in figures.values():
             row["points_per_game"] = round(row["points"] / row["games"], 3)
+            timed = row.pop("timed")
+            row["thinking_per_game"] = round(sum(timed) / len(timed), 3) if timed else None
+            row["thinking_max"] = round(max(timed), 3) if timed else None
         return figures
 
 

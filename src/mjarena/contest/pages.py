@@ -16,8 +16,8 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["error_page", "login_page", "page", "replay_page", "rounds_page", "standings_page", "team_games_page",
-           "team_page", "when"]
+__all__ = ["error_page", "limits_text", "login_page", "page", "replay_page", "rounds_page", "standings_page",
+           "team_games_page", "team_page", "thinking_table", "when"]
 
 
 def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, admin: bool = False,
@@ -55,16 +55,55 @@ def _team_link(team: str | None) -> str:
     return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
 
 
+def _seconds(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def _thinking(mean: float | None, most: float | None) -> str:
+    """A team's thinking per game: its mean, and its most in one game (the same text ``contest.js`` writes).
+
+    >>> _thinking(2.346, 7.0), _thinking(None, None)
+    ('2.35 s (max 7.00 s)', '—')
+    """
+    return "—" if mean is None else f"{_seconds(mean)} (max {_seconds(most)})"
+
+
+def limits_text(limits: Mapping[str, Any]) -> str:
+    """The limits in force, as the standings and the teams' pages show them (``Settings.limits_json``).
+
+    >>> text = limits_text({"time_limit": 1.0, "memory_limit": 256, "game_budget": 30.0, "per_language": False})
+    >>> text[text.index(">") + 1:text.index("(")]
+    'Limits, the same for every language: 1 s per answer, 256 MiB, 30 s of thinking per game '
+    """
+    budget_rule = "past it, a seat is out with a timeout"
+    if not limits.get("per_language"):
+        return (f'<p class="muted" id="limits">Limits, the same for every language: {limits["time_limit"]:g} s per '
+                f'answer, {limits["memory_limit"]} MiB, {limits["game_budget"]:g} s of thinking per game '
+                f'({budget_rule}).</p>')
+    rows = "".join(
+        f'<tr data-language="{escape(name)}"><td>{escape(name)}</td><td class="num">{item["time_limit"]:g} s</td>'
+        f'<td class="num">{item["memory_limit"]} MiB</td><td class="num">{item["game_budget"]:g} s</td></tr>'
+        for name, item in limits["languages"].items())
+    return (f'<details id="limits"><summary class="muted">Per-language limits (Botzone\'s way): '
+            f'{limits["time_limit"]:g} s per answer, {limits["memory_limit"]} MiB and {limits["game_budget"]:g} s of '
+            f'thinking per game, times each language\'s factor ({budget_rule})</summary>'
+            '<table class="list"><thead><tr><th>language</th><th>per answer</th><th>memory</th><th>per game</th>'
+            f'</tr></thead><tbody>{rows}</tbody></table></details>')
+
+
 def standings_table(standings: Mapping[str, Any]) -> str:
     """The standings as a table (the same one ``contest.js`` draws)."""
     rows = "".join(
         f'<tr data-team="{escape(row["team"])}"><td>{row["rank"]}</td><td>{_team_link(row["team"])}</td>'
         f'<td>{row["points"]:g}</td><td>{row["games"]}</td>'
         f'<td class="num">{"—" if row["points_per_game"] is None else format(row["points_per_game"], ".3f")}</td>'
-        f'<td>{"—" if row["version"] is None else "v" + str(row["version"])}</td></tr>'
+        f'<td>{"—" if row["version"] is None else "v" + str(row["version"])}</td>'
+        f'<td class="num">{_thinking(row.get("thinking_per_game"), row.get("thinking_max"))}</td></tr>'
         for row in standings["rows"])
     return ('<table class="list" id="standings-table"><thead><tr><th>rank</th><th>team</th><th>points</th>'
-            f'<th>games</th><th>per game</th><th>bot</th></tr></thead><tbody>{rows}</tbody></table>')
+            '<th>games</th><th>per game</th><th>bot</th><th title="its bots\' thinking time per game: the mean, and '
+            'the most in one game">thinking per game</th></tr></thead>'
+            f'<tbody>{rows}</tbody></table>')
 
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
@@ -79,6 +118,7 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     refreshed by ``contest.js`` while the contest is not finished."""
     body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<div id="standings">{standings_table(standings)}</div>'
+            f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'
             f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>'
             f'{_randomness(standings)}')
@@ -121,11 +161,29 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
             f'<th>players (points)</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
-def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "") -> str:
+def thinking_table(figures: Mapping[int, Mapping[str, Any]]) -> str:
+    """Each version's thinking time per game (the mean and the most in one game), for the teams' pages."""
+    rows = "".join(
+        f'<tr data-version="{version}"><td>v{version}</td><td class="num">{item["games"]}</td>'
+        f'<td class="num">{_seconds(item.get("thinking_per_game"))}</td>'
+        f'<td class="num">{_seconds(item.get("thinking_max"))}</td></tr>'
+        for version, item in sorted(figures.items(), reverse=True))
+    if not rows:
+        return ""
+    return ('<table class="list" id="thinking"><caption>Thinking time per game</caption><thead><tr><th>version</th>'
+            f'<th>games</th><th>mean</th><th>most</th></tr></thead><tbody>{rows}</tbody></table>')
+
+
+def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "",
+                    limits: Mapping[str, Any] | None = None,
+                    figures: Mapping[int, Mapping[str, Any]] | None = None) -> str:
     """One team's games, newest first, each linked to its replay; ``chart``: its points per game by version
-    (:func:`mjarena.contest.charts.versions_chart`) above them."""
-    versions = f'<section><h2>Versions</h2>{chart}</section>' if chart else ""
-    body = f'<h1 class="title">Team {escape(team)}</h1>{versions}<h2>Games</h2>{_games_table(games, team)}'
+    (:func:`mjarena.contest.charts.versions_chart`) above them, with each version's thinking time per game
+    (``figures``: ``Contest.version_figures``) and the limits in force (``limits``: ``Settings.limits_json``)."""
+    thinking = thinking_table(figures or {})
+    versions = f'<section><h2>Versions</h2>{chart}{thinking}</section>' if chart or thinking else ""
+    shown = limits_text(limits) if limits else ""
+    body = f'<h1 class="title">Team {escape(team)}</h1>{shown}{versions}<h2>Games</h2>{_games_table(games, team)}'
     return page(f"Team {team}", body, viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
 
 
@@ -171,17 +229,19 @@ def login_page(error: str | None = None) -> str:
 
 def _version_cells(figures: Mapping[str, Any] | None) -> str:
     if not figures:
-        return '<td class="num">0</td><td class="num">–</td><td class="num">–</td>'
+        return '<td class="num">0</td><td class="num">–</td><td class="num">–</td><td class="num">–</td>'
     return (f'<td class="num">{figures["games"]}</td><td class="num">{figures["points_per_game"]:.3f}</td>'
-            f'<td class="num">{figures["errors"]}</td>')
+            f'<td class="num">{figures["errors"]}</td>'
+            f'<td class="num">{_thinking(figures.get("thinking_per_game"), figures.get("thinking_max"))}</td>')
 
 
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
               max_upload: int, message: str | None = None,
-              figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "") -> str:
-    """A logged-in team's page: upload a bot, and every submission (newest first) with its time, its build
-    message and, per version, the games it played, its points per game and the games it erred in (``chart``:
-    the same points per game drawn)."""
+              figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "",
+              limits: Mapping[str, Any] | None = None) -> str:
+    """A logged-in team's page: upload a bot (under the ``limits`` in force, ``Settings.limits_json``), and every
+    submission (newest first) with its time, its build message and, per version, the games it played, its points
+    per game, the games it erred in and its thinking time per game (``chart``: the points per game drawn)."""
     figures = figures or {}
     rows = "".join(
         f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{when(s.get("submitted"))}</td>'
@@ -193,7 +253,8 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
         for s in reversed(submissions))
     history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr><th>version</th>'
                '<th>submitted</th><th>language</th><th>build</th><th>games</th><th>points per game</th>'
-               f'<th>errors</th><th>message</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>' if rows
+               '<th>errors</th><th>thinking per game</th><th>message</th><th></th></tr></thead>'
+               f'<tbody>{rows}</tbody></table></div>' if rows
                else '<p class="muted" id="submissions">No submission yet.</p>')
     notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
     kinds = ", ".join(accepted)
@@ -204,7 +265,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 <input type="file" name="source" id="source" accept="{escape(",".join(accepted))}" required>
 <button type="submit">Upload</button>
 <span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
-builds.</span></form></section>
+builds.</span></form>{limits_text(limits) if limits else ""}</section>
 <section><h2>Submissions</h2>{history}{chart}</section>
 <section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
 output and standard error are shown under each replay, to you only).</p></section>

@@ -226,7 +226,7 @@ class Scheduler:
             assert submission is not None
             settings = contest.settings
             program = program_of(Path(submission.path), sandbox=contest_sandbox(settings),
-                                 cache_dir=contest.root / "builds", memory_mib=settings.memory_limit,
+                                 cache_dir=contest.root / "builds", limits=settings.bot_limits(),
                                  wall_limit=settings.compile_wall, max_output_bytes=settings.build_output_mib << 20)
             plans.append(SeatPlan(seat.team, seat.version, program))
         settings = contest.settings

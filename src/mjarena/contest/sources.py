@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mjarena import builds
 from mjarena.builds.cache import remove
 from mjarena.sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from mjarena.limits import Limits
 
 __all__ = ["Program", "Verdict", "accepted_suffixes", "build_source", "check_text", "contest_sandbox", "language_of",
            "program_of"]
@@ -39,12 +42,14 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Program:
-    """How to run a built submission: the argv, the files it reads, and its language's time factor."""
+    """How to run a built submission: the argv, the files it reads, and the limits it plays under (seconds per
+    answer, MiB, seconds of thinking per game: the contest's, or its language's with per-language limits)."""
 
     argv: list[str]
     readable: list[str] = field(default_factory=list)
-    time_factor: float = 1.0
+    time_limit: float = 1.0
     memory_mib: int = 256
+    game_budget: float = 30.0
 
 
 def contest_sandbox(settings: Any) -> Sandbox:
@@ -92,17 +97,20 @@ def build_source(path: Path, *, sandbox: Any, cache_dir: Path, wall_limit: float
     return Verdict(result.status, result.language, result.message, result.key)
 
 
-def program_of(path: Path, *, sandbox: Any, cache_dir: Path, memory_mib: int, wall_limit: float | None = None,
+def program_of(path: Path, *, sandbox: Any, cache_dir: Path, limits: Limits, wall_limit: float | None = None,
                max_output_bytes: int | None = None) -> Program:
-    """How to run the (built) source at ``path`` with ``memory_mib`` (or its language's own memory limit, when
-    larger); builds it again (within ``wall_limit`` and ``max_output_bytes``, as :func:`build_source`) if the
-    cache lost it or evicted it.  The source built once: a failure now (a compile that ran out of time on a busy
-    machine, say) is not kept in the cache, where it would stand for the source."""
+    """How to run the (built) source at ``path`` under ``limits`` (the contest's; its language's when they say
+    ``language_limits``, :func:`mjarena.agents.source_bot.language_limits`); builds it again (within
+    ``wall_limit`` and ``max_output_bytes``, as :func:`build_source`) if the cache lost it or evicted it.  The
+    source built once: a failure now (a compile that ran out of time on a busy machine, say) is not kept in the
+    cache, where it would stand for the source."""
+    from mjarena.agents.source_bot import language_limits
+
     result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
                           max_output_bytes=max_output_bytes)
     if result.status != "ok":
         if result.key:
             remove(Path(cache_dir), result.key)
         raise RuntimeError(f"{path.name} no longer builds: {result.message}")
-    memory = max(memory_mib, result.memory_mib or 0)
-    return Program(result.command(memory), list(result.readable), float(result.time_factor), memory)
+    seconds, memory, budget = language_limits(result, limits)
+    return Program(result.command(memory), list(result.readable), seconds, memory, budget)

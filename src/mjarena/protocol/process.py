@@ -23,6 +23,12 @@ Limits, per answer:
   failure.
 - output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
 
+And per game: ``game_budget``, the seat's thinking time for the whole game (the sum of its answers' wall times,
+as above).  An answer's deadline is the smaller of the time limit and what is left of the budget (a restart-mode
+bot is told that deadline in its ``time_limit``), so a bot that answers just under its limit on every request
+runs out of budget and is out with a ``timeout``, as for any answer over its limit; :attr:`BotProcess.thinking`
+is the time used so far.
+
 Every start goes through the bot's :class:`mjarena.sandbox.Box`, made at its first start and kept for the game
 (a restart-mode request is a fresh process in it): with a ``bwrap`` :class:`~mjarena.sandbox.Sandbox` the bot
 runs in namespaces of its own under a system-call filter, sees only its ``readable`` files and the system's,
@@ -89,11 +95,14 @@ _CHUNK = 1 << 16
 
 
 class Deadline:
-    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`select`)."""
+    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`select`); ``why`` says
+    what set it, for the timeout's message (empty: the time limit per answer)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, why: str = "") -> None:
         self.start = time.monotonic()
         self.end = self.start + seconds
+        self.seconds = seconds
+        self.why = why
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
@@ -247,7 +256,8 @@ class BotProcess:
     ``sandbox`` is the box it runs in (none by default) and ``readable`` the files it may read there;
     ``limit_address_space`` also caps each process's address space at the memory limit (a native bot then
     fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
-    ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).
+    ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).  ``game_budget`` is
+    the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -265,6 +275,7 @@ class BotProcess:
         readable: Sequence[str | os.PathLike[str]] = (),
         limit_address_space: bool = False,
         cpu_limit: float | None = None,
+        game_budget: float | None = None,
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
     ) -> None:
@@ -280,6 +291,8 @@ class BotProcess:
         self.readable = [os.fspath(path) for path in readable]
         self.limit_address_space = limit_address_space
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
+        self.game_budget = game_budget
+        self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
         self.requests: list[str] = []
@@ -311,18 +324,20 @@ class BotProcess:
             raise RuntimeError(f"the bot process is closed{why}")
         child = self._child
         mode = "keep" if child is not None else "restart"
+        deadline = self._deadline()
         if child is None:
             payload = encode_input(
                 [*self.requests, request],
                 self.responses,
                 self.data,
-                str(round(self.time_limit * 1000)),
+                str(round(deadline.seconds * 1000)),
                 str(self.memory_limit_mib),
             )
         else:
             payload = encode_request(request)
-        deadline = Deadline(self.time_limit)
         try:
+            if deadline.seconds <= 0:
+                raise BotTimeout(f"no time left: {deadline.why}")
             if child is None:
                 child = self._spawn()
             text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
@@ -337,6 +352,7 @@ class BotProcess:
             self.close()
             raise
         elapsed = deadline.elapsed()
+        self.thinking += elapsed
         self._child = child if kept else None
         self.requests.append(request)
         self.responses.append(response)
@@ -345,6 +361,14 @@ class BotProcess:
         stderr = child.take_turn_stderr(self.stderr_limit)
         self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr))
         return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr)
+
+    def _deadline(self) -> Deadline:
+        """This answer's deadline: the time limit, or what is left of the game budget when that is less."""
+        if self.game_budget is None or self.game_budget - self.thinking >= self.time_limit:
+            return Deadline(self.time_limit)
+        left = max(0.0, self.game_budget - self.thinking)
+        return Deadline(left, f"the thinking budget of {self.game_budget:g} s for the game is used up "
+                              f"({self.thinking:.3f} s over {len(self.responses)} answers)")
 
     def close(self) -> None:
         """Kill the bot's processes (if running), reap them and end its box.  Safe to call twice."""
@@ -393,6 +417,7 @@ class BotProcess:
                 error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
+        self.thinking += elapsed
         self._child = None
         self.error = error
         stderr = child.take_turn_stderr(self.stderr_limit) if child is not None else None
@@ -450,12 +475,14 @@ class BotProcess:
                     child.reap()
                     if child.peak_kib > self._limit_kib():
                         raise self._memory_error(child)
+                    budget = f": {deadline.why}" if deadline.why else ""
                     if out.strip():
                         raise BotTimeout(
                             f"printed {len(out)} bytes but neither exited nor printed the keep-running marker "
-                            f"within {self.time_limit:.3f} s"
+                            f"within {deadline.seconds:.3f} s{budget}"
                         )
-                    raise BotTimeout(f"no answer within {self.time_limit:.3f} s{_STDIN_HINT if waiting else ''}")
+                    raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}"
+                                     f"{_STDIN_HINT if waiting else ''}")
                 now = time.monotonic()
                 if now >= next_poll:
                     next_poll = now + self.poll_interval

@@ -28,7 +28,9 @@
       el("td", {}, String(row.rank)), el("td", {}, teamLink(row.team)), el("td", {}, String(row.points)),
       el("td", {}, String(row.games)),
       el("td", {class: "num"}, row.points_per_game === null ? "—" : row.points_per_game.toFixed(3)),
-      el("td", {}, row.version === null ? "—" : `v${row.version}`)));
+      el("td", {}, row.version === null ? "—" : `v${row.version}`),
+      el("td", {class: "num"}, row.thinking_per_game === null || row.thinking_per_game === undefined ? "—"
+        : `${row.thinking_per_game.toFixed(2)} s (max ${row.thinking_max.toFixed(2)} s)`)));
     const table = document.getElementById("standings-table");
     table.querySelector("tbody").replaceChildren(...body);
     document.body.dataset.games = String(data.rows.reduce((sum, row) => sum + row.games, 0));
