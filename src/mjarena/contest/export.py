@@ -1,5 +1,6 @@
-"""The contest's results as files: the standings and every game as JSON, the standings as CSV (``mjarena contest
-export`` and the organiser's console give the same bytes).
+"""The contest's results as files: the standings and every game as JSON, the standings as CSV, and the
+organiser's report of pairs of teams (:mod:`mjarena.arena.collusion`) as CSV (``mjarena contest export`` and the
+organiser's console give the same bytes).
 
 >>> print(standings_csv([{"rank": 1, "team": "red", "points": 3.5, "games": 2, "points_per_game": 1.75,
 ...                       "version": 2}]), end="")
@@ -15,14 +16,16 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["results", "results_json", "standings_csv"]
+from mjarena.arena.collusion import CollusionError, TableGame, collusion_report, game_from_replay, pairs_csv
+
+__all__ = ["pairs_report", "pairs_report_csv", "results", "results_json", "standings_csv"]
 
 COLUMNS = ("rank", "team", "points", "games", "points_per_game", "version")
 
 
 def results(contest: Any) -> dict[str, Any]:
-    """The final results: the standings and every game."""
-    return {**contest.standings(), "games": contest.games()}
+    """The final results: the standings, every game, and the report of pairs of teams (``collusion``)."""
+    return {**contest.standings(), "games": contest.games(), "collusion": pairs_report(contest)}
 
 
 def results_json(contest: Any) -> str:
@@ -38,3 +41,23 @@ def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     for row in rows:
         writer.writerow(["" if row[column] is None else row[column] for column in COLUMNS])
     return out.getvalue()
+
+
+def pairs_report(contest: Any) -> dict[str, Any]:
+    """:func:`mjarena.arena.collusion.collusion_report` of the contest's finished games (teams by seat from the
+    database, house bots as None), with ``unreadable``: the ids of the games whose replay could not be read
+    (left out, named rather than fatal)."""
+    seats = {game.id: [seat.team for seat in game.seats] for game in contest.db.games(states=("finished",))}
+    games: list[TableGame] = []
+    unreadable: list[int] = []
+    for game_id, body in contest.db.finished_replays():
+        try:
+            games.append(game_from_replay(json.loads(body), seats.get(game_id, ()), f"game {game_id}"))
+        except (ValueError, CollusionError):
+            unreadable.append(game_id)
+    return {**collusion_report(games), "unreadable": unreadable}
+
+
+def pairs_report_csv(contest: Any) -> str:
+    """The report of pairs of teams, one ordered pair a line (:func:`mjarena.arena.collusion.pairs_csv`)."""
+    return pairs_csv(pairs_report(contest))
