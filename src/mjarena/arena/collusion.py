@@ -29,7 +29,7 @@ set against what the field predicts for the pair (``taken_expected``, ...):
 5. Many pairs are tested at once, so the p-values are adjusted by Holm's procedure: a pair *stands out* when its
    ``q`` is at most 5%; then the chance that any pair which does not collude stands out is at most 5%, whatever
    the other pairs do.  (Benjamini and Hochberg's false discovery rate was tried first: with one colluding pair
-   in a field, it let an innocent pair stand out beside it in 2 of 3 simulated contests.)
+   in a field, it let an innocent pair stand out beside it in 2 of 5 simulated contests.)
 
 A pair that stands out is a reason to read the pair's games, not a proof: two styles that suit each other (a bot
 that keeps pairs of terminals beside one that throws terminals away first) show too.  ``dispersion`` (Pearson's
