@@ -322,13 +322,14 @@ class _Expected:
     shape: float
 
 
-def _left_out(cells: Cells) -> dict[tuple[str, str], _Expected]:
+def _left_out(cells: Cells, feed: Mapping[str, float], take: Mapping[str, float]
+              ) -> dict[tuple[str, str], _Expected]:
     """For each cell, the expected count with the cell itself left out (see the module's docstring, step 2).
 
     Each team's factors are first given one event at the field's rate (so that a team without events still
     weighs what it was exposed to); then, for a cell ``(A, B)``, A's factor is fitted again from A's discards
-    to the other teams (against their factors as takers), B's from what B took from the other teams."""
-    feed, take = _fit(cells)
+    to the other teams (against their factors as takers), B's from what B took from the other teams.  ``feed``
+    and ``take``: the full fit (:func:`_fit`)."""
     total = sum(x for _, x in cells.values())
     if not total:
         return {pair: _Expected(None, 0.0) for pair in cells}
@@ -346,7 +347,7 @@ def _left_out(cells: Cells) -> dict[tuple[str, str], _Expected]:
         field = total / sum(weight.values())  # the factor of a team at the field's rate
         return {name: (events[name] + PRIOR_EVENTS) / (weight[name] + PRIOR_EVENTS / field) for name in events}
 
-    feed, take = shrunk(fed, feed_weight), shrunk(took, take_weight)
+    feed, take = shrunk(fed, feed_weight), shrunk(took, take_weight)  # from here on: the shrunk factors
     row_weight: dict[str, float] = dict.fromkeys(feed, 0.0)
     column_weight: dict[str, float] = dict.fromkeys(take, 0.0)
     for (a, b), (n, _) in cells.items():
@@ -369,9 +370,8 @@ def _left_out(cells: Cells) -> dict[tuple[str, str], _Expected]:
     return expected
 
 
-def _dispersion(cells: Cells) -> float | None:
+def _dispersion(cells: Cells, feed: Mapping[str, float], take: Mapping[str, float]) -> float | None:
     """Pearson's chi-square of the full fit over its degrees of freedom (None: no degree of freedom)."""
-    feed, take = _fit(cells)
     used = [(n * feed[a] * take[b], x) for (a, b), (n, x) in cells.items() if n > 0]
     free = len(used) - len(feed) - len(take) + 1
     if free <= 0:
@@ -404,8 +404,9 @@ def collusion_report(games: Iterable[TableGame], *, error_rate: float = ERROR_RA
     for measure in MEASURES:
         exposure = exposures(counts, measure)
         cells = {pair: (exposure[pair], getattr(c, measure)) for pair, c in counts.items() if c.discards > 0}
-        expected[measure] = _left_out(cells) if cells else {}
-        value = _dispersion(cells) if cells else None
+        feed, take = _fit(cells)
+        expected[measure] = _left_out(cells, feed, take) if cells else {}
+        value = _dispersion(cells, feed, take) if cells else None
         dispersion[measure] = None if value is None else round(value, 3)
     rows: list[dict[str, Any]] = []
     tests: list[float] = []
