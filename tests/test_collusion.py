@@ -215,6 +215,8 @@ def test_two_bots_that_feed_each_other_stand_out_in_the_console_and_the_export(
         colluding: Any, tmp_path: Path, capsys: Any) -> None:
     server = Server(tmp_path / "contest", sorted(COLLUDING))
     fill_contest(server, colluding)
+    for path in ("/admin/pairs", "/admin/pairs.csv"):
+        assert server.client.get(path).status_code == 401  # the organiser's only
     console(server)
     page = server.client.get("/admin/pairs")
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
