@@ -120,14 +120,15 @@ def test_holm_rejects_what_the_step_down_procedure_rejects() -> None:
     assert sum(q <= 0.05 for q in adjust_holm(p_values)) == rejected > 0
 
 
-def synthetic_field(seed: int, games: int = 300, heavy: str | None = "t1", pair: tuple[str, str] | None = None
-                    ) -> list[TableGame]:
-    """Games of 8 teams without bots: each discard is taken by another player at a rate of the discarder's times
-    the taker's; team ``heavy`` takes four times as often from everyone; ``pair``: its second team takes three
-    times as often from its first."""
+def synthetic_field(seed: int, games: int = 300, heavy: str | None = "t1", pair: tuple[str, str] | None = None,
+                    kind: str = "peng", silent: str | None = None) -> list[TableGame]:
+    """Games of 8 teams without bots: each discard is taken (a ``kind``: a PENG, or a HU that ends the game) by
+    another player at a rate of the discarder's times the taker's; team ``heavy`` takes four times as often from
+    everyone, team ``silent``'s discards are never taken; ``pair``: its second team takes three times as often
+    from its first."""
     rng = random.Random(seed)
     names = [f"t{i}" for i in range(1, 9)]
-    feed = {name: rng.uniform(0.5, 1.5) for name in names}
+    feed = {name: 0.0 if name == silent else rng.uniform(0.5, 1.5) for name in names}
     take = {name: rng.uniform(0.5, 1.5) * (4.0 if name == heavy else 1.0) for name in names}
     field = []
     for _ in range(games):
@@ -136,13 +137,17 @@ def synthetic_field(seed: int, games: int = 300, heavy: str | None = "t1", pair:
         for turn in range(60):
             seat = turn % 4
             events.append(play(seat))
+            taker = None
             for other in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4):
                 rate = 0.012 * feed[teams[seat]] * take[teams[other]]
                 if pair == (teams[seat], teams[other]):
                     rate *= 3
                 if rng.random() < rate:
-                    events.append({"type": "peng", "seat": other, "tiles": ["W1"]})
+                    taker = other
+                    events.append({"type": kind, "seat": other, "tiles": ["W1"], "target": seat})
                     break
+            if taker is not None and kind == "hu":
+                break
         field.append(TableGame(tuple(teams), events))
     return field
 
@@ -157,6 +162,12 @@ def test_a_team_that_takes_from_everyone_stands_out_with_no_one() -> None:
         assert len(p_values) == 56 + 28 and sum(p < 0.1 for p in p_values) <= 0.2 * len(p_values)
     heavy = [row for row in report["pairs"] if row["to"] == "t1" and not row["both_ways"]]
     assert all(row["taken_ratio"] < 2.5 for row in heavy)  # against the field's rate they would be about 4
+    # the straw man: every pair against the field's one rate (a Poisson tail, Holm) flags t1 with everyone
+    counts = count_pairs(synthetic_field(2))
+    rate = sum(c.taken for c in counts.values()) / sum(c.discards for c in counts.values())
+    naive = {pair: negative_binomial_tail(c.taken, c.discards * rate, math.inf) for pair, c in counts.items()}
+    flagged = {pair for pair, q in zip(naive, adjust_holm(list(naive.values())), strict=True) if q <= 0.05}
+    assert {taker for _, taker in flagged} == {"t1"} and len(flagged) >= 5
 
 
 def test_one_pair_that_takes_three_times_as_often_stands_out() -> None:
@@ -173,14 +184,17 @@ def test_a_pair_with_no_games_besides_each_other_is_not_tested() -> None:
 
 
 def test_one_deal_in_outside_the_field_does_not_stand_out() -> None:
-    """A team that never deals in but once: leaving the pair out leaves it no deal-in at all; the one event at
-    the field's rate added to each team keeps the pair's expected count above zero (else p would be 0)."""
-    field = synthetic_field(1, games=200)
+    """A team that never deals in but once: with the pair left out it has no deal-in at all; the one event at the
+    field's rate added to each team keeps the pair's expected count above zero (else p would be 0 and the pair
+    would stand out on one deal-in)."""
+    field = synthetic_field(1, games=400, heavy=None, kind="hu", silent="t2")
     field.append(TableGame(("t2", "t4", "t6", "t8"), [play(0), {"type": "hu", "seat": 1, "tiles": ["W1"],
                                                                   "target": 0}]))
     report = collusion_report(field)
+    assert sum(row["taken"] for row in report["pairs"] if row["from"] == "t2" and not row["both_ways"]) == 1
     row = next(row for row in report["pairs"] if (row["from"], row["to"], row["both_ways"]) == ("t2", "t4", False))
-    assert row["wins"] == 1 and row["wins_expected"] > 0 and not row["stands_out"]
+    assert row["taken"] == row["wins"] == 1 and row["taken_expected"] > 0
+    assert row["p"] > 0.01 and not row["stands_out"] and report["standing_out"] == []
 
 
 # -- contests of bots ------------------------------------------------------------------------------------------
