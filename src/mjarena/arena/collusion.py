@@ -121,9 +121,10 @@ class PairCounts:
 
 
 def stage_of(players: int, draws: int) -> tuple[int, int]:
-    """The stage of a discard: the players still in (2 to 4) and the tenth of the wall drawn (0 to 5), as
-    ``(players, draws // 10)``.  A discard late in the game, or with few players left, is won on more often
-    (hands are nearer to winning); the report weighs each discard by its stage's rate in the field.
+    """The stage of a discard: the players still in (2 to 4) and how far the wall has been drawn, ten draws a
+    step (0 to 5, the last step holding the rest), as ``(players, draws // 10)``.  A discard late in the game,
+    or with few players left, is won on more often (hands are nearer to winning); the report weighs each discard
+    by its stage's rate in the field.
 
     >>> stage_of(4, 3), stage_of(2, 57)
     ((4, 0), (2, 5))
