@@ -64,6 +64,7 @@ bench: $(BIN)/python toolchains
 	$(BIN)/python benchmarks/languages.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/game_budget.py --json $(BENCH_JSON).partial
 	$(BIN)/python benchmarks/contest.py --seconds 20 --json $(BENCH_JSON).partial
+	$(BIN)/python benchmarks/collusion.py --json $(BENCH_JSON).partial
 	mv $(BENCH_JSON).partial $(BENCH_JSON)
 
 tables: $(BIN)/python

@@ -227,8 +227,8 @@ def test_pages_in_chromium_login_upload_and_live_standings(served: Served, page:
 
 
 def test_the_organisers_console_in_chromium(served: Served, page: Any) -> None:
-    """Issue 24: log in as the organiser, add a team and see its token once, read a submission's source and
-    build log, pause and resume the window, play a finished game again."""
+    """Issue 24: log in as the organiser, add a team and see its token once, open the report of pairs of teams,
+    read a submission's source and build log, pause and resume the window, play a finished game again."""
     page.on("dialog", lambda dialog: dialog.accept())  # the console asks before it plays a game again
     page.goto(served.url + "/admin")
     page.wait_for_url(served.url + "/admin/login")
@@ -246,6 +246,9 @@ def test_the_organisers_console_in_chromium(served: Served, page: Any) -> None:
     assert token not in page.content()  # shown once
     if os.environ.get("MJARENA_SCREENSHOTS"):
         page.screenshot(path=str(Path(os.environ["MJARENA_SCREENSHOTS"]) / "contest-console.png"), full_page=True)
+    page.click("nav.admin-nav a[href='/admin/pairs']")  # issue 36: the report of pairs of teams
+    page.wait_for_url(served.url + "/admin/pairs")
+    assert "finished games" in page.locator("#pairs-summary").inner_text()
     page.goto(served.url + "/admin/submissions")
     page.click("#admin-submissions tr[data-submission='1'] a")
     assert page.locator("#source-text").inner_text().strip() != ""

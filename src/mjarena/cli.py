@@ -551,6 +551,38 @@ def _cmd_standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_pairs(args: argparse.Namespace) -> int:
+    import json
+
+    from mjarena.arena.collusion import CollusionError, collusion_report, game_from_replay, pairs_csv, report_text
+    from mjarena.arena.tournament import TournamentError, read_tournament
+
+    try:
+        _, records = read_tournament(args.dir)
+    except TournamentError as error:
+        raise UsageError(str(error)) from None
+    games, unreadable = [], []
+    for gid in sorted(records):
+        record = records[gid]
+        seats = sorted(record["results"], key=lambda seat: seat["seat"])
+        path = Path(args.dir) / "replays" / f"{gid}.json"
+        try:
+            games.append(game_from_replay(json.loads(path.read_bytes()),
+                                          [None if seat["house"] else seat["bot"] for seat in seats], str(path)))
+        except (OSError, ValueError, CollusionError):  # missing, not JSON, no events: named, left out
+            unreadable.append(gid)
+    report = {**collusion_report(games), "unreadable": unreadable}
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    elif args.csv:
+        sys.stdout.write(pairs_csv(report))
+    else:
+        sys.stdout.write(report_text(report))
+        if unreadable:
+            print(f"left out, replay missing or unreadable: {', '.join(unreadable)}")
+    return 0
+
+
 # -- hand ----------------------------------------------------------------------------------------------
 
 
@@ -914,6 +946,17 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("dir", metavar="DIR")
     standings.add_argument("--json", action="store_true", help="print the rows as JSON")
     standings.set_defaults(handler=_cmd_standings)
+
+    pairs = sub.add_parser(
+        "pairs", help="the report of pairs of a tournament folder: whose discards another takes or wins on more "
+        "than the field explains (collusion; docs/contest.md)",
+        epilog="examples:\n  mjarena pairs cup/\n  mjarena pairs cup/ --csv > pairs.csv",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pairs.add_argument("dir", metavar="DIR")
+    shown_as = pairs.add_mutually_exclusive_group()
+    shown_as.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    shown_as.add_argument("--csv", action="store_true", help="print every pair as CSV, one a line")
+    pairs.set_defaults(handler=_cmd_pairs)
 
     hand = sub.add_parser(
         "hand",

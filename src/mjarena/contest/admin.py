@@ -6,7 +6,10 @@
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
 - ``/admin/games``: the games running now, the last rounds, and a finished game played again from its record
   (its walls and pinned versions; the old result replaced in one transaction);
-- ``/admin/export.json`` and ``/admin/export.csv``: what ``mjarena contest export`` writes.
+- ``/admin/pairs`` and ``/admin/pairs.csv``: the report of pairs of teams, whose discards the other claims or
+  wins on more than the field explains (:mod:`mjarena.arena.collusion`); made again when a result changes;
+- ``/admin/export.json`` and ``/admin/export.csv``: what ``mjarena contest export`` writes (``pairs.csv``: its
+  ``--format pairs``).
 
 A console session is a cookie of its own (HttpOnly, SameSite=Strict, path ``/admin``) kept in the
 ``admin_sessions`` table; every form carries its CSRF token and is refused from another origin.  Rotating the
@@ -26,10 +29,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.db import Submission
-from mjarena.contest.export import results_json, standings_csv
+from mjarena.contest.export import pairs_report, results_json, standings_csv
 from mjarena.contest.forms import check_csrf, check_origin, logged_in_response, small_form, token_of_login
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.untrusted import number as ascii_number
@@ -234,6 +238,27 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         raw_id = raw_id.strip() if isinstance(raw_id, str) else ""
         return await replay(ascii_number(raw_id), raw_id, csrf)
 
+    # -- pairs of teams ----------------------------------------------------------------------------------
+
+    cached: dict[str, Any] = {}
+
+    def report() -> dict[str, Any]:
+        """The report of pairs, made again only when the results changed (it reads every replay)."""
+        mark = db.results_mark()
+        if cached.get("mark") != mark:
+            cached["report"], cached["mark"] = pairs_report(contest), mark
+        return cached["report"]
+
+    async def pairs(request: Request) -> Response:
+        csrf = logged_in(request)
+        return html(admin_pages.pairs_page(await run_in_threadpool(report), csrf))
+
+    async def pairs_file(request: Request) -> Response:
+        logged_in(request)
+        text = pairs_csv(await run_in_threadpool(report))
+        return Response(text, media_type="text/csv", headers={
+            "content-disposition": 'attachment; filename="pairs.csv"', **_NO_STORE})
+
     async def export_json(request: Request) -> Response:
         logged_in(request)
         text = await run_in_threadpool(results_json, contest)
@@ -261,6 +286,8 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         Route("/admin/games", games),
         Route("/admin/games/replay", replay_by_id, methods=["POST"]),
         Route("/admin/games/{id}/replay", replay_game, methods=["POST"]),
+        Route("/admin/pairs", pairs),
+        Route("/admin/pairs.csv", pairs_file),
         Route("/admin/export.json", export_json),
         Route("/admin/export.csv", export_csv),
     ]

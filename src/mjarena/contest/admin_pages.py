@@ -13,13 +13,15 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from mjarena.arena.collusion import pair_name
 from mjarena.contest.pages import page, when
 
-__all__ = ["admin_login_page", "console_page", "games_page", "submission_page", "submissions_page", "token_page"]
+__all__ = ["admin_login_page", "console_page", "games_page", "pairs_page", "submission_page", "submissions_page",
+           "token_page"]
 
 _NAV = ('<nav class="admin-nav"><a href="/admin">Teams and window</a><a href="/admin/submissions">Submissions</a>'
-        '<a href="/admin/games">Rounds and games</a><a href="/admin/export.json">Export JSON</a>'
-        '<a href="/admin/export.csv">Export CSV</a></nav>')
+        '<a href="/admin/games">Rounds and games</a><a href="/admin/pairs">Pairs of teams</a>'
+        '<a href="/admin/export.json">Export JSON</a><a href="/admin/export.csv">Export CSV</a></nav>')
 
 
 def _console(title: str, body: str, csrf: str) -> str:
@@ -185,3 +187,65 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
         parts.append(_form("/admin/games/replay", csrf, "Play again", id_="replay-by-id",
                            fields='<label>Game <input name="game" inputmode="numeric" required size="6"></label> '))
     return _console("Rounds and games", "".join(parts), csrf)
+
+
+def _count(row: Mapping[str, Any], measure: str) -> str:
+    expected = row[f"{measure}_expected"]
+    if expected is None:
+        return f'{row[measure]} <span class="muted">/ —</span>'
+    ratio = row[f"{measure}_ratio"]
+    times = f" ×{ratio:g}" if ratio is not None else ""
+    return f'{row[measure]} <span class="muted">/ {expected:.1f}{times}</span>'
+
+
+def _chance(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2g}"
+
+
+def _pairs_table(rows: Sequence[Mapping[str, Any]], ident: str) -> str:
+    lines = []
+    for row in rows:
+        mark = ' class="stands-out"' if row["stands_out"] else ""
+        lines.append(
+            f'<tr data-from="{escape(row["from"])}" data-to="{escape(row["to"])}" '
+            f'data-both-ways="{str(row["both_ways"]).lower()}"{mark}>'
+            f'<td>{escape(pair_name(row, "→", "↔"))}</td><td class="num">{row["games"]}</td>'
+            f'<td class="num">{row["discards"]}</td><td class="num">{_count(row, "taken")}</td>'
+            f'<td class="num">{_count(row, "claims")}</td><td class="num">{_count(row, "wins")}</td>'
+            f'<td class="num">{_chance(row["p"])}</td><td class="num">{_chance(row["q"])}</td>'
+            f'<td>{"stands out" if row["stands_out"] else ""}</td></tr>')
+    return (f'<div class="scroll-x"><table class="list" id="{ident}"><thead><tr><th>pair</th><th>games</th>'
+            '<th>discards</th><th>taken</th><th>PENG/GANG</th><th>HU</th><th>p</th><th>q</th><th></th></tr></thead>'
+            f'<tbody>{"".join(lines)}</tbody></table></div>')
+
+
+def pairs_page(report: Mapping[str, Any], csrf: str, *, shown: int = 40) -> str:
+    """The report of pairs of teams (:mod:`mjarena.arena.collusion`): the pairs that stand out, then the
+    ``shown`` pairs nearest to standing out; every pair is in ``/admin/pairs.csv``."""
+    pairs, standing = report["pairs"], report["standing_out"]
+    rate = f"{report['error_rate']:.0%}"
+    summary = (f'<p id="pairs-summary">{report["games"]} finished games, {len(report["teams"])} teams: '
+               + (f'<strong>{len(standing)} pair{"" if len(standing) == 1 else "s"} stand'
+                  f'{"s" if len(standing) == 1 else ""} out</strong>' if standing else "no pair stands out")
+               + f' (at {rate}: the chance that any pair which does not collude stands out).</p>')
+    how = ('<p class="muted">A → B: of A\'s discards made while B was still playing (discards), those B took '
+           '(taken: by PENG or GANG, or by HU: A dealt in to B), each beside what the field predicts for the pair '
+           'and the ratio; A ↔ B: both ways together. The field\'s prediction rates each team as a discarder and '
+           'as a taker from its games with the other teams. p: the chance of at least as many taken if the pair '
+           f'behaved as the field predicts; q: p adjusted for the number of pairs (Holm). A pair stands out when q ≤ '
+           f'{rate}: a reason to read its games, not a proof (two styles that suit each other show too).</p>')
+    unreadable = report.get("unreadable") or []
+    skipped = (f'<p class="error" id="pairs-unreadable">Left out, replay unreadable: games '
+               f'{escape(", ".join(map(str, unreadable)))}.</p>' if unreadable else "")
+    parts = [summary, how, skipped]
+    if standing:
+        parts.append(f'<section><h2>Standing out</h2>{_pairs_table(standing, "pairs-flagged")}</section>')
+    if pairs:
+        parts.append(f'<section><h2>Nearest to standing out</h2>{_pairs_table(pairs[:shown], "pairs-all")}'
+                     f'<p class="muted">{min(shown, len(pairs))} of {len(pairs)} rows shown; every row: '
+                     '<a href="/admin/pairs.csv">pairs.csv</a>.</p></section>')
+    dispersion = report["dispersion"]["taken"]
+    if dispersion is not None:
+        parts.append(f'<p class="muted" id="pairs-dispersion">How well the field\'s model fits: dispersion '
+                     f'{dispersion:.2f} (about 1 or less when it fits; well above 1, the p-values are too small).</p>')
+    return _console("Pairs of teams", "".join(parts), csrf)

@@ -128,9 +128,14 @@ def _export(args: argparse.Namespace) -> int:
         contest = _open(args)
     except ContestError as error:
         return _fail("contest export", str(error))
-    from mjarena.contest.export import results_json, standings_csv
+    from mjarena.contest.export import pairs_report_csv, results_json, standings_csv
 
-    text = results_json(contest) if args.format == "json" else standings_csv(contest.standings()["rows"])
+    if args.format == "json":
+        text = results_json(contest)
+    elif args.format == "pairs":
+        text = pairs_report_csv(contest)
+    else:
+        text = standings_csv(contest.standings()["rows"])
     if args.out:
         from mjarena.files import write_atomically
 
@@ -247,9 +252,12 @@ def add_parsers(sub: Any) -> None:
     rotate.add_argument("--json", action="store_true")
     rotate.set_defaults(handler=_rotate)
 
-    export = actions.add_parser("export", help="the standings and games, as CSV or JSON")
+    export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
+                                               "teams (collusion), as CSV")
     export.add_argument("dir", metavar="DIR")
-    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument("--format", choices=("csv", "json", "pairs"), default="json",
+                        help="csv: the standings; json: the standings, every game and the report of pairs of "
+                             "teams; pairs: that report as CSV, one ordered pair a line (default: json)")
     export.add_argument("--out", metavar="FILE", help="write FILE instead of stdout")
     export.set_defaults(handler=_export)
 

@@ -480,6 +480,12 @@ class Database:
     def replay(self, game_id: int) -> str | None:
         return self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,))
 
+    def finished_replays(self) -> Iterator[tuple[int, str]]:
+        """``(game id, replay)`` of every finished game, in id order, read a row at a time."""
+        yield from self._connection().execute(
+            "SELECT r.game_id, r.body FROM replays r JOIN games g ON g.id = r.game_id WHERE g.state = 'finished' "
+            "ORDER BY r.game_id")
+
     def results_mark(self) -> tuple[int, float | None]:
         """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
         played again is finished again), so what is drawn from the results can be kept until it changes."""

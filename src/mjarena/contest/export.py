@@ -1,5 +1,6 @@
-"""The contest's results as files: the standings and every game as JSON, the standings as CSV (``mjarena contest
-export`` and the organiser's console give the same bytes).
+"""The contest's results as files: the standings and every game as JSON, the standings as CSV, and the
+organiser's report of pairs of teams (:mod:`mjarena.arena.collusion`) as CSV (``mjarena contest export`` and the
+organiser's console give the same bytes).
 
 The JSON holds what ``mjarena contest verify`` needs (:mod:`mjarena.contest.verify`): the rules, the commitment
 and, once the contest is finished, the secret; each finished game's round, table, number, seats, wall, recorded
@@ -19,7 +20,9 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["results", "results_json", "standings_csv"]
+from mjarena.arena.collusion import CollusionError, TableGame, collusion_report, game_from_replay, pairs_csv
+
+__all__ = ["pairs_report", "pairs_report_csv", "results", "results_json", "standings_csv"]
 
 COLUMNS = ("rank", "team", "points", "games", "points_per_game", "version")
 
@@ -28,9 +31,9 @@ FORMAT = "mjarena-contest-results"
 
 
 def results(contest: Any) -> dict[str, Any]:
-    """The results: the standings (with the commitment, and the secret once finished) and every started game,
-    newest first; a finished one with its ``number`` at its table, ``wall`` and ``answers`` (its replay's
-    decisions)."""
+    """The results: the standings (with the commitment, and the secret once finished), every started game,
+    newest first (a finished one with its ``number`` at its table, ``wall`` and ``answers``: its replay's
+    decisions), and the report of pairs of teams (``collusion``)."""
     games = []
     numbers = {game.id: game.number for game in contest.db.games(states=("running", "finished"))}
     for game in contest.games():
@@ -43,7 +46,8 @@ def results(contest: Any) -> dict[str, Any]:
                 for item in replay.get("decisions", [])])
         games.append(entry)
     return {"format": FORMAT, "version": 1, "rules": contest.settings.rules,
-            "games_per_table": contest.settings.games_per_table, **contest.standings(), "games": games}
+            "games_per_table": contest.settings.games_per_table, **contest.standings(), "games": games,
+            "collusion": pairs_report(contest)}
 
 
 def results_json(contest: Any) -> str:
@@ -59,3 +63,23 @@ def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     for row in rows:
         writer.writerow(["" if row[column] is None else row[column] for column in COLUMNS])
     return out.getvalue()
+
+
+def pairs_report(contest: Any) -> dict[str, Any]:
+    """:func:`mjarena.arena.collusion.collusion_report` of the contest's finished games (teams by seat from the
+    database, house bots as None), with ``unreadable``: the ids of the games whose replay could not be read
+    (left out, named rather than fatal)."""
+    seats = {game.id: [seat.team for seat in game.seats] for game in contest.db.games(states=("finished",))}
+    games: list[TableGame] = []
+    unreadable: list[int] = []
+    for game_id, body in contest.db.finished_replays():
+        try:
+            games.append(game_from_replay(json.loads(body), seats.get(game_id, ()), f"game {game_id}"))
+        except (ValueError, CollusionError):
+            unreadable.append(game_id)
+    return {**collusion_report(games), "unreadable": unreadable}
+
+
+def pairs_report_csv(contest: Any) -> str:
+    """The report of pairs of teams, one ordered pair a line (:func:`mjarena.arena.collusion.pairs_csv`)."""
+    return pairs_csv(pairs_report(contest))
