@@ -605,7 +605,12 @@ class PlayRoom:
         """End ``client``'s least recently moved games down to one below its share; then, if the room is full,
         finished games, then idle ones, then the least recently moved of the client holding the most games (more
         than ``client`` would); the games ended.  Called with the lock held."""
-        ended = []
+        ended: list[PlaySession] = []
+        before = sum(1 for session in self._ending if session.running)  # ended earlier, still ending
+
+        def full() -> bool:  # the games ended now are gone once their threads end (create waits for that)
+            return len(self._sessions) + before >= self.limit
+
         by_move = sorted(self._sessions.items(), key=lambda item: item[1].touched)
         own = [sid for sid, session in by_move if session.client == client]
         for sid in own[: max(0, len(own) - self.per_client + 1)]:
@@ -613,11 +618,11 @@ class PlayRoom:
         now = time.monotonic()
         for test in (lambda s: s.finished, lambda s: now - s.touched > self.idle_seconds):
             for sid, session in sorted(self._sessions.items(), key=lambda item: item[1].touched):
-                if self._count() < self.limit:
+                if not full():
                     return ended
                 if test(session):
                     ended.append(self._end(sid))
-        while self._count() >= self.limit:
+        while full():
             counts: dict[str, int] = {}
             for session in self._sessions.values():
                 counts[session.client] = counts.get(session.client, 0) + 1
