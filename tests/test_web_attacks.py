@@ -185,6 +185,45 @@ def test_large_answers_are_built_off_the_event_loop(root: Path, monkeypatch: pyt
     assert [size for size in encoded_on_loop if size > 64 << 10] == []
 
 
+def test_a_flood_of_views_builds_two_at_a_time_and_others_are_answered_meanwhile(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: every view was built at once, each in its own worker thread (1 to 1.5 GiB for the issue's
+    replays).  Now at most VIEW_BUILDS (2) are built at once, the rest wait without a thread, and another
+    visitor's request is answered while they wait."""
+    import httpx
+
+    import mjarena.web.library as library
+
+    for seed in range(6):
+        save(_replay(seed), root / f"g{seed}.json")
+    building, release, real = [], threading.Event(), library.viewer_data
+
+    def slow_view(data: dict[str, Any]) -> dict[str, Any]:
+        building.append(1)
+        release.wait(30)
+        return real(data)
+
+    monkeypatch.setattr(library, "viewer_data", slow_view)
+
+    async def flood() -> tuple[list[int], int, int]:
+        transport = httpx.ASGITransport(app=create_app(root))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            views = [asyncio.create_task(client.get(f"/api/replays/g{seed}.json")) for seed in range(6)]
+            for _ in range(500):  # until the builds that may start have started
+                if len(building) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
+            started = len(building)
+            other = await client.get("/api/play")
+            release.set()
+            return [(await view).status_code for view in views], started, other.status_code
+
+    statuses, started, other = asyncio.run(flood())
+    assert started == 2, "two views are built at once"
+    assert other == 200 and statuses == [200] * 6
+
+
 # -- 2. games that outlive their room -------------------------------------------------------------------
 
 

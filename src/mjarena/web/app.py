@@ -49,11 +49,14 @@ from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, 
 from mjarena.web.server import client_of
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
-__all__ = ["BODY_SECONDS", "FORM_COOKIE", "MAX_JSON", "MAX_UPLOAD", "SecurityHeaders", "client_key", "create_app",
-           "json_response", "read_body"]
+__all__ = ["BODY_SECONDS", "FORM_COOKIE", "MAX_JSON", "MAX_UPLOAD", "VIEW_BUILDS", "SecurityHeaders", "client_key",
+           "create_app", "json_response", "read_body"]
 
 MAX_UPLOAD = 5 << 20
 """Uploads larger than this (bytes) are refused with 413."""
+VIEW_BUILDS = 2
+"""Replay views read or built at once (each takes up to some 30 MB while it is built); more requests wait their
+turn on the event loop, holding no thread."""
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
 BODY_SECONDS = 30.0
@@ -160,6 +163,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
     against bots: at most ``max_sessions`` at once, ``sessions_per_client`` of them for one client."""
     library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate)
     room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client)
+    view_builds = asyncio.Semaphore(VIEW_BUILDS)
 
     async def index(request: Request) -> Response:
         number = request.query_params.get("page", "1")
@@ -184,7 +188,8 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     async def replay_data(request: Request) -> Response:
         try:
-            view = await run_in_threadpool(library.view, request.path_params["name"])
+            async with view_builds:
+                view = await run_in_threadpool(library.view, request.path_params["name"])
         except NotFound as error:
             raise HTTPException(404, str(error)) from None
         except UploadError as error:
