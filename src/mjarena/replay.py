@@ -229,7 +229,7 @@ def _check_shape(item: dict[str, Any], where: str) -> None:
     >>> _check_shape({"type": "dice", "seat": 0, "dice": [3, 9]}, "event 1")
     Traceback (most recent call last):
     ...
-    mjarena.replay.ReplayError: event 1: the dice are [3, 9], not two dice of 1 to 6
+    mjarena.replay.ReplayError: event 1: 2 dice (3, 9), not two dice of 1 to 6
     >>> _check_shape({"type": "deal", "seat": 0, "tiles": ["W1"] * 200}, "event 2")
     Traceback (most recent call last):
     ...
@@ -238,7 +238,8 @@ def _check_shape(item: dict[str, Any], where: str) -> None:
     kind, tiles, dice = item["type"], item.get("tiles", []), item.get("dice", [])
     if kind == "dice":
         if len(dice) != 2 or not all(1 <= value <= 6 for value in dice):
-            raise ReplayError(f"{where}: the dice are {excerpt(str(dice), 40)}, not two dice of 1 to 6")
+            shown = ", ".join(map(str, dice[:3])) + (", …" if len(dice) > 3 else "")
+            raise ReplayError(f"{where}: {len(dice)} dice ({shown}), not two dice of 1 to 6")
     elif dice:
         raise ReplayError(f"{where}: a {excerpt(kind, 20)} event has no dice")
     if kind == "deal" and not 1 <= len(tiles) <= MAX_DEAL:
