@@ -585,4 +585,4 @@ document.getElementById("up").submit();
         sock.close()
     assert not app.state.room._sessions, "the other site started no game"
     assert not (root / "uploads").exists() or not list((root / "uploads").iterdir()), "nor uploaded a file"
-    assert refused and all(status == 403 for status in refused), refused
+    assert refused == [403, 403], "both the game and the upload were refused"
