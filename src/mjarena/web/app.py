@@ -171,7 +171,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
             raise HTTPException(400, '"page" must be a page number, such as 2')
         replays, tournaments = await run_in_threadpool(lambda: (library.replays(), library.tournaments()))
         token = request.cookies.get(FORM_COOKIE, "")
-        if not (len(token) == 43 and token.replace("-", "").replace("_", "").isalnum()):
+        if not (len(token) == 43 and token.isascii() and token.replace("-", "").replace("_", "").isalnum()):
             token = secrets.token_urlsafe(32)
         response = HTMLResponse(pages.index_page(replays, tournaments, max_upload, int(number), PAGE_SIZE,
                                                  token=token))
@@ -222,7 +222,8 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         if len(content) > max_upload:
             raise HTTPException(413, f"the file is larger than the limit of {max_upload // 1024} KiB")
         try:
-            name = await run_in_threadpool(library.save_upload, content, client_key(request))
+            async with view_builds:  # an upload's view is built (once) as it is checked
+                name = await run_in_threadpool(library.save_upload, content, client_key(request))
         except QuotaError as error:
             raise HTTPException(error.status, str(error)) from None
         except UploadError as error:
