@@ -214,19 +214,35 @@ def test_a_file_that_is_not_a_replay_is_422_with_the_reason(client: TestClient, 
 # -- security: uploads ----------------------------------------------------------------------------------
 
 
-def test_upload_keeps_a_replay_under_uploads(client: TestClient, root: Path) -> None:
+def _upload(client: TestClient, content: bytes, name: str = "x.json", **kwargs: Any) -> Any:
+    """Upload ``content`` as the form on ``/`` does: with the token of the visitor's form cookie."""
+    from mjarena.web.app import FORM_COOKIE
+
+    if FORM_COOKIE not in client.cookies:
+        assert client.get("/").status_code == 200
+    kwargs.setdefault("headers", {"accept": "application/json"})
+    return client.post("/upload", files={"file": (name, content)}, data={"token": client.cookies[FORM_COOKIE]},
+                       **kwargs)
+
+
+
+def test_upload_keeps_a_replay_under_uploads_by_the_hash_of_its_bytes(client: TestClient, root: Path) -> None:
+    import hashlib
+
     raw = (root / "game.json").read_bytes()
-    response = client.post("/upload", files={"file": ("../../My Game!.json", raw)}, follow_redirects=False)
+    response = _upload(client, raw, "../../My Game!.json", headers={}, follow_redirects=False)
     assert response.status_code == 303
-    assert response.headers["location"] == "/replays/uploads/My-Game.json"
-    assert (root / "uploads" / "My-Game.json").read_bytes() == raw
-    again = client.post("/upload", files={"file": ("My Game.json", raw)}, headers={"accept": "application/json"})
-    assert again.status_code == 201 and again.json()["name"] == "uploads/My-Game-2.json"
-    assert client.get("/api/replays/uploads/My-Game-2.json").status_code == 200
+    name = f"uploads/{hashlib.sha256(raw).hexdigest()[:32]}.json"
+    assert response.headers["location"] == "/replays/" + name
+    assert (root / name).read_bytes() == raw
+    again = _upload(client, raw, "My Game.json")  # the same bytes again: the same file, kept once
+    assert again.status_code == 201 and again.json()["name"] == name
+    assert [path.name for path in (root / "uploads").iterdir()] == [Path(name).name]
+    assert client.get("/api/replays/" + name).status_code == 200
 
 
 def test_an_oversized_upload_is_413(client: TestClient) -> None:
-    response = client.post("/upload", files={"file": ("big.json", b" " * 300_000)})
+    response = _upload(client, b" " * 300_000, "big.json")
     assert response.status_code == 413
     assert "larger than the limit" in response.text
 
@@ -236,13 +252,13 @@ def test_an_oversized_upload_is_413(client: TestClient) -> None:
     (b"not json at all", "invalid JSON"),
     (b"\xff\xfe", "not UTF-8"),
     (b'{"format": "mjarena-replay", "rules": "chess", "wall": [], "seats": [], "events": [], "decisions": []}',
-     "cannot show replays of rule set 'chess'"),
+     "no matches of 'chess'"),
     (b'{"format": "mjarena-replay", "rules": "noi2014", "wall": [], "seats": [], "events": [{"type": "play", '
-     b'"seat": 0, "tiles": ["W1"]}], "decisions": []}', "does not hold"),
+     b'"seat": 0, "tiles": ["W1"]}], "decisions": []}', "a NOI 2014 wall has 108 tiles"),
 ])
 def test_an_upload_that_is_not_a_replay_is_400_with_the_reason(client: TestClient, root: Path, content: bytes,
                                                                message: str) -> None:
-    response = client.post("/upload", files={"file": ("x.json", content)}, headers={"accept": "application/json"})
+    response = _upload(client, content)
     assert response.status_code == 400
     assert message in response.json()["error"]
     assert not (root / "uploads").exists() or not list((root / "uploads").iterdir())
@@ -367,10 +383,10 @@ def test_only_offered_opponents_and_server_bots(root: Path) -> None:
     from mjarena.arena.rulesets import judge_rules
 
     builtins = [f"builtin:{name}" for name in judge_rules("noi2014").agents]
-    assert "builtin:greedy" in builtins and room.opponents("noi2014") == [*builtins, "python3 mybot.py"]
+    assert "builtin:greedy" in builtins and room.opponents("noi2014") == [*builtins, "bot:mybot"]
     # a bot is offered only for the rule set whose protocol it speaks (issue 25)
-    assert room.opponents("baida")[-1] == "python3 baida_bot.py" and "python3 mybot.py" not in room.opponents("baida")
-    assert room.opponents("thupc2021")[-1] == "./thupc_bot"
+    assert room.opponents("baida")[-1] == "bot:baida_bot" and "bot:mybot" not in room.opponents("baida")
+    assert room.opponents("thupc2021")[-1] == "bot:thupc_bot"
     room.close()
 
 
@@ -382,18 +398,23 @@ def test_sessions_are_capped_per_client_and_its_own_oldest_ends(root: Path) -> N
         assert client.get(f"/api/play/{third}").status_code == 200
 
 
-def test_a_full_room_refuses_a_new_game_instead_of_ending_another_visitors(root: Path) -> None:
+def test_a_full_room_ends_a_game_of_the_client_holding_the_most_never_one_holding_as_few(root: Path) -> None:
     room = PlayRoom(root, limit=3, per_client=2)
+    greedy = ["builtin:greedy"] * 3
     try:
-        mine = room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=1, client="10.0.0.1")
-        theirs = [room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=s, client="10.0.0.2") for s in (2, 3, 4)]
+        mine = room.create("noi2014", 0, greedy, seed=1, client="10.0.0.1")
+        theirs = [room.create("noi2014", 0, greedy, seed=s, client="10.0.0.2") for s in (2, 3, 4)]
         assert room.get(mine.id) is mine, "another client's games never end this one"
-        with pytest.raises(PlayError) as refused:
-            room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=5, client="10.0.0.3")
+        late = room.create("noi2014", 0, greedy, seed=5, client="10.0.0.3")  # 10.0.0.2 holds 2: its oldest ends
+        with pytest.raises(PlayError):
+            room.get(theirs[1].id)
+        assert room.get(theirs[2].id) and room.get(late.id) and room.get(mine.id)
+        with pytest.raises(PlayError) as refused:  # every client holds one game: none is ended for a fourth
+            room.create("noi2014", 0, greedy, seed=6, client="10.0.0.4")
         assert refused.value.status == 503
-        mine.touched -= room.idle_seconds + 1  # nobody asked about it for longer than idle_seconds
-        late = room.create("noi2014", 0, ["builtin:greedy"] * 3, seed=5, client="10.0.0.3")
-        assert room.get(late.id) is late and all(room.get(t.id) for t in theirs[1:])
+        mine.touched -= room.idle_seconds + 1  # no move for longer than idle_seconds
+        fourth = room.create("noi2014", 0, greedy, seed=6, client="10.0.0.4")
+        assert room.get(fourth.id) is fourth
         with pytest.raises(PlayError):
             room.get(mine.id)
     finally:
@@ -609,7 +630,7 @@ def test_a_deeply_nested_replay_is_listed_as_unreadable_and_the_index_still_answ
         assert "not-a-replay" not in page.text
     response = client.get("/api/replays/sub/deep.json")
     assert response.status_code == 422 and "nested too deeply" in response.json()["error"]
-    upload = client.post("/upload", files={"file": ("deep.json", _DEEP)}, headers={"accept": "application/json"})
+    upload = _upload(client, _DEEP, "deep.json")
     assert upload.status_code == 400 and "nested too deeply" in upload.json()["error"]
 
 
@@ -807,11 +828,10 @@ def test_a_replay_with_more_events_than_a_game_can_have_is_refused_before_it_is_
     data = json.loads(json.dumps(run_match(["builtin:greedy"] * 4, seed=3).to_json()))
     loop = [{"type": "draw", "seat": 0, "tiles": ["W1"]}, {"type": "play", "seat": 0, "tiles": ["W1"]}]
     data["events"] = data["events"][:4] + loop * (max_events(108) // 2)
-    response = client.post("/upload", files={"file": ("long.json", json.dumps(data).encode())},
-                           headers={"accept": "application/json"})
+    response = _upload(client, json.dumps(data).encode(), "long.json")
     assert response.status_code == 400, response.text
-    assert f"{max_events(108) + 4} events; a game of noi2014 has at most {max_events(108)}" in response.json()["error"]
+    assert f"{max_events(108) + 4} events; a game of noi2014 on a 108-tile wall has at most {max_events(108)}" \
+        in response.json()["error"]
     data["events"] = data["events"][:max_events(108)]  # as many as a game can hold: shown
-    shown = client.post("/upload", files={"file": ("long.json", json.dumps(data).encode())},
-                        headers={"accept": "application/json"})
+    shown = _upload(client, json.dumps(data).encode(), "long.json")
     assert shown.status_code == 201, shown.text

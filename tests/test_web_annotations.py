@@ -218,7 +218,7 @@ def test_a_damaged_real_replay_is_served_with_the_rest_annotated(tmp_path: Path)
     data = run_match(BOTS["noi2014"], seed=3).to_json()
     damaged = copy.deepcopy(data)
     deal = next(event for event in damaged["events"] if event["type"] == "deal" and event["seat"] == 2)
-    deal["tiles"].append(deal["tiles"][0])  # seat 2 holds a tile too many from the start
+    deal["tiles"].pop()  # seat 2 holds a tile too few from the start (too many is refused: replay.check)
     save(data, tmp_path / "game.json")
     save(damaged, tmp_path / "damaged.json")
     with TestClient(create_app(tmp_path)) as client:

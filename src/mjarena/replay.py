@@ -27,7 +27,8 @@ from mjarena.files import write_atomically
 from mjarena.untrusted import excerpt, parse_json
 from mjarena.variants.base import Action, Event
 
-__all__ = ["ReplayError", "check", "load", "load_events", "max_events", "replay_game", "save"]
+__all__ = ["HAND_TILES", "MAX_DEAL", "MAX_TAI", "MELD_TILES", "ReplayError", "check", "load", "load_events",
+           "max_decisions", "max_events", "replay_game", "save"]
 
 
 class ReplayError(ValueError):
@@ -147,6 +148,7 @@ def check(data: Any) -> dict[str, Any]:
     if len(data["events"]) > max_events(len(wall)):
         raise ReplayError(f'"events": {len(data["events"])} events; a game of {judge.name} on a {len(wall)}-tile '
                           f"wall has at most {max_events(len(wall))}")
+    hands = _Hands()
     for number, item in enumerate(data["events"], 1):
         where = f"event {number}"
         _typed(item, (dict,), where)
@@ -161,6 +163,8 @@ def check(data: Any) -> dict[str, Any]:
             _seat_index(item.get("target"), f"{where}: its target")
         else:
             _typed(item.get("tai"), (int, type(None)), f"{where}: its 台")
+        _check_shape(item, where)
+        hands.apply(item, where)
         try:
             event = event_from_dict(item, judge.notation)
             judge.log([event])  # every event must be one the rule set's log can write
@@ -169,6 +173,9 @@ def check(data: Any) -> dict[str, Any]:
         except (KeyError, IndexError, TypeError, ValueError):
             raise ReplayError(f"{where}: not an event of {judge.name} ({excerpt(item['type'], 20)})") from None
     _typed(data["decisions"], (list,), '"decisions"')
+    if len(data["decisions"]) > max_decisions(len(wall)):
+        raise ReplayError(f'"decisions": {len(data["decisions"])} decisions; a game of {judge.name} on a '
+                          f"{len(wall)}-tile wall has at most {max_decisions(len(wall))}")
     for number, item in enumerate(data["decisions"], 1):
         where = f"decision {number}"
         _typed(item, (dict,), where)
@@ -190,6 +197,96 @@ def max_events(wall_tiles: int) -> int:
     496
     """
     return 4 * wall_tiles + 64
+
+
+def max_decisions(wall_tiles: int) -> int:
+    """More decisions than any game on a wall of ``wall_tiles`` tiles can ask for: each event asks at most the four
+    seats once.  (Longest of 150 games of random and greedy bots: 200 decisions in NOI 2014, 194 in 百搭.)
+
+    >>> max_decisions(108)
+    1984
+    """
+    return 4 * max_events(wall_tiles)
+
+
+HAND_TILES = 14
+"""The most tiles a seat holds concealed: 13, and the one just drawn."""
+MAX_DEAL = 14
+"""The most tiles one ``deal`` event gives (百搭's dealer is dealt 14; THUPC 2021 deals one at a time)."""
+MELD_TILES = 4
+"""The most tiles of any other event (a kong)."""
+MAX_TAI = 1000
+"""The most 台 a score may say (a 百搭 hand scores a few dozen at most)."""
+_ONE_TILE = ("draw", "draw_back", "play", "discard")
+"""Events that move exactly one tile into or out of a hand."""
+
+
+def _check_shape(item: dict[str, Any], where: str) -> None:
+    """Each event's size as the rules allow it: a deal of 1 to :data:`MAX_DEAL` tiles, a draw or a discard of one
+    tile, two dice of 1 to 6, at most :data:`MELD_TILES` tiles otherwise, a 台 total within :data:`MAX_TAI`.  (A
+    1 MiB replay with one ``dice`` event of 500,000 numbers made a 500 MB view.)
+
+    >>> _check_shape({"type": "dice", "seat": 0, "dice": [3, 9]}, "event 1")
+    Traceback (most recent call last):
+    ...
+    mjarena.replay.ReplayError: event 1: 2 dice (3, 9), not two dice of 1 to 6
+    >>> _check_shape({"type": "deal", "seat": 0, "tiles": ["W1"] * 200}, "event 2")
+    Traceback (most recent call last):
+    ...
+    mjarena.replay.ReplayError: event 2: a deal of 200 tiles; the rules deal 1 to 14 at a time
+    """
+    kind, tiles, dice = item["type"], item.get("tiles", []), item.get("dice", [])
+    if kind == "dice":
+        if len(dice) != 2 or not all(1 <= value <= 6 for value in dice):
+            shown = ", ".join(map(str, dice[:3])) + (", …" if len(dice) > 3 else "")
+            raise ReplayError(f"{where}: {len(dice)} dice ({shown}), not two dice of 1 to 6")
+    elif dice:
+        raise ReplayError(f"{where}: a {excerpt(kind, 20)} event has no dice")
+    if kind == "deal" and not 1 <= len(tiles) <= MAX_DEAL:
+        raise ReplayError(f"{where}: a deal of {len(tiles)} tiles; the rules deal 1 to {MAX_DEAL} at a time")
+    if kind in _ONE_TILE and len(tiles) != 1:
+        raise ReplayError(f"{where}: a {kind} of {len(tiles)} tiles, not one")
+    if len(tiles) > MELD_TILES and kind != "deal":
+        raise ReplayError(f"{where}: {len(tiles)} tiles; no {excerpt(kind, 20)} event has more than {MELD_TILES}")
+    if kind in ("deal", *_ONE_TILE) and item.get("seat") is None:
+        raise ReplayError(f"{where}: a {kind} names no seat")
+    tai = item.get("tai")
+    if kind == "score" and tai is not None and not 0 <= tai <= MAX_TAI:
+        raise ReplayError(f"{where}: a score of {excerpt(str(tai), 20)} 台, not 0 to {MAX_TAI}")
+
+
+class _Hands:
+    """How many tiles each seat may hold after each event, within what the rules allow: every tile dealt or
+    drawn, less every discard, is at most :data:`HAND_TILES` plus the tiles its melds took from its hand
+    (:data:`MELD_TILES` for each of at most four; claims and wins by the seat count as melds here, which only
+    loosens the bound).  A deal of 200,000 tiles, or deals and draws without discards, are refused.
+
+    >>> hands = _Hands()
+    >>> hands.apply({"type": "deal", "seat": 1, "tiles": ["W1"] * 14}, "event 1")
+    >>> hands.apply({"type": "draw", "seat": 1, "tiles": ["W2"]}, "event 2")
+    Traceback (most recent call last):
+    ...
+    mjarena.replay.ReplayError: event 2: seat 1 would hold 15 tiles; the rules allow at most 14 here
+    """
+
+    def __init__(self) -> None:
+        self.held = [0, 0, 0, 0]
+        self.melds = [0, 0, 0, 0]
+
+    def apply(self, item: dict[str, Any], where: str) -> None:
+        seat, kind, tiles = item.get("seat"), item["type"], item.get("tiles", [])
+        if seat is None:
+            return
+        if kind in ("deal", "draw", "draw_back"):
+            self.held[seat] += len(tiles)
+        elif kind in ("play", "discard"):
+            self.held[seat] -= 1
+        elif tiles:
+            self.melds[seat] += 1
+        allowed = HAND_TILES + MELD_TILES * min(4, self.melds[seat])
+        if self.held[seat] > allowed:
+            raise ReplayError(f"{where}: seat {seat} would hold {self.held[seat]} tiles; the rules allow at most "
+                              f"{allowed} here")
 
 
 def load_events(data: dict[str, Any]) -> list[Event]:

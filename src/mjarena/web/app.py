@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,18 +34,35 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
-from mjarena.web.library import PAGE_SIZE, Library, NotFound, UploadError
+from mjarena.web.library import (
+    PAGE_SIZE,
+    UPLOAD_FILES,
+    UPLOAD_RATE,
+    UPLOAD_TOTAL,
+    Library,
+    NotFound,
+    QuotaError,
+    UploadError,
+)
+from mjarena.web.origin import SameOrigin, media_type
 from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
+from mjarena.web.server import client_of
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
-__all__ = ["BODY_SECONDS", "MAX_JSON", "MAX_UPLOAD", "SecurityHeaders", "create_app", "read_body"]
+__all__ = ["BODY_SECONDS", "FORM_COOKIE", "MAX_JSON", "MAX_UPLOAD", "VIEW_BUILDS", "SecurityHeaders", "client_key",
+           "create_app", "json_response", "read_body"]
 
 MAX_UPLOAD = 5 << 20
 """Uploads larger than this (bytes) are refused with 413."""
+VIEW_BUILDS = 2
+"""Replay views read or built at once (each takes up to some 30 MB while it is built); more requests wait their
+turn on the event loop, holding no thread."""
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
 BODY_SECONDS = 30.0
 """A request body that takes longer than this to arrive is refused with 408 (a slow sender holds nothing)."""
+FORM_COOKIE = "mjarena_form"
+"""The cookie holding the upload form's token (the form carries it again: a page on another site cannot)."""
 STATIC = Path(__file__).parent / "static"
 _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -100,9 +118,21 @@ async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS,
     return b"".join(chunks)
 
 
+def client_key(request: Request) -> str:
+    """The client a request counts against: :func:`mjarena.web.server.client_of` its address (an IPv6 /64 is
+    one client), as the server's connection caps count them."""
+    return client_of((request.client.host, request.client.port) if request.client else "")
+
+
+async def json_response(content: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """``content`` as a JSON response, encoded in a worker thread: a large answer never stalls the event loop."""
+    body = await run_in_threadpool(lambda: json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode())
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     """A JSON object from the request; 415, 413 or 400 saying what is wrong."""
-    if "application/json" not in request.headers.get("content-type", ""):
+    if media_type(request.headers.get("content-type")) != "application/json":
         raise HTTPException(415, "send JSON (Content-Type: application/json)")
     raw = await read_body(request, MAX_JSON)
     try:
@@ -124,19 +154,29 @@ def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | No
 
 
 def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = MAX_UPLOAD,
-               max_sessions: int = MAX_SESSIONS, sessions_per_client: int = PER_CLIENT) -> Starlette:
+               max_sessions: int = MAX_SESSIONS, sessions_per_client: int = PER_CLIENT,
+               upload_total: int = UPLOAD_TOTAL, upload_files: int = UPLOAD_FILES,
+               upload_rate: tuple[int, float] = UPLOAD_RATE) -> Starlette:
     """The web app serving the replays and tournaments under ``root``; ``bots``: command lines a player may
-    choose as opponents (besides the built-in bots); ``max_upload`` bytes per upload; games against bots: at most
-    ``max_sessions`` at once, ``sessions_per_client`` of them for one client address."""
-    library = Library(root)
+    choose as opponents (besides the built-in bots), offered by their labels; ``max_upload`` bytes per upload,
+    ``upload_total`` bytes and ``upload_files`` files in all, ``upload_rate`` (uploads, seconds) per client; games
+    against bots: at most ``max_sessions`` at once, ``sessions_per_client`` of them for one client."""
+    library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate)
     room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client)
+    view_builds = asyncio.Semaphore(VIEW_BUILDS)
 
     async def index(request: Request) -> Response:
         number = request.query_params.get("page", "1")
         if not 0 < (ascii_number(number) or 0) < 1_000_000:
             raise HTTPException(400, '"page" must be a page number, such as 2')
         replays, tournaments = await run_in_threadpool(lambda: (library.replays(), library.tournaments()))
-        return HTMLResponse(pages.index_page(replays, tournaments, max_upload, int(number), PAGE_SIZE))
+        token = request.cookies.get(FORM_COOKIE, "")
+        if not (len(token) == 43 and token.isascii() and token.replace("-", "").replace("_", "").isalnum()):
+            token = secrets.token_urlsafe(32)
+        response = HTMLResponse(pages.index_page(replays, tournaments, max_upload, int(number), PAGE_SIZE,
+                                                 token=token))
+        response.set_cookie(FORM_COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
 
     async def replay_page(request: Request) -> Response:
         name = request.path_params["name"]
@@ -148,17 +188,20 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     async def replay_data(request: Request) -> Response:
         try:
-            view = await run_in_threadpool(library.view, request.path_params["name"])
+            async with view_builds:
+                view = await run_in_threadpool(library.view, request.path_params["name"])
         except NotFound as error:
             raise HTTPException(404, str(error)) from None
         except UploadError as error:
             raise HTTPException(422, str(error)) from None
-        return JSONResponse(view)
+        return Response(view, media_type="application/json")
 
     async def upload(request: Request) -> Response:
         from starlette.datastructures import UploadFile
         from starlette.formparsers import MultiPartException
 
+        if media_type(request.headers.get("content-type")) != "multipart/form-data":
+            raise HTTPException(400, "send the replay as multipart/form-data with a 'file' field (the form on /)")
         raw = await read_body(request, max_upload + (64 << 10))
         body = iter([raw])
 
@@ -169,6 +212,9 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
             form = await Request(request.scope, replay_receive).form(max_files=1, max_fields=4)
         except (MultiPartException, AssertionError) as error:
             raise HTTPException(400, f"send the replay as multipart/form-data with a 'file' field ({error})") from None
+        token, cookie = form.get("token"), request.cookies.get(FORM_COOKIE)
+        if not (isinstance(token, str) and cookie and secrets.compare_digest(token.encode(), cookie.encode())):
+            raise HTTPException(403, "the upload form's token is missing or stale: upload from the form on /")
         file = form.get("file")
         if not isinstance(file, UploadFile):
             raise HTTPException(400, "no file: send the replay in the form field 'file'")
@@ -176,9 +222,12 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         if len(content) > max_upload:
             raise HTTPException(413, f"the file is larger than the limit of {max_upload // 1024} KiB")
         try:
-            name = await run_in_threadpool(library.save_upload, file.filename or "upload.json", content)
+            async with view_builds:  # an upload's view is built (once) as it is checked
+                name = await run_in_threadpool(library.save_upload, content, client_key(request))
+        except QuotaError as error:
+            raise HTTPException(error.status, str(error)) from None
         except UploadError as error:
-            raise HTTPException(400, f"{file.filename}: {error}") from None
+            raise HTTPException(400, f"{str(file.filename)[:80]}: {error}") from None
         except OSError as error:
             raise HTTPException(403, f"the server cannot keep uploads here: {error.strerror or error}") from None
         url = "/replays/" + name
@@ -218,7 +267,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
             raise HTTPException(404, str(error)) from None
         except UploadError as error:
             raise HTTPException(422, str(error)) from None
-        return JSONResponse(state, headers={"cache-control": "no-store"})
+        return await json_response(state, headers={"cache-control": "no-store"})
 
     async def play_page(request: Request) -> Response:
         return HTMLResponse(pages.play_page())
@@ -239,8 +288,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         if not (isinstance(opponents, list) and all(isinstance(spec, str) for spec in opponents)):
             raise HTTPException(400, '"opponents" must be a list of three bot names')
         seat, seed = _whole(data, "seat"), _whole(data, "seed", required=False)
-        client = request.client.host if request.client else ""
-        session = await run_in_threadpool(room.create, rules, seat, opponents, seed, client)
+        session = await run_in_threadpool(room.create, rules, seat, opponents, seed, client_key(request))
         return JSONResponse({"id": session.id, "url": f"/play/{session.id}"}, status_code=201)
 
     async def game_page(request: Request) -> Response:
@@ -309,7 +357,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
-        routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
+        routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(SameOrigin)], lifespan=lifespan,
         exception_handlers={HTTPException: http_error, PlayError: play_error, Exception: server_error},
     )
     app.state.library, app.state.room = library, room

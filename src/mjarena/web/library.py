@@ -15,17 +15,23 @@ mjarena.web.library.NotFound: no such file here: '../etc/passwd'
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import threading
+import time
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mjarena.replay import ReplayError, load
+from mjarena.replay import ReplayError, check, load
+from mjarena.untrusted import parse_json
 from mjarena.web.tournament_stats import answer_times, eta_seconds, head_to_head, merge_times
 
-__all__ = ["PAGE_SIZE", "Library", "NotFound", "UploadError", "check_replay", "viewer_data"]
+__all__ = ["MAX_VIEW_BYTES", "PAGE_SIZE", "UPLOAD_FILES", "UPLOAD_RATE", "UPLOAD_TOTAL", "VIEW_CACHE_BYTES", "Library",
+           "NotFound", "QuotaError", "UploadError", "check_replay", "view_bytes", "viewer_data"]
 
 PAGE_SIZE = 50
 """Replays per page of the index."""
@@ -33,10 +39,26 @@ MAX_REPLAY_BYTES = 64 << 20
 """Larger files are not read as replays."""
 ROOT_TOURNAMENT = "-"
 """The name of the tournament held in the folder itself (``mjarena serve results/``)."""
+MAX_VIEW_BYTES = 16 << 20
+"""The largest viewer's data (JSON bytes) a replay may make: a replay whose view would be larger is refused.  The
+longest games make 0.3 to 2.4 MB (a 百搭 game of 107 events: 0.25 MB; 496 draws and discards: 2.4 MB)."""
+VIEW_CACHE_BYTES = 64 << 20
+"""The viewers' data kept in memory, in all (the least recently viewed go first)."""
+UPLOAD_TOTAL = 256 << 20
+"""Bytes ``uploads/`` may hold: an upload beyond them is refused (413)."""
+UPLOAD_FILES = 1000
+"""Files ``uploads/`` may hold: an upload beyond them is refused (413)."""
+UPLOAD_RATE = (20, 3600.0)
+"""Uploads one client (an IPv4 address, an IPv6 /64) may make in so many seconds: more are refused (429)."""
+UPLOADS = "uploads"
+"""The folder under the root where uploads are kept, each named by its content's hash."""
+_SERVERS_FOLDERS = {UPLOADS, "played"}
+"""The server's own folders under the root: never a tournament."""
 _SKIPPED = {"tournament.json", "standings.json"}
-_SAFE_STEM = re.compile(r"[^A-Za-z0-9._-]+")
 _MARK = b'"mjarena-replay"'
 """Bytes every replay holds (its ``"format"``): files without them are not replays, and are not listed."""
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+"""A game id a tournament's ``games.jsonl`` may name a replay by (``r1-t2-g3``): nothing with a ``/`` or ``..``."""
 _BAD_JSON = (ValueError, RecursionError, TypeError, AttributeError)
 """What reading a hostile file can raise: ``json.loads`` raises RecursionError on deep nesting, not ValueError."""
 
@@ -50,29 +72,59 @@ class UploadError(ValueError):
 
 
 def check_replay(raw: bytes) -> dict[str, Any]:
-    """What the viewer shows of the replay in ``raw`` (JSON bytes): the replay checked as
-    :func:`mjarena.replay.load` checks a file, then its :func:`viewer_data`; :class:`UploadError` saying what is
-    wrong.
+    """What the viewer shows of the replay in ``raw`` (JSON bytes): the replay checked by
+    :func:`mjarena.replay.check` (as ``mjarena replay --check``, the contest and the viewer all check it), then its
+    :func:`viewer_data`; :class:`UploadError` saying what is wrong.
 
     >>> check_replay(b'{"format": "something else"}')
     Traceback (most recent call last):
     ...
     mjarena.web.library.UploadError: not an mjarena replay (no "format": "mjarena-replay")
     """
+    return viewer_data(_checked(raw))
+
+
+def _checked(raw: bytes) -> dict[str, Any]:
+    """The replay in ``raw``, checked by :func:`mjarena.replay.check`; :class:`UploadError` saying what is wrong."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise UploadError("not a replay: the file is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise UploadError(f"not a replay: invalid JSON ({error})") from None
-    except RecursionError:
-        raise UploadError("not a replay: its JSON is nested too deeply to read") from None
-    if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
-        raise UploadError('not an mjarena replay (no "format": "mjarena-replay")')
-    for key in ("rules", "wall", "seats", "events", "decisions"):
-        if key not in data:
-            raise UploadError(f"the replay has no {key!r}")
-    return viewer_data(data)
+    except ValueError as error:
+        reason = "its JSON is nested too deeply to read" if "nested too deeply" in str(error) else str(error)
+        raise UploadError(f"not a replay: {reason}") from None
+    try:
+        return check(data)
+    except ReplayError as error:
+        raise UploadError(str(error)) from None
+
+
+def view_bytes(raw: bytes, limit: int = MAX_VIEW_BYTES) -> bytes:
+    """The viewer's data of the replay in ``raw`` (:func:`check_replay`) as JSON bytes, at most ``limit`` of them;
+    :class:`UploadError` otherwise.  Built where it is called (a worker thread, never the event loop).
+
+    >>> view_bytes(b'{}')
+    Traceback (most recent call last):
+    ...
+    mjarena.web.library.UploadError: not an mjarena replay (no "format": "mjarena-replay")
+    """
+    return _encoded(check_replay(raw), limit)
+
+
+def _encoded(view: dict[str, Any], limit: int) -> bytes:
+    encoded = json.dumps(view, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(encoded) > limit:
+        raise UploadError(f"the viewer's data of this replay would be {len(encoded) >> 10} KiB, more than the "
+                          f"limit of {limit >> 10} KiB")
+    return encoded
+
+
+class QuotaError(UploadError):
+    """An upload the server has no room for (413) or that comes too soon after the client's last (429)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
@@ -112,13 +164,35 @@ def _players(view: dict[str, Any]) -> list[str]:
 
 
 class Library:
-    """The replays and tournaments under ``root``."""
+    """The replays and tournaments under ``root``; uploads kept in ``root/uploads/`` within ``upload_total`` bytes,
+    ``upload_files`` files, and ``upload_rate`` (count, seconds) per client."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, *, upload_total: int = UPLOAD_TOTAL, upload_files: int = UPLOAD_FILES,
+                 upload_rate: tuple[int, float] = UPLOAD_RATE, view_cache: int = VIEW_CACHE_BYTES) -> None:
         self.root = Path(root).resolve()
+        self.upload_total, self.upload_files, self.upload_rate = upload_total, upload_files, upload_rate
+        self.view_cache = view_cache
         self._meta: dict[Path, tuple[tuple[int, int], dict[str, Any] | None]] = {}
-        self._views: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+        self._views: OrderedDict[Path, tuple[tuple[int, int], bytes]] = OrderedDict()
         self._times: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+        self._uploads: dict[Path, int] = {}  # uploads/ as the server keeps it: file -> size
+        self._recent: OrderedDict[str, deque[float]] = OrderedDict()  # client -> times of its recent uploads
+        self._scan_uploads()
+
+    def _scan_uploads(self) -> None:
+        """What ``uploads/`` holds (read once, at start; the server adds to it at each upload)."""
+        folder = self.root / UPLOADS
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    self._uploads[Path(entry.path)] = entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
 
     # -- names -----------------------------------------------------------------------------------------
 
@@ -137,20 +211,34 @@ class Library:
             raise NotFound(f"no such file here: {name[:200]!r}")
         return path
 
+    def inside(self, path: Path) -> Path | None:
+        """``path`` (a file the server was about to read), resolved, if it is a file under the root; None for a
+        missing file or one a link takes outside the root (read as if it did not exist)."""
+        try:
+            resolved = path.resolve()
+            return resolved if resolved.is_relative_to(self.root) and resolved.is_file() else None
+        except OSError:
+            return None
+
     def name_of(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
     # -- replays ---------------------------------------------------------------------------------------
 
     def _files(self) -> Iterator[Path]:
-        """Every ``*.json`` under the root (hidden folders skipped; links only to files under the root)."""
+        """Every ``*.json`` under the root (hidden folders skipped; links only to files under the root); the
+        uploads as the server keeps them, without reading ``uploads/`` again."""
         for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            here = Path(folder)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (here == self.root and d == UPLOADS))
             for file in files:
-                path = Path(folder) / file
+                path = here / file
                 if (file.endswith(".json") and file not in _SKIPPED and not file.startswith(".")
                         and path.resolve().is_relative_to(self.root)):
                     yield path
+        with self._lock:
+            uploads = list(self._uploads)
+        yield from uploads
 
     def summary(self, path: Path) -> dict[str, Any] | None:
         """Rule set, seed and seats of the replay at ``path``; None if it is not a replay, and a summary with
@@ -179,13 +267,7 @@ class Library:
         with open(path, "rb") as file:
             if _MARK not in file.read():
                 return None
-        data = load(path)
-        seats = data["seats"]
-        return {
-            **summary, "rules": str(data["rules"]), "seed": data.get("seed"),
-            "bots": [str(seat.get("bot")) for seat in seats], "points": [seat.get("points") for seat in seats],
-            "errors": sum(1 for seat in seats if seat.get("reason")),
-        }
+        return _summary_of(load(path), summary)
 
     def replays(self) -> list[dict[str, Any]]:
         """Summaries of the replays under the root (see :meth:`summary`), by folder (the root's first), newest
@@ -194,9 +276,9 @@ class Library:
         found.sort(key=lambda s: (s["name"].count("/") > 0, s["name"].rpartition("/")[0], -s["modified"], s["name"]))
         return found
 
-    def view(self, name: str) -> dict[str, Any]:
-        """The viewer's data of replay ``name`` (see :func:`check_replay`): :class:`NotFound`, or
-        :class:`UploadError` if the file is not a replay."""
+    def view(self, name: str) -> bytes:
+        """The viewer's data of replay ``name`` as JSON bytes (see :func:`view_bytes`): :class:`NotFound`, or
+        :class:`UploadError` if the file is not a replay.  Kept in memory up to ``view_cache`` bytes in all."""
         path = self.resolve(name)
         if not name.endswith(".json"):
             raise NotFound(f"no such file here: {name!r}")
@@ -204,61 +286,127 @@ class Library:
         if stat.st_size > MAX_REPLAY_BYTES:
             raise UploadError(f"{name}: too large to show ({stat.st_size} bytes)")
         key = (stat.st_mtime_ns, stat.st_size)
-        cached = self._views.get(path)
+        with self._lock:
+            cached = self._views.get(path)
+            if cached is not None and cached[0] == key:
+                self._views.move_to_end(path)
         if cached is None or cached[0] != key:
-            cached = (key, check_replay(path.read_bytes()))
-            self._views[path] = cached
-            while len(self._views) > 16:
-                self._views.pop(next(iter(self._views)))
-        return {"name": name, **cached[1]}
+            cached = (key, view_bytes(path.read_bytes()))
+            self._keep_view(path, cached)
+        return b'{"name":' + json.dumps(name, ensure_ascii=False).encode() + b"," + cached[1][1:]
 
-    def save_upload(self, filename: str, raw: bytes) -> str:
-        """Check and keep an uploaded replay as ``uploads/<name>.json``; its name."""
-        check_replay(raw)
-        stem = _SAFE_STEM.sub("-", Path(filename or "upload").stem).strip("-.")[:60] or "upload"
-        folder = self.root / "uploads"
-        folder.mkdir(exist_ok=True)
-        for number in range(1, 10_000):
-            path = folder / (f"{stem}.json" if number == 1 else f"{stem}-{number}.json")
+    def cached_view_bytes(self) -> int:
+        """The bytes of viewer's data kept in memory now (at most ``view_cache``)."""
+        with self._lock:
+            return sum(len(view) for _, view in self._views.values())
+
+    def _keep_view(self, path: Path, cached: tuple[tuple[int, int], bytes]) -> None:
+        with self._lock:
+            self._views.pop(path, None)
+            if len(cached[1]) > self.view_cache:
+                return
+            self._views[path] = cached
+            total = sum(len(view) for _, view in self._views.values())
+            while total > self.view_cache:
+                _, (_, dropped) = self._views.popitem(last=False)
+                total -= len(dropped)
+
+    def save_upload(self, raw: bytes, client: str = "") -> str:
+        """Check and keep an uploaded replay as ``uploads/<hash of its bytes>.json`` (the same file uploaded again
+        is the same name, kept once); its name.  :class:`UploadError` for a file that is not a replay,
+        :class:`QuotaError` when ``uploads/`` is full (413) or the ``client`` uploads too often (429)."""
+        self._count_upload(client)
+        data = _checked(raw)
+        encoded = _encoded(viewer_data(data), MAX_VIEW_BYTES)  # checked once, here: the viewer and index reuse it
+        folder = self.root / UPLOADS
+        path = folder / f"{hashlib.sha256(raw).hexdigest()[:32]}.json"
+        with self._lock:
+            if path in self._uploads:
+                return self.name_of(path)
+            if len(self._uploads) >= self.upload_files:
+                raise QuotaError(413, f"the server keeps at most {self.upload_files} uploads, and has no room for "
+                                      "more")
+            used = sum(self._uploads.values())
+            if used + len(raw) > self.upload_total:
+                raise QuotaError(413, f"the server keeps at most {self.upload_total >> 20} MiB of uploads, and has "
+                                      f"{max(0, self.upload_total - used) >> 10} KiB left")
+            folder.mkdir(exist_ok=True)
+            if folder.is_symlink() or not folder.resolve().is_relative_to(self.root):
+                raise OSError(f"{UPLOADS}/ leads out of the folder served")
             try:
                 with open(path, "xb") as out:
                     out.write(raw)
-                return self.name_of(path)
             except FileExistsError:
-                continue
-        raise UploadError("too many uploads of that name")
+                pass  # the same bytes, under their hash
+            self._uploads[path] = len(raw)
+        stat = path.stat()
+        self._meta[path] = ((stat.st_mtime_ns, stat.st_size),
+                            _summary_of(data, {"name": self.name_of(path), "modified": stat.st_mtime}))
+        self._keep_view(path, ((stat.st_mtime_ns, stat.st_size), encoded))
+        return self.name_of(path)
+
+    def _count_upload(self, client: str) -> None:
+        """Count an upload of ``client``; :class:`QuotaError` 429 if it made ``upload_rate[0]`` in the last
+        ``upload_rate[1]`` seconds."""
+        most, seconds = self.upload_rate
+        now = time.monotonic()
+        with self._lock:
+            while self._recent:  # forget clients whose last upload is older than the window
+                oldest, times = next(iter(self._recent.items()))
+                if times and now - times[-1] < seconds:
+                    break
+                del self._recent[oldest]
+            times = self._recent.setdefault(client, deque())
+            self._recent.move_to_end(client)
+            while times and now - times[0] >= seconds:
+                times.popleft()
+            if len(times) >= most:
+                wait = int(seconds - (now - times[0])) + 1
+                raise QuotaError(429, f"at most {most} uploads per {seconds / 60:g} minutes from one address; "
+                                      f"try again in {wait} s")
+            times.append(now)
 
     # -- tournaments -----------------------------------------------------------------------------------
 
     def tournaments(self) -> list[str]:
-        """The names of the tournament folders (holding ``tournament.json``): ``-`` for the root itself."""
+        """The names of the tournament folders (holding ``tournament.json``): ``-`` for the root itself; never the
+        server's own folders (``uploads/``, ``played/``), nor a ``tournament.json`` that leads out."""
         names = []
         for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "replays")
-            if "tournament.json" in files:
-                names.append(self.name_of(Path(folder)) if Path(folder) != self.root else ROOT_TOURNAMENT)
+            here = Path(folder)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "replays"
+                             and not (here == self.root and d in _SERVERS_FOLDERS))
+            if "tournament.json" in files and self.inside(here / "tournament.json") is not None:
+                names.append(self.name_of(here) if here != self.root else ROOT_TOURNAMENT)
         return names
 
     def tournament(self, name: str) -> dict[str, Any]:
-        """The state of tournament ``name`` now: settings, standings and every finished game."""
+        """The state of tournament ``name`` now: settings, standings and every finished game.  Every file it reads
+        is resolved inside the root (a link leading out reads as no file)."""
         from mjarena.arena.tournament import Settings, Tally, TournamentError
 
         folder = self.root if name == ROOT_TOURNAMENT else self.resolve(name, folder=True)
+        if folder != self.root and folder.relative_to(self.root).parts[0] in _SERVERS_FOLDERS:
+            raise NotFound(f"no tournament here: {name!r}")
+        meta_file = self.inside(folder / "tournament.json")
+        if meta_file is None:
+            raise NotFound(f"no tournament here: {name!r}")
         try:
-            meta = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
             settings = Settings.from_json(meta["parameters"])
         except FileNotFoundError:
             raise NotFound(f"no tournament here: {name!r}") from None
         except (OSError, KeyError, TournamentError, *_BAD_JSON) as error:
             raise UploadError(f"{name}/tournament.json cannot be read: {str(error)[:200] or 'nested too deeply'}") \
                 from None
-        records = _records(folder / "games.jsonl")
+        games_file = self.inside(folder / "games.jsonl")
+        records = _records(games_file) if games_file is not None else {}
         prefix = "" if folder == self.root else self.name_of(folder) + "/"
         games, finished, timings = [], [], []
         for gid in sorted(records, key=_game_order):
             record = records[gid]
-            replay = folder / "replays" / f"{gid}.json"
-            times = self._answer_times(replay, record.get("bots") or [])
+            replay = self.inside(folder / "replays" / f"{gid}.json") if _GAME_ID.fullmatch(str(gid)) else None
+            times = self._answer_times(replay, record.get("bots") or []) if replay is not None else None
             if times is not None:
                 finished.append(times[0])
                 timings.append(times[1])
@@ -275,7 +423,7 @@ class Library:
             versus = head_to_head(records)
         except (KeyError, *_BAD_JSON) as error:
             raise UploadError(f"{name}/games.jsonl holds a damaged game: {str(error)[:200]}") from None
-        started = (folder / "tournament.json").stat().st_mtime
+        started = meta_file.stat().st_mtime
         return {
             "name": name, "rules": settings.rules, "format": settings.format, "rounds": settings.rounds,
             "seed": settings.seed, "played": len(records), "total": settings.total_games,
@@ -301,6 +449,16 @@ class Library:
                 times = {}
             cached = self._times[replay] = (key, times)
         return stat.st_mtime, cached[1]
+
+
+def _summary_of(data: dict[str, Any], summary: dict[str, Any]) -> dict[str, Any]:
+    """``summary`` (name and time) with the rule set, seed, bots, points and errors of the replay ``data``."""
+    seats = data["seats"]
+    return {
+        **summary, "rules": str(data["rules"]), "seed": data.get("seed"),
+        "bots": [str(seat.get("bot")) for seat in seats], "points": [seat.get("points") for seat in seats],
+        "errors": sum(1 for seat in seats if seat.get("reason")),
+    }
 
 
 def _game_order(gid: str) -> tuple[int, ...]:

@@ -62,8 +62,9 @@ def _pager(number: int, pages: int) -> str:
 
 
 def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], max_upload: int, number: int = 1,
-               page_size: int = 50) -> str:
-    """The list of tournaments and of replays (page ``number``, grouped by folder), and the upload form."""
+               page_size: int = 50, *, token: str = "") -> str:
+    """The list of tournaments and of replays (page ``number``, grouped by folder), and the upload form carrying
+    ``token`` (the one in the visitor's form cookie)."""
     pages = max(1, -(-len(replays) // page_size))
     number = min(max(1, number), pages)
     shown = replays[(number - 1) * page_size: number * page_size]
@@ -84,6 +85,7 @@ def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], ma
     listing = f'<section><h2>Tournaments</h2><ul class="links">{links}</ul></section>' if links else ""
     upload = f"""<section><h2>Upload a replay</h2>
 <form class="upload" method="post" action="/upload" enctype="multipart/form-data">
+<input type="hidden" name="token" value="{escape(token)}">
 <input type="file" name="file" accept=".json,application/json" required>
 <button type="submit">Upload</button>
 <span class="muted">JSON, at most {max_upload // 1024} KiB</span></form></section>"""

@@ -2,9 +2,11 @@
 
 The game is an ordinary :func:`mjarena.arena.match.run_match` running in a thread of its own, so a finished
 game is recorded, ranked and saved exactly like any match, and its replay plays again with
-``mjarena replay --check``.  The person's seat is a :class:`HumanAgent`: when the rules ask it, it publishes
-a view of the table and the legal choices, and waits for :meth:`PlaySession.submit`.  The view is built in the
-game thread while it waits, so a request never reads a game that is moving.
+``mjarena replay --check``.  A game closed (evicted, left, or waiting longer than :data:`MOVE_SECONDS` for its
+person) is cancelled at once: its thread stops at the next decision and its bots' processes are killed.  The
+person's seat is a :class:`HumanAgent`: when the rules ask it, it publishes a view of the table and the legal
+choices, and waits for :meth:`PlaySession.submit`.  The view is built in the game thread while it waits, so a
+request never reads a game that is moving.
 
 >>> room = PlayRoom(root=None)
 >>> session = room.create("noi2014", seat=0, opponents=["builtin:greedy"] * 3, seed=7)
@@ -28,19 +30,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mjarena.agents.errors import AgentError
 from mjarena.variants.base import Action
 
-__all__ = ["MAX_SESSIONS", "PER_CLIENT", "HumanAgent", "PlayError", "PlayRoom", "PlaySession", "choice_views",
-           "discard_distances"]
+__all__ = ["MAX_SEED", "MAX_SESSIONS", "MOVE_SECONDS", "PER_CLIENT", "HumanAgent", "PlayError", "PlayRoom",
+           "PlaySession", "bot_label", "choice_views", "discard_distances"]
 
 MAX_SESSIONS = 64
-"""Games kept in memory at once.  When full, a finished or idle game makes room; else a new one is refused (503):
-one visitor can never end another's game."""
+"""Games kept at once (running, or finished and still shown).  When full, a finished game makes room, then one
+without a move for :data:`IDLE_SECONDS`, then the least recently moved game of the client holding the most games
+(when it holds more than the newcomer would): a few addresses cannot fill the room; else 503."""
 PER_CLIENT = 4
-"""Games one client (address) keeps at once; its next one ends its own least recently used."""
+"""Games one client (an IPv4 address, an IPv6 /64) keeps at once; its next one ends its own least recently moved.
+Games still ending count until their threads are gone."""
 IDLE_SECONDS = 600.0
-"""A game nobody asked about for this long may be ended to make room for a new one."""
+"""A game without a move for this long may be ended to make room for a new one (looking at it is no move)."""
+MOVE_SECONDS = 1800.0
+"""A game that waits this long for its person's move ends (its thread and bots with it)."""
+MAX_SEED = 2**53 - 1
+"""The largest seed a person may ask for (a whole number JSON carries exactly)."""
 WAIT_SECONDS = 10.0
 """How long a request waits for the bots to reach the person's next decision before answering anyway."""
 NO_TARGET = Action("target")
@@ -78,8 +85,31 @@ def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequ
     return {kind: after[kind] for kind in dict.fromkeys(kinds) if kind in after}
 
 
-class _Resigned(AgentError):
-    """The person left (the session was closed): the judge plays the seat to the end."""
+class _Cancelled(BaseException):
+    """The session was closed: raised at the game's next decision, it ends :func:`run_match` (not an agent's
+    error, which the judge would play on after), whose ``finally`` closes every agent."""
+
+
+class _Cancellable:
+    """A bot of a session: refuses to answer once the session is closed (see :class:`_Cancelled`)."""
+
+    def __init__(self, agent: Any, session: PlaySession) -> None:
+        self.agent = agent
+        self.session = session
+
+    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
+        if self.session.closed:
+            raise _Cancelled
+        return self.agent.act(game, seat, legal)
+
+    @property
+    def transcript(self) -> Any:
+        return getattr(self.agent, "transcript", None)
+
+    def close(self) -> None:
+        close = getattr(self.agent, "close", None)
+        if close is not None:
+            close()
 
 
 def choice_views(stage: str, choices: Sequence[Action | str], names: dict[int, str],
@@ -159,7 +189,8 @@ class PlaySession:
     """One game of a person (seat ``seat``) against ``opponents`` (three bot specs, in seat order)."""
 
     def __init__(self, rules: str, seat: int, opponents: Sequence[str], *, seed: int | None = None,
-                 root: Path | None = None, client: str = "") -> None:
+                 root: Path | None = None, client: str = "", commands: dict[str, str] | None = None,
+                 move_seconds: float = MOVE_SECONDS) -> None:
         import random
 
         from mjarena.arena.rulesets import judge_rules
@@ -175,7 +206,11 @@ class PlaySession:
         self.names = tile_names(self.judge.name)
         self.seat_names = list(seat_names(self.judge.name))
         self.client = client
+        self.commands = dict(commands or {})  # an opponent's label -> the server's command line for it
+        self.move_seconds = move_seconds
         self.touched = time.monotonic()
+        """When the person last moved (or the game started): looking at the game does not count."""
+        self._agents: list[_Cancellable] = []
         self._changed = threading.Condition()
         self._wakers: set[Any] = set()
         self._distances: dict[int, int] = {}
@@ -192,7 +227,6 @@ class PlaySession:
 
     def wait(self, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
         """The latest view, after waiting up to ``timeout`` seconds for the bots to finish moving."""
-        self.touched = time.monotonic()
         with self._changed:
             self._changed.wait_for(lambda: self._state != "running", timeout)
             return self._view
@@ -201,7 +235,6 @@ class PlaySession:
         """:meth:`wait` for an event loop: the request waits without holding a thread."""
         import asyncio
 
-        self.touched = time.monotonic()
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()
 
@@ -265,14 +298,35 @@ class PlaySession:
         return wanted
 
     def close(self) -> None:
-        """End the session: a pending decision is answered by the judge from now on, and nothing is saved."""
+        """End the session at once: the game stops at its next decision (a pending one included), its bots'
+        processes are killed now, and nothing is saved."""
         with self._changed:
+            if self._closed:
+                return
             self._closed = True
             self._notify()
+            agents = list(self._agents)
+        for agent in agents:  # a bot thinking now is killed: its answer never comes, the game thread moves on
+            with contextlib.suppress(Exception):
+                agent.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     @property
     def finished(self) -> bool:
-        return self._state in ("finished", "failed")
+        return self._state in ("finished", "failed", "ended")
+
+    @property
+    def running(self) -> bool:
+        """Whether the game's thread still runs (a closed game's runs until its next decision)."""
+        return self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the game's thread to end; whether it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     # -- the game side ---------------------------------------------------------------------------------
 
@@ -286,7 +340,7 @@ class PlaySession:
                                       discards) if discards else {}
         with self._changed:
             if self._closed:
-                raise _Resigned("resigned", "the player left the game")
+                raise _Cancelled
             self._version += 1
             self._choices = choices
             self._distances = distances
@@ -294,9 +348,12 @@ class PlaySession:
             self._view = self._make_view(game, "waiting", stage)
             self._state = "waiting"
             self._notify()
-            self._changed.wait_for(lambda: self._answer is not None or self._closed)
+            if not self._changed.wait_for(lambda: self._answer is not None or self._closed, self.move_seconds):
+                self._closed = True  # nobody moved for move_seconds: the game ends, its bots with it
+                self._ended(f"the game ended: no move for {self.move_seconds / 60:g} minutes")
+                raise _Cancelled
             if self._answer is None:
-                raise _Resigned("resigned", "the player left the game")
+                raise _Cancelled
             answer, self._answer = self._answer, None
         if answer == AUTO_TARGET:
             return self.judge.agents["greedy"](seed=self.seed).act(game, seat, legal)
@@ -306,13 +363,36 @@ class PlaySession:
     def _make_agent(self, spec: str, seat: int, limits: Any, seed: int | None = None, rules: Any = None) -> Any:
         from mjarena.agents.factory import make_agent
 
-        return HumanAgent(self) if seat == self.seat else make_agent(spec, seat, limits, seed=seed, rules=rules)
+        if seat == self.seat:
+            return HumanAgent(self)
+        with self._changed:
+            if self._closed:
+                raise _Cancelled
+        agent = _Cancellable(make_agent(self.commands.get(spec, spec), seat, limits, seed=seed, rules=rules), self)
+        with self._changed:
+            self._agents.append(agent)
+            closed = self._closed
+        if closed:
+            agent.close()
+            raise _Cancelled
+        return agent
+
+    def _ended(self, message: str) -> None:
+        """The view of a game closed before its end (called with the lock held)."""
+        self._view = {**self._view, "state": "ended", "choices": [], "message": message}
+        self._state = "ended"
+        self._notify()
 
     def _run(self) -> None:
         from mjarena.arena.match import run_match
 
         try:
             result = run_match(self.specs, rules=self.judge.name, seed=self.seed, make_agent=self._make_agent)
+        except _Cancelled:
+            with self._changed:
+                if self._state != "ended":
+                    self._ended("the game ended: it was closed")
+            return
         except Exception as error:  # a bug or a broken bot set-up: the page says so instead of hanging
             with self._changed:
                 self._view = {**self._view, "state": "failed", "choices": [], "message": f"the game stopped: {error}"}
@@ -403,37 +483,78 @@ def offered_bot(text: str) -> tuple[str, str]:
     return "noi2014", text
 
 
-class PlayRoom:
-    """The sessions of one server, by id: at most ``per_client`` for one client (its least recently used ends
-    first) and ``limit`` in all (finished or idle games make room; else a new game is refused with 503).
+def bot_label(command: str) -> str:
+    """How the pages name a ``--bot`` command line: ``bot:`` and the name of its program (the last word naming a
+    file), never the command line, which may hold the server's paths.
 
-    ``root``: where finished games are saved (``ROOT/played/``); None keeps none.  ``bots``: the bot specs a
-    person may choose as opponents besides the rule set's built-in ones (command lines set on the server).
+    >>> bot_label("python3 /srv/bots/restart_bot.py --fast"), bot_label("./thupc_bot")
+    ('bot:restart_bot', 'bot:thupc_bot')
+    """
+    import re
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    files = [word for word in words if not word.startswith("-")]
+    program = next((word for word in reversed(files) if "/" in word or "." in word), files[0] if files else "bot")
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(program).stem).strip("-") or "bot"
+    return f"bot:{name[:40]}"
+
+
+class PlayRoom:
+    """The sessions of one server, by id, bounded by what runs: at most ``per_client`` games for one client (its
+    least recently moved ends first) and ``limit`` in all.  A game ended here is cancelled at once
+    (:meth:`PlaySession.close`); one still ending counts against its client and the total until its thread is gone.
+    When full, a finished game makes room, then one without a move for ``idle_seconds``, then the least recently
+    moved game of the client holding the most (if it holds more than the newcomer would): a few clients cannot lock
+    the others out.  Else a new game is refused with 503.
+
+    ``root``: where finished games are saved (``ROOT/played/``); None keeps none.  ``bots``: the server's command
+    lines a person may choose as opponents besides the rule set's built-in bots, offered by their labels
+    (:func:`bot_label`).
     """
 
     def __init__(self, root: Path | None, bots: Sequence[str] = (), limit: int = MAX_SESSIONS,
-                 per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS) -> None:
+                 per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS,
+                 move_seconds: float = MOVE_SECONDS) -> None:
         self.root = root
-        self.bots = list(bots)
         self.limit = limit
         self.per_client = per_client
         self.idle_seconds = idle_seconds
+        self.move_seconds = move_seconds
+        self._offered: list[tuple[str, str, str]] = []  # (rule set, label, command line)
+        for text in bots:
+            rules, command = offered_bot(text)
+            label, taken = bot_label(command), {label for _, label, _ in self._offered}
+            number = 2
+            while label in taken:
+                label, number = f"{bot_label(command)}-{number}", number + 1
+            self._offered.append((rules, label, command))
         self._sessions: OrderedDict[str, PlaySession] = OrderedDict()
+        self._ending: list[PlaySession] = []  # closed here, their threads not yet gone
         self._lock = threading.Lock()
 
+    @property
+    def bots(self) -> list[str]:
+        """The labels of the server's bots."""
+        return [label for _, label, _ in self._offered]
+
     def opponents(self, rules: str) -> list[str]:
-        """The specs a person may pick for ``rules``: its built-in bots, then the server's bots made for it
-        (:func:`offered_bot`: a bot speaks one rule set's protocol, NOI 2014's unless told)."""
+        """The names a person may pick for ``rules``: its built-in bots, then the labels of the server's bots made
+        for it (:func:`offered_bot`: a bot speaks one rule set's protocol, NOI 2014's unless told)."""
         from mjarena.arena.rulesets import judge_rules
 
         canonical = judge_rules(rules).name
         return [f"builtin:{name}" for name in judge_rules(rules).agents] + [
-            spec for made_for, spec in map(offered_bot, self.bots) if made_for == canonical]
+            label for made_for, label, _ in self._offered if made_for == canonical]
 
     def create(self, rules: str, seat: int, opponents: Sequence[str], seed: int | None = None,
                client: str = "") -> PlaySession:
-        """Start a game for ``client`` (its address); :class:`PlayError` 422 for an unknown rule set, seat or
-        opponent, 503 when the server holds as many games as it may and none of them can end."""
+        """Start a game for ``client`` (its key: :func:`mjarena.web.server.client_of`); :class:`PlayError` 422 for
+        an unknown rule set, seat, opponent or seed, 503 when the server runs as many games as it may and none of
+        them can end."""
         from mjarena.arena.rulesets import judge_rules
 
         try:
@@ -442,32 +563,76 @@ class PlayRoom:
             raise PlayError(422, str(error.args[0])) from None
         if seat not in range(4):
             raise PlayError(422, f"seat {seat!r}: choose 0, 1, 2 or 3")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise PlayError(422, f"the seed must be a whole number from 0 to {MAX_SEED}")
         if len(opponents) != 3:
             raise PlayError(422, f"three opponents, not {len(opponents)}")
         allowed = self.opponents(judge.name)
         for spec in opponents:
             if spec not in allowed:
-                raise PlayError(422, f"opponent {spec!r} is not offered here; choose from: {', '.join(allowed)}")
+                raise PlayError(422, f"opponent {str(spec)[:60]!r} is not offered here; choose from: "
+                                     f"{', '.join(allowed)}")
+        commands = {label: command for _, label, command in self._offered}
         with self._lock:
-            self._make_room(client)
-            session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root, client=client)
+            ended = self._make_room(client)
+        for session in ended:  # closed: their threads end at once (a bot thinking now was killed)
+            session.join(5.0)
+        with self._lock:
+            self._ending = [session for session in self._ending if session.running]
+            if self._count(client) >= self.per_client:
+                raise PlayError(503, "your earlier games are still ending; try again in a moment")
+            if self._count() >= self.limit:
+                raise PlayError(503, "the server is playing as many games as it can hold; try again in a few "
+                                     "minutes")
+            session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root, client=client,
+                                  commands=commands, move_seconds=self.move_seconds)
             self._sessions[session.id] = session
         return session
 
-    def _make_room(self, client: str) -> None:
-        """End ``client``'s least recently used games down to one below its share, then, if the room is full,
-        finished and idle games (least recently used first); 503 if still full.  Called with the lock held."""
-        own = [sid for sid, session in self._sessions.items() if session.client == client]
+    def _count(self, client: str | None = None) -> int:
+        """Games held (listed, or still running after they were ended) by ``client``, or by all."""
+        held = [*self._sessions.values(), *self._ending]
+        return sum(1 for session in held if client is None or session.client == client)
+
+    def _end(self, sid: str) -> PlaySession:
+        session = self._sessions.pop(sid)
+        session.close()
+        if session.running:
+            self._ending.append(session)
+        return session
+
+    def _make_room(self, client: str) -> list[PlaySession]:
+        """End ``client``'s least recently moved games down to one below its share; then, if the room is full,
+        finished games, then idle ones, then the least recently moved of the client holding the most games (more
+        than ``client`` would); the games ended.  Called with the lock held."""
+        ended: list[PlaySession] = []
+        before = sum(1 for session in self._ending if session.running)  # ended earlier, still ending
+
+        def full() -> bool:  # the games ended now are gone once their threads end (create waits for that)
+            return len(self._sessions) + before >= self.limit
+
+        by_move = sorted(self._sessions.items(), key=lambda item: item[1].touched)
+        own = [sid for sid, session in by_move if session.client == client]
         for sid in own[: max(0, len(own) - self.per_client + 1)]:
-            self._sessions.pop(sid).close()
+            ended.append(self._end(sid))
         now = time.monotonic()
-        for sid, session in list(self._sessions.items()):
-            if len(self._sessions) < self.limit:
+        for test in (lambda s: s.finished, lambda s: now - s.touched > self.idle_seconds):
+            for sid, session in sorted(self._sessions.items(), key=lambda item: item[1].touched):
+                if not full():
+                    return ended
+                if test(session):
+                    ended.append(self._end(sid))
+        while full():
+            counts: dict[str, int] = {}
+            for session in self._sessions.values():
+                counts[session.client] = counts.get(session.client, 0) + 1
+            largest = max(counts, key=lambda key: counts[key], default=None)
+            if largest is None or counts[largest] <= counts.get(client, 0) + 1:
                 break
-            if session.finished or now - session.touched > self.idle_seconds:
-                self._sessions.pop(sid).close()
-        if len(self._sessions) >= self.limit:
-            raise PlayError(503, "the server is playing as many games as it can hold; try again in a few minutes")
+            oldest = min((item for item in self._sessions.items() if item[1].client == largest),
+                         key=lambda item: item[1].touched)
+            ended.append(self._end(oldest[0]))
+        return ended
 
     def get(self, session_id: str) -> PlaySession:
         """The session; :class:`PlayError` 404 if there is none of that id (never was, or ended)."""
@@ -475,12 +640,18 @@ class PlayRoom:
             session = self._sessions.get(session_id)
             if session is None:
                 raise PlayError(404, "no game of that id here (it may have ended when the server restarted)")
-            self._sessions.move_to_end(session_id)
             return session
+
+    def running(self) -> int:
+        """Games whose threads run now (listed or ending)."""
+        with self._lock:
+            return sum(1 for session in [*self._sessions.values(), *self._ending] if session.running)
 
     def close(self) -> None:
         """End every session (on server shutdown)."""
         with self._lock:
-            for session in self._sessions.values():
-                session.close()
-            self._sessions.clear()
+            for sid in list(self._sessions):
+                self._end(sid)
+            ending, self._ending = self._ending, []
+        for session in ending:
+            session.join(5.0)

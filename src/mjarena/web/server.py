@@ -8,7 +8,8 @@
   alone waits for ever: one slow visitor per connection can exhaust the server's sockets).
 - Bodies must arrive within :data:`mjarena.web.app.BODY_SECONDS` (408: :func:`mjarena.web.app.read_body`), a
   response the client stops reading is dropped after :data:`SEND_SECONDS`, idle kept-alive connections close
-  after :data:`KEEP_ALIVE_SECONDS`, and heads are at most :data:`MAX_HEAD` bytes.
+  after :data:`KEEP_ALIVE_SECONDS`, and heads are at most :data:`MAX_HEAD` bytes, however they arrive (uvicorn
+  alone bounds only a head that arrives in pieces): a larger one gets 431 and the connection is closed.
 - Connections are counted when they are accepted (:class:`Connections`): at most :data:`PER_CLIENT` per client
   (an IPv4 address, an IPv6 /64) and at most :func:`total_cap` in all, derived from the open-file limit so that
   the process never runs out of file descriptors.  At the total cap a newcomer closes the oldest idle connection
@@ -197,15 +198,16 @@ class Connections:
         return False
 
 
-_REFUSED = "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n" \
+_REFUSED = "HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n" \
            "content-length: {length}\r\n\r\n{text}"
 
 
-def _refuse(transport: asyncio.BaseTransport, reason: str) -> None:
-    """A 503 saying ``reason``, and the connection closed (before a byte of the request is read)."""
-    text = f"{reason}: try again later\n"
+def _refuse(transport: asyncio.BaseTransport, reason: str, status: str = "503 Service Unavailable",
+            advice: str = ": try again later") -> None:
+    """A 503 (or ``status``) saying ``reason``, and the connection closed (before the request is handled)."""
+    text = f"{reason}{advice}\n"
     if isinstance(transport, asyncio.WriteTransport):
-        transport.write(_REFUSED.format(length=len(text), text=text).encode())
+        transport.write(_REFUSED.format(status=status, length=len(text), text=text).encode())
     transport.close()
 
 
@@ -215,6 +217,7 @@ class TimelyH11(H11Protocol):
 
     header_seconds = HEADER_SECONDS
     send_seconds = SEND_SECONDS
+    max_head = MAX_HEAD
     per_client = PER_CLIENT
     total: int | None = None
     """The total cap; None: :func:`total_cap` of the soft open-file limit when the first connection arrives."""
@@ -222,6 +225,7 @@ class TimelyH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._head_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
+        self._head_bytes = 0  # of the request head arriving now
         refused = self._connections().admit(self, client_of(transport.get_extra_info("peername")))
         self._held = refused is None
         if refused is not None:
@@ -266,6 +270,15 @@ class TimelyH11(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.idle():
             self._arm()  # a new request is starting: its head has HEADER_SECONDS
+            end = data.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else end + 4
+            if self._head_bytes > self.max_head:
+                self._disarm()
+                _refuse(self.transport, f"the request head is larger than {self.max_head >> 10} KiB",
+                        "431 Request Header Fields Too Large", "")
+                return
+            if end >= 0:
+                self._head_bytes = 0
         super().data_received(data)
         if not self.idle():
             self._disarm()  # its head arrived

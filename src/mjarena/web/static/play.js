@@ -200,7 +200,7 @@
       const waiting = view.state === "waiting";
       if (view.state === "finished") {
         prompt.textContent = view.message || "Game over";
-      } else if (view.state === "failed") {
+      } else if (view.state === "failed" || view.state === "ended") {  // ended: closed, or no move for long
         prompt.textContent = view.message;
         prompt.className = "prompt error";
       } else if (!waiting) {
