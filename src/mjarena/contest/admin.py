@@ -30,7 +30,14 @@ from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.db import Submission
 from mjarena.contest.export import results_json, standings_csv
-from mjarena.contest.forms import check_csrf, check_origin, logged_in_response, small_form, token_of_login
+from mjarena.contest.forms import (
+    check_csrf,
+    check_origin,
+    logged_in_response,
+    login_page_response,
+    small_form,
+    token_of_login,
+)
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.untrusted import number as ascii_number
 
@@ -82,12 +89,13 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
     # -- logging in and out ----------------------------------------------------------------------------
 
     async def login_form(request: Request) -> Response:
-        return html(admin_pages.admin_login_page())
+        return login_page_response(request, admin_pages.admin_login_page)
 
     async def login(request: Request) -> Response:
         found = await token_of_login(request, contest.authenticate)
         if found is None or found.name != ADMIN:
-            return html(admin_pages.admin_login_page("That is not the admin token."), 401)
+            problem = "That is not the admin token."
+            return login_page_response(request, lambda csrf: admin_pages.admin_login_page(csrf, problem), 401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,8 @@ from mjarena.contest.forms import (
     check_csrf,
     check_origin,
     logged_in_response,
+    login_page_response,
+    origin_of,
     read_limited,
     small_form,
     token_of_login,
@@ -77,9 +79,13 @@ def _is_api(request: Request) -> bool:
 
 
 def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
-               clock: Callable[[], float] = time.time, judge: Judge | None = None) -> Starlette:
+               clock: Callable[[], float] = time.time, judge: Judge | None = None,
+               public_urls: Sequence[str] = ()) -> Starlette:
     """The contest's app; ``on_submission(id)`` is told of each stored upload (the builder's queue); ``judge``
-    plays a game again when the organiser's console asks (:mod:`mjarena.contest.admin`)."""
+    plays a game again when the organiser's console asks (:mod:`mjarena.contest.admin`); ``public_urls`` are
+    the URLs the browsers reach it at (``--public-url``: the forms' origin check accepts those alone, see
+    :mod:`mjarena.contest.forms`; :class:`ValueError` for one that is not an http(s) URL of a site)."""
+    public_origins = tuple(dict.fromkeys(origin_of(url) for url in public_urls))
     settings = contest.settings
     limiter = RateLimiter(settings.uploads_per_minute, 60.0)
     db = contest.db
@@ -277,14 +283,14 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
     async def login_form(request: Request) -> Response:
-        return HTMLResponse(pages.login_page())
+        return login_page_response(request, pages.login_page)
 
     async def login(request: Request) -> Response:
         team = await token_of_login(request, contest.authenticate)
         if team is None or team.name == ADMIN:
             problem = ("That is the organiser's token: the console's login is /admin/login." if team is not None
                        else "That token is not a team's token.")
-            return HTMLResponse(pages.login_page(problem), status_code=401)
+            return login_page_response(request, lambda csrf: pages.login_page(csrf, problem), 401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
@@ -396,6 +402,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
+    app.state.public_origins = public_origins
     app.state.on_start = []
     app.state.on_stop = []
     return app

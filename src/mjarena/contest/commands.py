@@ -106,7 +106,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         return _fail("contest serve", f"--workers {args.workers}: must be at least 1")
     try:
-        serve(args.dir, host=args.host, port=args.port, workers=args.workers, executor=args.executor)
+        serve(args.dir, host=args.host, port=args.port, workers=args.workers, executor=args.executor,
+              public_urls=args.public_url)
     except (ContestError, ExecutorUnavailable, OSError) as error:
         return _fail("contest serve", str(error))
     return 0
@@ -196,6 +197,9 @@ def add_parsers(sub: Any) -> None:
     serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
     serve.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+    serve.add_argument("--public-url", action="append", metavar="URL",
+                       help="the URL the browsers use, e.g. https://contest.example.org behind a reverse proxy "
+                            "(repeatable): forms are accepted from it alone (default: from the Host they name)")
     serve.set_defaults(handler=_serve)
 
     add = actions.add_parser("add-team", help="add a team and print its token")

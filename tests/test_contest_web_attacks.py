@@ -1,0 +1,87 @@
+"""The contest's web side under the third round of attacks (issue 31): login CSRF, forms behind a proxy that
+rewrites Host, the replay view flooded by anonymous clients.
+
+The contest of test_contest.py (games played in this process, the test bot outside the sandbox); where a real
+browser or real sockets matter, the app runs under uvicorn in a thread on 127.0.0.1, and the attacker's page is
+served from ``localhost`` (another site for the browser: another host, not just another port).
+"""
+
+from __future__ import annotations
+
+import http.server
+import socket
+import socketserver
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from contest_forms import form_csrf, post_login
+from test_contest import Server, play_round
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Server:
+    return Server(tmp_path / "contest", ["red", "rival"])
+
+
+def logged_in_as(client: Any) -> str | None:
+    """The team whose session ``client`` holds (the page header's name), or None."""
+    page = client.get("/team", follow_redirects=False)
+    if page.status_code != 200:
+        return None
+    return page.text.split('id="whoami">', 1)[1].split("<", 1)[0]
+
+
+# -- login CSRF ------------------------------------------------------------------------------------------------
+
+
+def test_a_login_without_the_login_pages_token_is_refused(server: Server) -> None:
+    """A foreign page's form carries the rival's token but cannot read or set the login page's cookie: 403, and
+    no session (on the old code the victim's browser was logged in as the rival)."""
+    rival = server.tokens["teams"]["rival"]
+    forged = server.client.post("/login", data={"token": rival}, follow_redirects=False)
+    assert forged.status_code == 403 and "login page" in forged.text
+    assert "mjarena_contest" not in forged.headers.get("set-cookie", "")
+    assert logged_in_as(server.client) is None
+    server.client.get("/login")  # the victim's browser has a login cookie of its own: the attacker knows not its value
+    guessed = server.client.post("/login", data={"token": rival, "csrf": "mjc_" + "A" * 43}, follow_redirects=False)
+    assert guessed.status_code == 403 and logged_in_as(server.client) is None
+    admin = server.client.post("/admin/login", data={"token": server.tokens["admin"]}, follow_redirects=False)
+    assert admin.status_code == 403
+    assert post_login(server.client, "/login", server.tokens["teams"]["red"]).status_code == 200
+    assert logged_in_as(server.client) == "red"
+
+
+@pytest.mark.parametrize("headers", [{"origin": "null"}, {"sec-fetch-site": "cross-site"},
+                                     {"sec-fetch-site": "same-site"}, {"origin": "http://evil.example"}])
+def test_every_form_is_refused_from_a_page_without_an_origin_or_from_another_site(server: Server,
+                                                                                  headers: dict[str, str]) -> None:
+    """``Origin: null`` (a page with no-referrer, a sandboxed frame) passed the old check; ``Sec-Fetch-Site`` says
+    cross-site even when no Origin is sent.  Each form: both logins (with their right tokens), the upload, the
+    logout and a console form."""
+    page = server.client.get("/login").text
+    login = server.client.post("/login", data={"token": server.tokens["teams"]["red"], "csrf": form_csrf(page)},
+                               headers=headers, follow_redirects=False)
+    assert login.status_code == 403 and logged_in_as(server.client) is None
+    page = server.client.get("/admin/login").text
+    console = server.client.post("/admin/login", data={"token": server.tokens["admin"], "csrf": form_csrf(page)},
+                                 headers=headers, follow_redirects=False)
+    assert console.status_code == 403
+    post_login(server.client, "/login", server.tokens["teams"]["red"])
+    csrf = form_csrf(server.client.get("/team").text)
+    upload = server.client.post("/team/upload", data={"csrf": csrf}, files={"source": ("bot.py", b"print(1)\n")},
+                                headers=headers)
+    assert upload.status_code == 403 and server.contest.db.submissions() == []
+    assert server.client.post("/logout", data={"csrf": csrf}, headers=headers).status_code == 403
+    assert logged_in_as(server.client) == "red"
+    admin = TestClient(server.app)
+    assert post_login(admin, "/admin/login", server.tokens["admin"]).status_code == 200
+    console_csrf = form_csrf(admin.get("/admin").text)
+    added = admin.post("/admin/teams", data={"name": "newbie", "csrf": console_csrf}, headers=headers)
+    assert added.status_code == 403 and server.contest.db.team("newbie") is None
