@@ -8,21 +8,15 @@ served from ``localhost`` (another site for the browser: another host, not just 
 
 from __future__ import annotations
 
-import http.server
-import socket
-import socketserver
-import threading
-import time
-from collections.abc import Iterator
+import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from contest_forms import form_csrf, post_login
-from test_contest import Server, play_round
+from test_contest import Server
 
 
 @pytest.fixture
@@ -85,3 +79,56 @@ def test_every_form_is_refused_from_a_page_without_an_origin_or_from_another_sit
     console_csrf = form_csrf(admin.get("/admin").text)
     added = admin.post("/admin/teams", data={"name": "newbie", "csrf": console_csrf}, headers=headers)
     assert added.status_code == 403 and server.contest.db.team("newbie") is None
+
+
+# -- shared builds -----------------------------------------------------------------------------------------------
+
+BROKEN = b"def broken(:\n"
+
+
+def test_a_cached_compile_error_names_the_file_of_whoever_asks(tmp_path: Path) -> None:
+    """The same bytes under two names, one cache: the second build is a cache hit (no compiler runs) and its
+    message names its own file, not the first one's (the cache kept the first uploader's name before)."""
+    from mjarena import builds
+    from mjarena.sandbox import Sandbox
+
+    first, second = tmp_path / "ada_secret_plan_B.py", tmp_path / "mine.py"
+    first.write_bytes(BROKEN)
+    second.write_bytes(BROKEN)
+    cache = tmp_path / "cache"
+    made = builds.build(first, sandbox=Sandbox(kind="none"), cache_dir=cache)
+    again = builds.build(second, sandbox=Sandbox(kind="none"), cache_dir=cache)
+    assert made.status == again.status == "compile_error" and again.cached and again.key == made.key
+    assert "ada_secret_plan_B.py" in made.message
+    assert "mine.py" in again.message and "ada_secret_plan_B" not in again.message
+    kept = json.loads((cache / made.key / "build.json").read_text())["message"]
+    assert "ada_secret_plan_B" not in kept, "the cache keeps no uploader's name"
+
+
+def test_another_teams_identical_upload_is_compiled_anew_and_shows_its_own_file_name(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """red uploads a broken bot as ada_secret_plan_B.py; rival uploads the same bytes as mine.py: rival's build is
+    not red's (a compile of its own, so the verdict takes as long as any first compile) and its message names
+    mine.py.  A team's own identical upload is still a cache hit (it learns only of its own uploads)."""
+    from mjarena.builds import builder
+
+    compiles: list[str] = []
+    real = builder._compile
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        compiles.append("compile")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(builder, "_compile", counted)
+    red = server.upload("red", BROKEN, "ada_secret_plan_B.py").json()
+    rival = server.upload("rival", BROKEN, "mine.py").json()
+    assert len(compiles) == 2, "another team's identical upload is no cache hit"
+    records = server.contest.db.build_records()
+    assert records[red["id"]][0] != records[rival["id"]][0]
+    mine = server.client.get(f"/api/submissions/{rival['id']}", headers=server.auth("rival")).json()
+    assert mine["status"] == "compile_error" and "mine.py" in mine["message"]
+    assert "ada_secret_plan_B" not in mine["message"]
+    again = server.upload("red", BROKEN, "plan_C.py").json()
+    assert len(compiles) == 2, "a team's own identical upload is a cache hit"
+    shown = server.client.get(f"/api/submissions/{again['id']}", headers=server.auth("red")).json()["message"]
+    assert "plan_C.py" in shown and "ada_secret_plan_B" not in shown
