@@ -16,7 +16,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from contest_forms import form_csrf, post_login
-from test_contest import Server
+from test_contest import BOT, Server, play_round
+
+BOT_WITH_SECRET = BOT.replace(b"contest-bot-v1", b"red-secret")
 
 
 @pytest.fixture
@@ -132,3 +134,71 @@ def test_another_teams_identical_upload_is_compiled_anew_and_shows_its_own_file_
     assert len(compiles) == 2, "a team's own identical upload is a cache hit"
     shown = server.client.get(f"/api/submissions/{again['id']}", headers=server.auth("red")).json()["message"]
     assert "plan_C.py" in shown and "ada_secret_plan_B" not in shown
+
+
+# -- the replay view, asked for in a loop --------------------------------------------------------------------------
+
+
+def test_a_replay_view_is_built_once_per_game_and_viewer_however_often_it_is_asked_for(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifty anonymous fetches of one replay build its view once (the old server rebuilt the whole viewer data
+    for each); a team in the game gets a view of its own (with its bots' output), built once too; a game played
+    again is built again; the turns API is kept the same way."""
+    from mjarena.web import library
+
+    built: list[int] = []
+    real = library.check_replay
+
+    def counted(raw: bytes) -> Any:
+        built.append(len(raw))
+        return real(raw)
+
+    monkeypatch.setattr(library, "check_replay", counted)
+    server.upload("red", BOT_WITH_SECRET)
+    server.upload("rival")
+    play_round(server)
+    (game,) = server.games()
+    path = f"/api/replays/{game['id']}"
+    public = [server.client.get(path) for _ in range(50)]
+    assert {answer.status_code for answer in public} == {200} and len(built) == 1
+    assert public[0].json() == public[-1].json() and "red-secret" not in public[0].text
+    assert server.client.get(path, headers={"accept-encoding": "identity"}).json() == public[0].json()
+    as_red = [server.client.get(path, headers=server.auth("red")) for _ in range(10)]
+    assert "red-secret debug" in as_red[-1].text and len(built) == 2
+    turns = [server.client.get(f"/api/games/{game['id']}/turns", headers=server.auth("red")) for _ in range(10)]
+    assert "red-secret debug" in turns[-1].text and server.app.state.views.builds == 3
+    with server.contest.db.transaction() as tx:  # as the console's "Play again" records it
+        replay = server.contest.db.replay(game["id"])
+        assert replay is not None
+        tx.replace_result(game["id"], server.clock() + 5, [], replay)
+    server.client.get(path)
+    assert len(built) == 3, "a game played again has its view built again"
+
+
+def test_a_client_may_have_only_so_many_views_built_a_minute() -> None:
+    """Views already kept are free; new ones count against the client (429 with Retry-After past the limit)."""
+    import asyncio
+
+    from starlette.exceptions import HTTPException
+
+    from mjarena.contest.views import ViewCache
+
+    cache = ViewCache(per_client=2)
+
+    def build() -> tuple[int, bytes]:
+        return 200, b"{}"
+
+    async def ask(game: int, client: str, now: float = 0.0) -> int:
+        try:
+            status, _ = await cache.get(("replay", game, 1.0, ()), build, client=client, now=now)
+        except HTTPException as error:
+            assert error.headers is not None and int(error.headers["retry-after"]) > 0
+            return error.status_code
+        return status
+
+    async def flood() -> list[int]:
+        return [await ask(1, "a"), await ask(2, "a"), await ask(3, "a"), await ask(1, "a"), await ask(3, "b"),
+                await ask(4, "a", now=61.0)]
+
+    assert asyncio.run(flood()) == [200, 200, 429, 200, 200, 200]
+    assert cache.builds == 4

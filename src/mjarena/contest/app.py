@@ -13,6 +13,8 @@ API (``Authorization: Bearer TOKEN`` where private):
 - ``GET /api/replays/{id}``: a finished game for the web app's replay viewer (its transcript panel included), as
   the asker may see it: a team's own bots with their ``debug`` output and standard error, the others without;
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
+  Both are built once per game and way of seeing it, kept, and sent gzip-compressed to a client that accepts it
+  (:mod:`mjarena.contest.views`: a client may have at most 30 views a minute built; kept ones are free).
 
 Pages: ``/`` standings (with the race chart, ``/charts/race`` for its live updates), ``/rounds``,
 ``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/login``, and for a logged-in team
@@ -25,6 +27,7 @@ session's CSRF token, and a form posted from another origin is refused.  Errors 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -46,7 +49,7 @@ from mjarena.contest import pages
 from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.charts import race_chart, versions_chart
-from mjarena.contest.db import Team
+from mjarena.contest.db import GameRow, Team
 from mjarena.contest.forms import (
     FORM_OVERHEAD,
     check_csrf,
@@ -62,6 +65,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.app import SecurityHeaders
 from mjarena.web.tiles import BACK, KINDS, tile_svg
@@ -76,6 +80,11 @@ STATIC = Path(__file__).parent / "static"
 
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
+
+
+def _json(value: Any) -> bytes:
+    """``value`` as JSONResponse writes it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
@@ -208,38 +217,74 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         rounds = await run_in_threadpool(contest.rounds_view)
         return JSONResponse({"rounds": rounds}, headers={"cache-control": "no-store"})
 
-    def replay_of(request: Request) -> dict[str, Any]:
+    views = ViewCache()
+
+    def finished_game(request: Request) -> tuple[int, float, GameRow]:
+        """The finished game the path names: its id, when its replay was recorded, its row; 404 if none."""
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        body = db.replay(game_id) if game_id is not None else None
-        if body is None:
+        mark = db.replay_mark(game_id) if game_id is not None else None
+        game = db.game(game_id) if game_id is not None and mark is not None else None
+        if game_id is None or mark is None or game is None:
             raise HTTPException(404, f"no finished game {raw_id}")
+        return game_id, mark, game
+
+    def replay_of(game_id: int) -> dict[str, Any]:
+        body = db.replay(game_id)
+        if body is None:  # removed between the check and the read
+            raise HTTPException(404, f"no finished game {game_id}")
         return json.loads(body)
 
-    async def api_replay(request: Request) -> Response:
-        from mjarena.web.library import UploadError, check_replay
+    def packed(request: Request, answer: tuple[int, bytes]) -> Response:
+        """A kept view (:mod:`mjarena.contest.views`): sent compressed to a client that accepts gzip."""
+        status, body = answer
+        headers = {"cache-control": "no-store", "vary": "accept-encoding"}
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            headers["content-encoding"] = "gzip"
+        else:
+            body = gzip.decompress(body)
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
 
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    async def api_replay(request: Request) -> Response:
         team = viewer(request)
-        replay = await run_in_threadpool(replay_of, request)
-        shown = public_replay(replay, None if team is None else team.name)
-        try:
-            view = await run_in_threadpool(check_replay, json.dumps(shown).encode())
-        except UploadError as error:
-            raise HTTPException(422, f"this replay cannot be shown: {error}") from None
-        return JSONResponse({"name": request.path_params["id"], **view}, headers={"cache-control": "no-store"})
+        game_id, mark, game = await run_in_threadpool(finished_game, request)
+        own = tuple(seat.seat for seat in game.seats if team is not None and seat.team == team.name)
+
+        def build() -> tuple[int, bytes]:
+            from mjarena.web.library import UploadError, check_replay
+
+            shown = public_replay(replay_of(game_id), team.name if own and team is not None else None)
+            try:
+                view = check_replay(json.dumps(shown).encode())
+            except UploadError as error:
+                return 422, _json({"error": f"this replay cannot be shown: {error}", "status": 422})
+            return 200, _json({"name": str(game_id), **view})
+
+        answer = await views.get(("replay", game_id, mark, own), build, client=client_of(request), now=clock())
+        return packed(request, answer)
 
     async def api_turns(request: Request) -> Response:
         team = viewer(request)
         if team is None:
             raise HTTPException(401, "log in (or send the team's token) to see your bots' output")
-        replay = await run_in_threadpool(replay_of, request)
-        players = replay.get("contest", {}).get("players", [])
-        seats = {str(p["seat"]): {"team": p["team"], "version": p["version"],
-                                  "turns": replay.get("transcripts", {}).get(str(p["seat"]), []),
-                                  "detail": replay["seats"][p["seat"]].get("detail")}
-                 for p in players if p["team"] is not None and (p["team"] == team.name or team.name == ADMIN)}
-        return JSONResponse({"game": int(request.path_params["id"]), "seats": seats},
-                            headers={"cache-control": "no-store"})
+        game_id, mark, game = await run_in_threadpool(finished_game, request)
+        own = tuple(seat.seat for seat in game.seats
+                    if seat.team is not None and (seat.team == team.name or team.name == ADMIN))
+
+        def build() -> tuple[int, bytes]:
+            replay = replay_of(game_id)
+            players = replay.get("contest", {}).get("players", [])
+            seats = {str(p["seat"]): {"team": p["team"], "version": p["version"],
+                                      "turns": replay.get("transcripts", {}).get(str(p["seat"]), []),
+                                      "detail": replay["seats"][p["seat"]].get("detail")}
+                     for p in players if p["seat"] in own}
+            return 200, _json({"game": game_id, "seats": seats})
+
+        answer = await views.get(("turns", game_id, mark, own), build, client=client_of(request), now=clock())
+        return packed(request, answer)
 
     # -- pages -----------------------------------------------------------------------------------------
 
@@ -278,7 +323,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        if game_id is None or db.replay(game_id) is None:
+        if game_id is None or db.replay_mark(game_id) is None:
             raise HTTPException(404, f"no finished game {raw_id}")
         return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
@@ -403,6 +448,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
     app.state.public_origins = public_origins
+    app.state.views = views
     app.state.on_start = []
     app.state.on_stop = []
     return app

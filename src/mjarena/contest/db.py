@@ -469,6 +469,12 @@ class Database:
     def replay(self, game_id: int) -> str | None:
         return self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,))
 
+    def replay_mark(self, game_id: int) -> float | None:
+        """When the replay of finished game ``game_id`` was recorded (it changes when the game is played again),
+        or None when there is none: what a view built from the replay can be kept by, read without the replay."""
+        return self._one("SELECT g.finished FROM games g JOIN replays r ON r.game_id = g.id "
+                         "WHERE g.id = ? AND g.state = 'finished'", (game_id,))
+
     def results_mark(self) -> tuple[int, float | None]:
         """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
         played again is finished again), so what is drawn from the results can be kept until it changes."""
