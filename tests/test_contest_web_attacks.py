@@ -9,6 +9,7 @@ served from ``localhost`` (another site for the browser: another host, not just 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,40 @@ def test_a_client_may_have_only_so_many_views_built_a_minute() -> None:
 
     assert asyncio.run(flood()) == [200, 200, 429, 200, 200, 200]
     assert cache.builds == 4
+
+
+# -- replay storage --------------------------------------------------------------------------------------------------
+
+PADDING_BOT = (Path(__file__).parent / "bots" / "padding_bot.py").read_bytes()
+
+
+def database_bytes(root: Path) -> int:
+    return sum(path.stat().st_size for path in root.glob("contest.db*"))
+
+
+def test_a_padding_bots_replay_stays_within_its_budget_and_so_does_the_database(server: Server) -> None:
+    """red pads its responses, debug output and standard error to the limits with random characters, control
+    characters among them (a 5 to 11 MB replay before): its seat keeps at most its budget, the honest seat keeps
+    all of its output, and the game adds no more than :func:`game_bound` to contest.db."""
+    from mjarena.contest.replay_budget import RESPONSE_FLOOR, SEAT_BUDGET, game_bound, seat_cost
+
+    server.upload("red", PADDING_BOT)
+    server.upload("rival")
+    server.client.get("/api/standings")  # the database's files as they are while serving
+    before = database_bytes(server.contest.root)
+    play_round(server)
+    (game,) = server.games()
+    grown = database_bytes(server.contest.root) - before
+    with sqlite3.connect(server.contest.root / "contest.db") as connection:
+        (stored,) = connection.execute("SELECT length(body) FROM replays").fetchone()
+    replay = json.loads(server.contest.db.replay(game["id"]) or "{}")
+    seats = {p["team"]: str(p["seat"]) for p in replay["contest"]["players"] if p["team"]}
+    red, rival = (replay["transcripts"][seats[name]] for name in ("red", "rival"))
+    spent = [seat_cost(line) for line in red]
+    within = next(index for index, line in enumerate(red) if "replay budget" in line.get("debug", ""))
+    assert sum(spent[:within]) <= SEAT_BUDGET < sum(spent[:within + 1]) + seat_cost({"debug": "x" * 4000})
+    assert all("stderr" not in line and len(line["response"]) <= RESPONSE_FLOOR for line in red[within:])
+    assert all("replay budget" not in line.get("debug", "") and "stderr" in line for line in rival)
+    assert stored <= game_bound() and grown <= game_bound() + (256 << 10), (stored, grown)
+    shown = server.client.get(f"/api/replays/{game['id']}", headers=server.auth("red")).json()
+    assert shown["transcripts"], "the viewer shows the cut replay"
