@@ -8,11 +8,20 @@ served from ``localhost`` (another site for the browser: another host, not just 
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
+import socket
+import socketserver
 import sqlite3
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -53,6 +62,16 @@ def test_a_login_without_the_login_pages_token_is_refused(server: Server) -> Non
     assert admin.status_code == 403
     assert post_login(server.client, "/login", server.tokens["teams"]["red"]).status_code == 200
     assert logged_in_as(server.client) == "red"
+
+
+def test_the_pages_send_their_origin_with_their_forms_and_post_forms_nowhere_else(server: Server) -> None:
+    """Under the web app's ``Referrer-Policy: no-referrer`` Chromium posts the site's own forms with ``Origin:
+    null`` (which is why the old check let null through); the contest's pages say ``same-origin`` instead, and
+    their CSP allows forms to post to the site alone and no ``<base>``."""
+    headers = server.client.get("/login").headers
+    assert headers["referrer-policy"] == "same-origin"
+    assert "form-action 'self'" in headers["content-security-policy"]
+    assert "base-uri 'none'" in headers["content-security-policy"]
 
 
 @pytest.mark.parametrize("headers", [{"origin": "null"}, {"sec-fetch-site": "cross-site"},
@@ -240,3 +259,235 @@ def test_a_padding_bots_replay_stays_within_its_budget_and_so_does_the_database(
     assert stored <= game_bound() and grown <= game_bound() + (256 << 10), (stored, grown)
     shown = server.client.get(f"/api/replays/{game['id']}", headers=server.auth("red")).json()
     assert shown["transcripts"], "the viewer shows the cut replay"
+
+
+# -- over real sockets: uvicorn in a thread, a Host-rewriting proxy, Chromium -------------------------------------
+
+
+def _listening() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` under uvicorn on a free port of 127.0.0.1, in a thread; its base URL."""
+    import uvicorn
+
+    sock = _listening()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+class HostRewritingProxy(socketserver.ThreadingTCPServer):
+    """A reverse proxy as nginx's default ``proxy_set_header Host $proxy_host`` makes one: each request goes to
+    ``backend`` (``host:port``) with its ``Host`` header replaced by the backend's (one request a connection)."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, backend: str) -> None:
+        self.backend = backend
+        super().__init__(("127.0.0.1", 0), _ProxyHandler)
+
+
+class _ProxyHandler(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        client: socket.socket = self.request
+        client.settimeout(10)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = client.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        head, rest = data.split(b"\r\n\r\n", 1)
+        lines = head.split(b"\r\n")
+        kept = [line for line in lines[1:] if line.split(b":", 1)[0].strip().lower() not in (b"host", b"connection")]
+        backend = self.server.backend  # type: ignore[attr-defined]
+        head = b"\r\n".join([lines[0], b"Host: " + backend.encode(), b"Connection: close", *kept])
+        host, port = backend.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=10) as upstream:
+            upstream.sendall(head + b"\r\n\r\n" + rest)
+
+            def forward() -> None:
+                with contextlib.suppress(OSError):
+                    while chunk := client.recv(65536):
+                        upstream.sendall(chunk)
+
+            threading.Thread(target=forward, daemon=True).start()
+            while chunk := upstream.recv(65536):
+                client.sendall(chunk)
+
+
+@contextlib.contextmanager
+def proxied(backend_url: str) -> Iterator[str]:
+    """A :class:`HostRewritingProxy` to ``backend_url``; its own URL."""
+    proxy = HostRewritingProxy(backend_url.split("://", 1)[1])
+    thread = threading.Thread(target=proxy.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{proxy.server_address[1]}"
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+        thread.join(10)
+
+
+PUBLIC = "http://contest.example"
+
+
+def browser_like(proxy_url: str) -> httpx.Client:
+    """A client that talks to the proxy as a browser at ``PUBLIC`` does: that Host, and that Origin on forms."""
+    return httpx.Client(base_url=proxy_url, headers={"host": "contest.example"}, timeout=10)
+
+
+def forms_through_the_proxy(server: Server, client: httpx.Client) -> list[int]:
+    """The statuses of a login, an upload, a console login and a console form posted as from ``PUBLIC``."""
+    origin = {"origin": PUBLIC}
+    statuses = []
+    page = client.get("/login").text
+    statuses.append(client.post("/login", data={"token": server.tokens["teams"]["red"], "csrf": form_csrf(page)},
+                                headers=origin).status_code)
+    csrf = form_csrf(client.get("/team").text)
+    statuses.append(client.post("/team/upload", data={"csrf": csrf}, files={"source": ("bot.py", BOT)},
+                                headers=origin).status_code)
+    page = client.get("/admin/login").text
+    statuses.append(client.post("/admin/login", data={"token": server.tokens["admin"], "csrf": form_csrf(page)},
+                                headers=origin).status_code)
+    csrf = form_csrf(client.get("/admin").text)
+    statuses.append(client.post("/admin/teams", data={"name": "newbie", "csrf": csrf}, headers=origin).status_code)
+    return statuses
+
+
+def test_forms_work_through_a_proxy_that_rewrites_host_when_the_public_url_is_given(tmp_path: Path) -> None:
+    """Behind the proxy every form was refused (403: the Origin names the public host, the Host header the
+    backend); with ``public_urls`` (``serve --public-url``) they pass, and a foreign origin still does not."""
+    from mjarena.contest.app import create_app
+
+    plain = Server(tmp_path / "plain", ["red", "rival"])
+    with serving(plain.app) as url, proxied(url) as proxy, browser_like(proxy) as client:
+        assert forms_through_the_proxy(plain, client)[0] == 403
+    server = Server(tmp_path / "public", ["red", "rival"])
+    app = create_app(server.contest, on_submission=server.builder.build, clock=server.clock,
+                     judge=server.scheduler, public_urls=[PUBLIC + "/"])
+    with serving(app) as url, proxied(url) as proxy, browser_like(proxy) as client:
+        assert forms_through_the_proxy(server, client) == [303, 303, 303, 200]
+        assert [s.team for s in server.contest.db.submissions()] == ["red"]
+        assert server.contest.db.team("newbie") is not None
+        csrf = form_csrf(client.get("/team").text)
+        foreign = client.post("/logout", data={"csrf": csrf}, headers={"origin": "http://127.0.0.1"})
+        assert foreign.status_code == 403 and "contest.example" in foreign.text
+
+
+def test_the_public_url_option_is_checked() -> None:
+    from mjarena.contest.forms import origin_of
+
+    assert origin_of("HTTPS://Contest.Example:443") == "https://contest.example"
+    assert origin_of("http://[::1]:8000/") == "http://[::1]:8000"
+    for bad in ("contest.example", "ftp://x", "https://x/sub/path", "https://user@x", "https://x:99999"):
+        with pytest.raises(ValueError, match="--public-url"):
+            origin_of(bad)
+    from mjarena.cli import main
+
+    assert main(["contest", "serve", "/nonexistent", "--public-url", "example.org"]) == 2
+
+
+def test_a_flood_of_replay_requests_builds_the_view_once_and_the_standings_keep_answering(server: Server) -> None:
+    """Four clients fetch one replay in a loop while a bystander reads the standings: the view is built once
+    (the old server rebuilt it for each request), and every standings request is answered."""
+    server.upload("red")
+    server.upload("rival")
+    play_round(server)
+    (game,) = server.games()
+    with serving(server.app) as url:
+        answers: list[int] = []
+
+        def flood() -> None:
+            with httpx.Client(base_url=url, timeout=30) as client:
+                answers.extend(client.get(f"/api/replays/{game['id']}").status_code for _ in range(25))
+
+        threads = [threading.Thread(target=flood) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        with httpx.Client(base_url=url, timeout=30) as bystander:
+            standings = [bystander.get("/api/standings").status_code for _ in range(20)]
+        for thread in threads:
+            thread.join(60)
+    assert standings == [200] * 20
+    assert answers == [200] * 100 and server.app.state.views.builds == 1
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A Chromium page; skipped with the reason without Playwright or Chromium (failed under
+    ``MJARENA_REQUIRE_BROWSER=1``)."""
+    import os
+
+    def unavailable(reason: str) -> None:
+        if os.environ.get("MJARENA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{reason} (MJARENA_REQUIRE_BROWSER=1 requires the browser tests)")
+        pytest.skip(reason)
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed (pip install 'mjarena[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def test_a_foreign_page_cannot_log_a_browser_in_as_its_team(server: Server, page: Any, tmp_path: Path) -> None:
+    """The rival's page (another site: localhost, the contest being at 127.0.0.1) has a no-referrer policy, so
+    Chromium posts its login form with ``Origin: null``; it carries the rival's token.  Before, the victim's
+    browser came back logged in as the rival (and would have uploaded its bot as the rival's); now the login is
+    refused and the browser stays as it was: logged out, or logged in as its own team."""
+    with serving(server.app) as url:
+        trap = tmp_path / "trap"
+        trap.mkdir()
+        (trap / "index.html").write_text(
+            '<!doctype html><meta name="referrer" content="no-referrer">'
+            f'<form id="f" method="post" action="{url}/login">'
+            f'<input name="token" value="{server.tokens["teams"]["rival"]}"></form>'
+            '<script>document.getElementById("f").submit()</script>')
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(trap))
+        with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as site:
+            threading.Thread(target=site.serve_forever, daemon=True).start()
+            trap_url = f"http://localhost:{site.server_address[1]}/"
+            try:
+                with page.expect_navigation(url=f"{url}/**"):
+                    page.goto(trap_url)
+                page.goto(f"{url}/team")
+                assert page.url == f"{url}/login", "the foreign page logged the browser in"
+                page.fill("#token", server.tokens["teams"]["red"])
+                page.click("#login button[type=submit]")
+                page.wait_for_url(f"{url}/team")
+                with page.expect_navigation(url=f"{url}/**"):
+                    page.goto(trap_url)
+                page.goto(f"{url}/team")
+                assert page.locator("#whoami").inner_text() == "red"
+            finally:
+                site.shutdown()

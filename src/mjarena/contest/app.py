@@ -52,6 +52,7 @@ from mjarena.contest.charts import race_chart, versions_chart
 from mjarena.contest.db import GameRow, Team
 from mjarena.contest.forms import (
     FORM_OVERHEAD,
+    FormHeaders,
     check_csrf,
     check_origin,
     logged_in_response,
@@ -444,7 +445,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
+    app = Starlette(routes=routes, middleware=[Middleware(FormHeaders), Middleware(SecurityHeaders)], lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
     app.state.public_origins = public_origins

@@ -10,7 +10,9 @@ The origin check (:func:`check_origin`) refuses a form whose ``Sec-Fetch-Site`` 
 with ``<meta name=referrer content=no-referrer>``, or from a sandboxed frame), or whose ``Origin`` is not the
 site's own.  The site's own origins are those given with ``mjarena contest serve --public-url`` (a reverse proxy
 that rewrites ``Host`` then changes nothing), else the request's ``Host``.  A client that sends neither header (a
-script, ``curl``) is left to the CSRF token.
+script, ``curl``) is left to the CSRF token.  The contest's pages are served with ``Referrer-Policy: same-origin``
+(:class:`FormHeaders`), not the web app's ``no-referrer``, under which Chromium sends ``Origin: null`` from the
+site's own forms too; and with ``form-action 'self'`` and ``base-uri 'none'`` in their CSP.
 
 >>> from starlette.exceptions import HTTPException
 >>> try:
@@ -33,14 +35,14 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.types import Message
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.contest.auth import TOKEN_PREFIX, new_token
 from mjarena.contest.db import Team
 from mjarena.web.app import read_body
 
-__all__ = ["FORM_OVERHEAD", "LOGIN_COOKIE", "check_csrf", "check_origin", "logged_in_response", "login_page_response",
-           "origin_of", "read_limited", "small_form", "token_of_login", "upload_form"]
+__all__ = ["FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin", "logged_in_response",
+           "login_page_response", "origin_of", "read_limited", "small_form", "token_of_login", "upload_form"]
 
 FORM_OVERHEAD = 64 << 10
 """Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field); the largest small
@@ -74,6 +76,30 @@ def origin_of(url: str) -> str:
     host = parts.hostname.lower()
     host = f"[{host}]" if ":" in host else host
     return f"{scheme}://{host}" + ("" if port in (None, _DEFAULT_PORTS[scheme]) else f":{port}")
+
+
+class FormHeaders:
+    """Outside :class:`mjarena.web.app.SecurityHeaders`: ``Referrer-Policy: same-origin`` in place of its
+    ``no-referrer`` (so that the site's own forms are posted with their origin, and other sites still get no
+    referrer), and ``form-action 'self'; base-uri 'none'`` added to its CSP."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"referrer-policy":
+                        value = b"same-origin"
+                    elif name.lower() == b"content-security-policy":
+                        value += b"; form-action 'self'; base-uri 'none'"
+                    headers.append((name, value))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
 
 
 def _own_origins(request: Request) -> tuple[str, ...] | None:
