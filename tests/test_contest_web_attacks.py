@@ -491,3 +491,33 @@ def test_a_foreign_page_cannot_log_a_browser_in_as_its_team(server: Server, page
                 assert page.locator("#whoami").inner_text() == "red"
             finally:
                 site.shutdown()
+
+
+def test_the_contest_pauses_itself_before_its_disk_fills_and_says_why(server: Server) -> None:
+    """Below the free-space floor the watch pauses the contest (no game starts), the standings (page and API)
+    and the console say why, and the organiser's *Resume* starts the games again."""
+    from mjarena.contest.disk import DiskWatch
+
+    server.upload("red")
+    server.upload("rival")
+    free = {"bytes": 10 << 30}
+    watch = DiskWatch(server.contest, min_free=1 << 30, free=lambda path: free["bytes"], clock=server.clock)
+    assert watch.check() is None and server.standings()["state"] == "running"
+    free["bytes"] = 300 << 20
+    assert watch.check() is not None
+    standings = server.standings()
+    assert standings["state"] == "paused" and "300 MiB free" in standings["notice"]
+    assert "300 MiB free" in server.client.get("/").text
+    server.scheduler.step()
+    server.scheduler.step()
+    assert not any(g["state"] == "finished" for g in server.games()), "no game is played while the disk is short"
+    admin = TestClient(server.app)
+    post_login(admin, "/admin/login", server.tokens["admin"])
+    console = admin.get("/admin").text
+    assert "300 MiB free" in console
+    free["bytes"] = 5 << 30
+    resumed = admin.post("/admin/window", data={"action": "resume", "csrf": form_csrf(console)})
+    assert resumed.status_code in (200, 303)
+    assert server.standings()["state"] == "running" and "notice" not in server.standings()
+    play_round(server)
+    assert server.games() and all(g["state"] == "finished" for g in server.games())

@@ -29,6 +29,7 @@ from starlette.routing import Route
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.db import Submission
+from mjarena.contest.disk import disk_notice
 from mjarena.contest.export import results_json, standings_csv
 from mjarena.contest.forms import (
     check_csrf,
@@ -130,7 +131,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         now = clock()
         return admin_pages.console_page(state=contest.state(now), start=contest.start(), end=contest.end(now),
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
-                                        csrf=csrf, notice=notice)
+                                        csrf=csrf, notice=notice or disk_notice(contest))
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)

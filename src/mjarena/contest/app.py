@@ -9,7 +9,8 @@ API (``Authorization: Bearer TOKEN`` where private):
   submission.
 - ``GET /api/submissions`` (the team's), ``GET /api/submissions/{id}``, ``GET /api/submissions/{id}/source``
   (the exact bytes): the team's own only (404 for another team's).
-- ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public.
+- ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public (the standings carry a
+  ``notice`` while the free-disk watch keeps the contest paused, :mod:`mjarena.contest.disk`).
 - ``GET /api/replays/{id}``: a finished game for the web app's replay viewer (its transcript panel included), as
   the asker may see it: a team's own bots with their ``debug`` output and standard error, the others without;
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
@@ -50,6 +51,7 @@ from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.charts import race_chart, versions_chart
 from mjarena.contest.db import GameRow, Team
+from mjarena.contest.disk import disk_notice
 from mjarena.contest.forms import (
     FORM_OVERHEAD,
     FormHeaders,
@@ -207,6 +209,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def api_standings(request: Request) -> Response:
         standings = await run_in_threadpool(contest.standings, clock())
+        notice = disk_notice(contest)
+        if notice is not None:  # why the contest paused itself (the free-disk watch)
+            standings = {**standings, "notice": notice}
         return JSONResponse(standings, headers={"cache-control": "no-store"})
 
     async def api_games(request: Request) -> Response:
@@ -293,7 +298,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         standings = await run_in_threadpool(contest.standings, clock())
         end = contest.end(clock())
         chart = await run_in_threadpool(race, standings)
-        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart))
+        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart,
+                                                 notice=disk_notice(contest)))
 
     drawn_race: dict[str, Any] = {}  # the race chart as last drawn, and what it was drawn from
 

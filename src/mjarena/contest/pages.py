@@ -74,10 +74,12 @@ def _summary(standings: Mapping[str, Any], start: float | None, end: float | Non
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
-                   viewer: str | None, chart: str = "") -> str:
+                   viewer: str | None, chart: str = "", notice: str | None = None) -> str:
     """The live standings, and ``chart`` (the race: :func:`mjarena.contest.charts.race_chart`) below them; both
-    refreshed by ``contest.js`` while the contest is not finished."""
-    body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+    refreshed by ``contest.js`` while the contest is not finished; ``notice``: why the contest paused itself."""
+    shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
+    body = (f'<h1 class="title">Standings</h1>{shown}'
+            f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<div id="standings">{standings_table(standings)}</div>'
             '<p class="muted" id="status"></p>'
             f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>')
