@@ -521,3 +521,33 @@ def test_the_contest_pauses_itself_before_its_disk_fills_and_says_why(server: Se
     assert server.standings()["state"] == "running" and "notice" not in server.standings()
     play_round(server)
     assert server.games() and all(g["state"] == "finished" for g in server.games())
+
+
+# -- logins and names ----------------------------------------------------------------------------------------------
+
+
+def test_failed_logins_are_limited_per_client_with_a_clear_429(server: Server) -> None:
+    """Ten wrong tokens a minute from one address; the eleventh attempt, even with the right token, is a 429
+    saying when to try again.  Logins that succeed are not counted (a class behind one address logs in)."""
+    for _ in range(12):
+        assert post_login(server.client, "/login", server.tokens["teams"]["red"]).status_code == 200
+    answers = [post_login(server.client, "/admin/login", "mjc_wrong").status_code for _ in range(10)]
+    assert answers == [401] * 10
+    refused = post_login(server.client, "/login", server.tokens["teams"]["red"])
+    assert refused.status_code == 429 and "too many failed logins" in refused.text
+    assert 0 < int(refused.headers["retry-after"]) <= 60
+
+
+@pytest.mark.parametrize("name", [".", "..", "..."])
+def test_team_names_of_dots_alone_are_refused(tmp_path: Path, name: str) -> None:
+    """Team ``..`` stored its uploads in the contest's folder itself (and its quota counted all of it)."""
+    from mjarena.cli import main
+    from mjarena.contest.model import Contest, ContestError, Settings
+
+    with pytest.raises(ContestError, match="dots alone"):
+        Contest.create(tmp_path / "c", ["red", name], Settings())
+    assert main(["contest", "create", str(tmp_path / "d"), "--team", name]) == 2
+    server = Server(tmp_path / "e", ["red"])
+    with pytest.raises(ContestError, match="dots alone"):
+        server.contest.add_team(name)
+    assert server.contest.db.team(name) is None

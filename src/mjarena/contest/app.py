@@ -57,6 +57,7 @@ from mjarena.contest.forms import (
     FormHeaders,
     check_csrf,
     check_origin,
+    failed_logins,
     logged_in_response,
     login_page_response,
     origin_of,
@@ -455,6 +456,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
     app.state.public_origins = public_origins
+    app.state.failed_logins = failed_logins()
     app.state.views = views
     app.state.on_start = []
     app.state.on_stop = []

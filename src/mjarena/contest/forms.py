@@ -27,6 +27,7 @@ site's own forms too; and with ``form-action 'self'`` and ``base-uri 'none'`` in
 from __future__ import annotations
 
 import hmac
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,12 +38,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mjarena.contest.auth import TOKEN_PREFIX, new_token
+from mjarena.contest.auth import TOKEN_PREFIX, RateLimiter, new_token
 from mjarena.contest.db import Team
 from mjarena.web.app import read_body
 
-__all__ = ["FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin", "logged_in_response",
-           "login_page_response", "origin_of", "read_limited", "small_form", "token_of_login", "upload_form"]
+__all__ = ["FAILED_LOGINS_PER_MINUTE", "FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin",
+           "failed_logins", "logged_in_response", "login_page_response", "origin_of", "read_limited", "small_form",
+           "token_of_login", "upload_form"]
 
 FORM_OVERHEAD = 64 << 10
 """Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field); the largest small
@@ -52,6 +54,9 @@ form."""
 LOGIN_COOKIE = "mjarena_login"
 """The pre-session cookie of the login forms: a random token that the login form must carry too."""
 LOGIN_COOKIE_SECONDS = 12 * 3600
+FAILED_LOGINS_PER_MINUTE = 10
+"""Failed logins (a wrong token) one client address may make in a minute; a login that succeeds is not counted,
+so a class behind one address logs in freely."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -195,11 +200,25 @@ def login_page_response(request: Request, render: Callable[[str], str], status: 
     return response
 
 
+def failed_logins() -> RateLimiter:
+    """A count of failed logins per client address (the app keeps one as ``state.failed_logins``, for both
+    logins)."""
+    return RateLimiter(FAILED_LOGINS_PER_MINUTE, 60.0)
+
+
 async def token_of_login(request: Request, authenticate: Callable[[str], Team | None]) -> Team | None:
     """Who the ``token`` field of a login form names (:meth:`mjarena.contest.model.Contest.authenticate`: a team,
     or the organiser), after the origin check and the check of the pre-session token (the form's ``csrf`` is the
-    :data:`LOGIN_COOKIE` that its page set: 403 otherwise); None for a missing or unknown token."""
+    :data:`LOGIN_COOKIE` that its page set: 403 otherwise); None for a missing or unknown token.  A client with
+    :data:`FAILED_LOGINS_PER_MINUTE` failed logins in the last minute gets 429 until the oldest is a minute old."""
     check_origin(request)
+    client = request.client.host if request.client else ""
+    failed: RateLimiter = request.scope["app"].state.failed_logins
+    wait = failed.retry_after(client, now=time.time())
+    if wait > 0:
+        seconds = max(1, round(wait))
+        raise HTTPException(429, f"too many failed logins from your address: at most {failed.count} a minute; "
+                            f"try again in {seconds} s", headers={"retry-after": str(seconds)})
     form = await small_form(request)
     expected = _login_cookie(request)
     if expected is None:
@@ -207,7 +226,10 @@ async def token_of_login(request: Request, authenticate: Callable[[str], Team | 
                             "for this site, reload the page and try again)")
     check_csrf(form, expected)
     token = form.get("token")
-    return authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+    found = authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
+    if found is None:
+        failed.allow(client, now=time.time())
+    return found
 
 
 def logged_in_response(request: Request, location: str, cookie: tuple[str, str], seconds: float,
