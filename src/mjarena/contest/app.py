@@ -21,8 +21,9 @@ Pages: ``/`` standings (with the race chart, ``/charts/race`` for its live updat
 ``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/login``, and for a logged-in team
 ``/team`` (upload, submission history); the organiser's console under ``/admin`` (:mod:`mjarena.contest.admin`).
 A team logs in with its token once and gets a session cookie (HttpOnly, SameSite=Strict); every form carries the
-session's CSRF token, and a form posted from another origin is refused.  Errors are a message (JSON under
-``/api/``), never a traceback.
+session's CSRF token (the login form, the login page's own), and a form posted from another origin, or from a
+page with none, is refused (:mod:`mjarena.contest.forms`).  Errors are a message (JSON under ``/api/``), never a
+traceback.
 """
 
 from __future__ import annotations
