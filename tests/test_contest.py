@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from contest_forms import post_login
 from mjarena.cli import main
 from mjarena.contest.app import create_app
 from mjarena.contest.building import Builder
@@ -415,7 +416,7 @@ def test_public_replay_drops_other_seats_stderr_from_error_details() -> None:
 
 
 def login(server: Server, team: str) -> str:
-    response = server.client.post("/login", data={"token": server.tokens["teams"][team]}, follow_redirects=False)
+    response = post_login(server.client, "/login", server.tokens["teams"][team], follow_redirects=False)
     assert response.status_code == 303
     cookie = response.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
@@ -425,7 +426,7 @@ def login(server: Server, team: str) -> str:
 
 def test_login_upload_form_with_csrf_and_history(server: Server) -> None:
     assert server.client.get("/team", follow_redirects=False).status_code == 303
-    bad = server.client.post("/login", data={"token": "wrong"})
+    bad = post_login(server.client, "/login", "wrong")
     assert bad.status_code == 401 and "not a team" in bad.text
     csrf = login(server, "red")
     no_csrf = server.client.post("/team/upload", files={"source": ("bot.py", BOT)})
@@ -518,7 +519,7 @@ def test_no_route_answers_500_to_odd_ids(server: Server, who: str) -> None:
     client = TestClient(server.app, raise_server_exceptions=False)
     form = {}
     if who == "admin":  # and logged in to the console, its forms' CSRF token sent: the ids are what is checked
-        client.post("/admin/login", data={"token": server.tokens["admin"]})
+        post_login(client, "/admin/login", server.tokens["admin"])
         form = {"csrf": client.get("/admin").text.split('name="csrf" value="', 1)[1].split('"', 1)[0]}
     checked = 0
     for route in server.app.routes:

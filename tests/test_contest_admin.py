@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from contest_forms import post_login
 from mjarena.cli import main
 from test_contest import TEAMS, Server, play_round
 
@@ -31,7 +32,7 @@ def csrf_of(page: str) -> str:
 
 def console(server: Server) -> str:
     """Log the server's client in to the console; the session's CSRF token."""
-    response = server.client.post("/admin/login", data={"token": server.tokens["admin"]}, follow_redirects=False)
+    response = post_login(server.client, "/admin/login", server.tokens["admin"], follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/admin"
     cookie = response.headers["set-cookie"]
     assert "HttpOnly" in cookie and "path=/admin" in cookie.lower() and "samesite=strict" in cookie.lower()
@@ -42,9 +43,9 @@ def test_the_console_takes_only_the_admin_token(server: Server) -> None:
     client = server.client
     assert client.get("/admin", follow_redirects=False).headers["location"] == "/admin/login"
     for token in ("wrong", server.tokens["teams"]["red"]):
-        refused = client.post("/admin/login", data={"token": token})
+        refused = post_login(client, "/admin/login", token)
         assert refused.status_code == 401 and "not the admin token" in refused.text
-    client.post("/login", data={"token": server.tokens["teams"]["red"]})  # a team's session is no console session
+    post_login(client, "/login", server.tokens["teams"]["red"])  # a team's session is no console session
     for path in ("/admin/submissions", "/admin/games", "/admin/export.json", "/admin/submissions/1"):
         assert client.get(path).status_code == 401, path
     assert client.post("/admin/window", data={"action": "pause"}).status_code == 401
@@ -83,7 +84,7 @@ def test_add_a_team_its_token_shown_once_and_working(server: Server) -> None:
 def test_a_new_token_ends_the_old_one_and_its_sessions(server: Server) -> None:
     csrf = console(server)
     team = TestClient(server.app)
-    team.post("/login", data={"token": server.tokens["teams"]["red"]})
+    post_login(team, "/login", server.tokens["teams"]["red"])
     assert team.get("/team", follow_redirects=False).status_code == 200
     shown = server.client.post("/admin/teams/red/token", data={"csrf": csrf})
     token = shown.text.split('id="new-token" class="token">', 1)[1].split("<", 1)[0]
@@ -96,7 +97,7 @@ def test_a_new_token_ends_the_old_one_and_its_sessions(server: Server) -> None:
     shown = server.client.post("/admin/token", data={"csrf": csrf})
     admin = shown.text.split('id="new-token" class="token">', 1)[1].split("<", 1)[0]
     assert server.client.get("/admin", follow_redirects=False).headers["location"] == "/admin/login"
-    assert server.client.post("/admin/login", data={"token": server.tokens["admin"]}).status_code == 401
+    assert post_login(server.client, "/admin/login", server.tokens["admin"]).status_code == 401
     server.tokens["admin"] = admin
     console(server)
 

@@ -12,7 +12,9 @@ room is the source's doing: a ``compile_error`` kept in the cache like any other
 limits than the current ones is not reused), so that sending the same source again costs nothing.
 
 The user's file name never reaches a command line (uploaded sources are hostile): it appears only in messages,
-where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.
+where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.  The cache
+keeps a message in terms of the fixed name, and each build's result puts its own source's name in
+(:func:`named_message`): a cache hit never shows the name of the file that was compiled first.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from mjarena.sandbox import RunResult, Sandbox, SandboxUnavailable, check, run
 from mjarena.sandbox.box import BOX_ENV
 
 __all__ = ["DEFAULT_MEMORY_MIB", "DEFAULT_OUTPUT_BYTES", "DEFAULT_WALL_LIMIT", "MAX_SOURCE_BYTES", "BuildResult",
-           "build", "cache_key_of", "compiler_version", "tidy_message"]
+           "build", "cache_key_of", "compiler_version", "named_message", "tidy_message"]
 
 MAX_SOURCE_BYTES = 1 << 20
 """The largest source accepted (1 MiB)."""
@@ -145,11 +147,20 @@ def tidy_message(text: str, *, folder: str | Path, source_name: str, shown: str)
     text = _ANSI.sub("", text.replace("\r\n", "\n"))
     folder = str(folder)
     text = text.replace(folder + "/", "").replace(folder, ".")
-    text = re.sub(rf"(?<![\w.]){re.escape(source_name)}(?![\w])", lambda _: shown, text)
     lines = text.strip("\n").split("\n")
     if len(lines) > MESSAGE_LINES:
         lines = [*lines[:MESSAGE_LINES], f"... ({len(lines) - MESSAGE_LINES} more lines)"]
-    text = "\n".join(line.rstrip() for line in lines)
+    return named_message("\n".join(line.rstrip() for line in lines), source_name=source_name, shown=shown)
+
+
+def named_message(text: str, *, source_name: str, shown: str) -> str:
+    """A message kept in terms of the compiler's fixed ``source_name``, with the user's ``shown`` name in its
+    place, at most :data:`MESSAGE_CHARS` characters.
+
+    >>> named_message("bot.cpp:1:1: error: in bot.cpp.o", source_name="bot.cpp", shown="plan_B.cpp")
+    'plan_B.cpp:1:1: error: in plan_B.cpp.o'
+    """
+    text = re.sub(rf"(?<![\w.]){re.escape(source_name)}(?![\w])", lambda _: shown, text)
     if len(text) > MESSAGE_CHARS:
         text = text[:MESSAGE_CHARS].rstrip() + f"\n... ({len(text) - MESSAGE_CHARS} more characters)"
     return text
@@ -359,19 +370,21 @@ def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path, limits
     return _working[toolchain, sandbox]
 
 
-def _key(toolchain: Toolchain, data: bytes) -> str:
-    """The cache key of a build of ``data`` with ``toolchain`` (its compiler's version asked once)."""
+def _key(toolchain: Toolchain, data: bytes, scope: str = "") -> str:
+    """The cache key of a build of ``data`` with ``toolchain`` in ``scope`` (its compiler's version asked once)."""
     compile_argv = _resolved(toolchain, toolchain.compile)
     version = compiler_version(toolchain)
-    return cache_key(toolchain.language, data, version, compile_argv, toolchain.source_name, toolchain.expect)
+    return cache_key(toolchain.language, data, version, compile_argv, toolchain.source_name, toolchain.expect,
+                     scope=scope)
 
 
-def cache_key_of(source: str | os.PathLike[str], toolchains: str | os.PathLike[str] | None = None) -> str:
-    """The cache key that :func:`build` gives ``source`` here and now (the name of its folder in the cache),
-    without compiling anything; :class:`BuildError` as :func:`build` would say it."""
+def cache_key_of(source: str | os.PathLike[str], toolchains: str | os.PathLike[str] | None = None, *,
+                 scope: str = "") -> str:
+    """The cache key that :func:`build` gives ``source`` (in ``scope``) here and now (the name of its folder in the
+    cache), without compiling anything; :class:`BuildError` as :func:`build` would say it."""
     path = Path(source)
     toolchain = toolchain_for(path, toolchains)
-    return _key(toolchain, read_source(path))
+    return _key(toolchain, read_source(path), scope)
 
 
 def build(
@@ -382,11 +395,13 @@ def build(
     cache_dir: str | os.PathLike[str] | None = None,
     wall_limit: float | None = None,
     max_output_bytes: int | None = None,
+    scope: str = "",
 ) -> BuildResult:
     """Build ``source`` (its suffix picks the language in the toolchain table, laid over by ``toolchains``),
     compiling in ``sandbox`` (the default :class:`~mjarena.sandbox.Sandbox`, bwrap, when None), cached in
-    ``cache_dir`` (see :func:`~mjarena.builds.cache.cache_root`), within ``wall_limit`` seconds of wall-clock time
-    (:data:`DEFAULT_WALL_LIMIT`) and ``max_output_bytes`` of output (:data:`DEFAULT_OUTPUT_BYTES`).
+    ``cache_dir`` (see :func:`~mjarena.builds.cache.cache_root`) under ``scope`` (builds of another scope are
+    never reused), within ``wall_limit`` seconds of wall-clock time (:data:`DEFAULT_WALL_LIMIT`) and
+    ``max_output_bytes`` of output (:data:`DEFAULT_OUTPUT_BYTES`).
 
     A source the compiler rejects gives ``status == "compile_error"`` and the message (so does one whose compile
     runs out of time or passes the output cap: cached too); :class:`BuildError` when it cannot be built here at
@@ -403,7 +418,8 @@ def build(
     data = read_source(path)
     shown = shown_name(path)
 
-    def result(status: str, message: str, cached: bool, folder: Path | None, key: str = "") -> BuildResult:
+    def result(status: str, kept: str, cached: bool, folder: Path | None, key: str = "") -> BuildResult:
+        message = named_message(kept, source_name=toolchain.source_name, shown=shown) if kept else ""
         template = [word.replace("{dir}", str(folder / WORK)) for word in _resolved(toolchain, toolchain.run)] \
             if status == "ok" and folder is not None else []
         ok = bool(template)
@@ -418,9 +434,9 @@ def build(
     if toolchain.encoding is not None:
         problem = _encoding_problem(data, toolchain.encoding)
         if problem is not None:
-            return result("compile_error", f"{shown}: {problem}", False, None)
+            return result("compile_error", f"{toolchain.source_name}: {problem}", False, None)
     _resolved(toolchain, toolchain.run)  # a missing interpreter is said before anything is compiled
-    key = _key(toolchain, data)
+    key = _key(toolchain, data, scope)
     version = compiler_version(toolchain)
     root = cache_root(cache_dir)
     meta = read_entry(root, key)
@@ -439,8 +455,9 @@ def build(
     except BaseException:
         discard(folder)
         raise
-    raw = verdict.message
-    message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name, shown=shown) if raw else ""
+    raw = verdict.message  # kept in terms of the fixed name: result() puts this source's own name in
+    message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name,
+                           shown=toolchain.source_name) if raw else ""
     if verdict.status != "ok":
         broken = toolchain_problem(toolchain, sandbox, root, limits)
         if broken is not None:

@@ -1,4 +1,4 @@
-"""The build cache: one folder per key (the hash of source, compiler version and compile command), published
+"""The build cache: one folder per key (the hash of source, compiler version, compile command and scope), published
 whole by one rename, so that a reader sees a complete build or none, and two processes that build the same key
 at once both end up using the one that was renamed first.
 
@@ -9,9 +9,14 @@ Folders being built are ``ROOT/.building-*``, folders being removed ``ROOT/.evic
 :func:`evict` removes the successful builds that are not to be kept (a contest keeps what is playing or may
 play); a build evicted is built again from its source when it is needed.
 
+A build's ``scope`` keeps builds apart that must not be shared: a contest scopes each team's builds to the team,
+so that a team never gets a build another team made (whose speed would tell that someone sent the same bytes).
+
 >>> key = cache_key("cpp", b"int main(){}", "g++ 12.2.0", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
 >>> len(key), key == cache_key("cpp", b"int main(){}", "g++ 12.2.1", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp")
 (64, False)
+>>> key == cache_key("cpp", b"int main(){}", "g++ 12.2.0", ["g++", "-o", "bot", "bot.cpp"], "bot.cpp", scope="red")
+False
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ __all__ = ["META", "WORK", "cache_key", "cache_root", "disk_bytes", "evict", "ne
 
 META = "build.json"
 WORK = "work"
-_KEY_VERSION = 1
+_KEY_VERSION = 2
+"""2: messages are kept in terms of the compiler's fixed source name (1 kept the first uploader's), and a scope."""
 _BUILDING = ".building-"
 _EVICTING = ".evicting-"
 STALE_SECONDS = 3600.0
@@ -63,11 +69,12 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def cache_key(language: str, source: bytes, version: str, compile_argv: Sequence[str], source_name: str,
-              expect: str | None = None) -> str:
-    """The sha256 (hex) of everything that decides what a build makes."""
+              expect: str | None = None, *, scope: str = "") -> str:
+    """The sha256 (hex) of everything that decides what a build makes, and of its ``scope`` (who may share it)."""
     identity = {
         "key_version": _KEY_VERSION, "language": language, "source": hashlib.sha256(source).hexdigest(),
         "compiler": version, "compile": list(compile_argv), "source_name": source_name, "expect": expect,
+        "scope": scope,
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 

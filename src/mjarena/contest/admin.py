@@ -33,8 +33,16 @@ from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.db import Submission
+from mjarena.contest.disk import disk_notice
 from mjarena.contest.export import pairs_report, results_json, standings_csv
-from mjarena.contest.forms import check_csrf, check_origin, logged_in_response, small_form, token_of_login
+from mjarena.contest.forms import (
+    check_csrf,
+    check_origin,
+    logged_in_response,
+    login_page_response,
+    small_form,
+    token_of_login,
+)
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.untrusted import number as ascii_number
 
@@ -86,12 +94,13 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
     # -- logging in and out ----------------------------------------------------------------------------
 
     async def login_form(request: Request) -> Response:
-        return html(admin_pages.admin_login_page())
+        return login_page_response(request, admin_pages.admin_login_page)
 
     async def login(request: Request) -> Response:
         found = await token_of_login(request, contest.authenticate)
         if found is None or found.name != ADMIN:
-            return html(admin_pages.admin_login_page("That is not the admin token."), 401)
+            problem = "That is not the admin token."
+            return login_page_response(request, lambda csrf: admin_pages.admin_login_page(csrf, problem), 401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
@@ -126,7 +135,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         now = clock()
         return admin_pages.console_page(state=contest.state(now), start=contest.start(), end=contest.end(now),
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
-                                        csrf=csrf, notice=notice)
+                                        csrf=csrf, notice=notice or disk_notice(contest))
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)

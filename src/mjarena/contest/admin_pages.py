@@ -2,8 +2,8 @@
 
 Every value from the database or a request is escaped here; every form carries the console session's CSRF token.
 
->>> "&lt;x&gt;" in token_page("team", "<x>", "tok", "c"), 'name="csrf"' in admin_login_page()
-(True, False)
+>>> "&lt;x&gt;" in token_page("team", "<x>", "tok", "c"), 'name="csrf" value="c"' in admin_login_page("c")
+(True, True)
 """
 
 from __future__ import annotations
@@ -41,11 +41,13 @@ def _form(action: str, csrf: str, button: str, *, fields: str = "", id_: str | N
             f'<button type="submit">{escape(button)}</button></form>')
 
 
-def admin_login_page(error: str | None = None) -> str:
-    """The organiser's token form."""
+def admin_login_page(csrf: str, error: str | None = None) -> str:
+    """The organiser's token form, with the pre-session ``csrf`` token
+    (:func:`mjarena.contest.forms.login_page_response`)."""
     problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
     body = f"""<h1 class="title">Organiser's console</h1>{problem}
 <form class="start" method="post" action="/admin/login" id="admin-login">
+<input type="hidden" name="csrf" value="{escape(csrf)}">
 <label>Admin token <input type="password" name="token" id="token" autocomplete="off" required></label>
 <button type="submit">Log in</button></form>
 <p class="muted">The admin token was printed by <code>mjarena contest create</code>.</p>"""

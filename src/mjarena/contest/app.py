@@ -9,25 +9,30 @@ API (``Authorization: Bearer TOKEN`` where private):
   submission.
 - ``GET /api/submissions`` (the team's), ``GET /api/submissions/{id}``, ``GET /api/submissions/{id}/source``
   (the exact bytes): the team's own only (404 for another team's).
-- ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public.
+- ``GET /api/standings``, ``GET /api/games?team=NAME``, ``GET /api/rounds``: public (the standings carry a
+  ``notice`` while the free-disk watch keeps the contest paused, :mod:`mjarena.contest.disk`).
 - ``GET /api/replays/{id}``: a finished game for the web app's replay viewer (its transcript panel included), as
   the asker may see it: a team's own bots with their ``debug`` output and standard error, the others without;
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
+  Both are built once per game and way of seeing it, kept, and sent gzip-compressed to a client that accepts it
+  (:mod:`mjarena.contest.views`: a client may have at most 30 views a minute built; kept ones are free).
 
 Pages: ``/`` standings (with the race chart, ``/charts/race`` for its live updates), ``/rounds``,
 ``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/login``, and for a logged-in team
 ``/team`` (upload, submission history); the organiser's console under ``/admin`` (:mod:`mjarena.contest.admin`).
 A team logs in with its token once and gets a session cookie (HttpOnly, SameSite=Strict); every form carries the
-session's CSRF token, and a form posted from another origin is refused.  Errors are a message (JSON under
-``/api/``), never a traceback.
+session's CSRF token (the login form, the login page's own), and a form posted from another origin, or from a
+page with none, is refused (:mod:`mjarena.contest.forms`).  Errors are a message (JSON under ``/api/``), never a
+traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +51,17 @@ from mjarena.contest import pages
 from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.charts import race_chart, versions_chart
-from mjarena.contest.db import Team
+from mjarena.contest.db import GameRow, Team
+from mjarena.contest.disk import disk_notice
 from mjarena.contest.forms import (
     FORM_OVERHEAD,
+    FormHeaders,
     check_csrf,
     check_origin,
+    failed_logins,
     logged_in_response,
+    login_page_response,
+    origin_of,
     read_limited,
     small_form,
     token_of_login,
@@ -60,6 +70,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.games import public_replay
 from mjarena.contest.model import ADMIN, Contest
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.app import SecurityHeaders
 from mjarena.web.tiles import BACK, KINDS, tile_svg
@@ -76,10 +87,19 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
+def _json(value: Any) -> bytes:
+    """``value`` as JSONResponse writes it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
 def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None = None,
-               clock: Callable[[], float] = time.time, judge: Judge | None = None) -> Starlette:
+               clock: Callable[[], float] = time.time, judge: Judge | None = None,
+               public_urls: Sequence[str] = ()) -> Starlette:
     """The contest's app; ``on_submission(id)`` is told of each stored upload (the builder's queue); ``judge``
-    plays a game again when the organiser's console asks (:mod:`mjarena.contest.admin`)."""
+    plays a game again when the organiser's console asks (:mod:`mjarena.contest.admin`); ``public_urls`` are
+    the URLs the browsers reach it at (``--public-url``: the forms' origin check accepts those alone, see
+    :mod:`mjarena.contest.forms`; :class:`ValueError` for one that is not an http(s) URL of a site)."""
+    public_origins = tuple(dict.fromkeys(origin_of(url) for url in public_urls))
     settings = contest.settings
     limiter = RateLimiter(settings.uploads_per_minute, 60.0)
     db = contest.db
@@ -191,6 +211,9 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def api_standings(request: Request) -> Response:
         standings = await run_in_threadpool(contest.standings, clock())
+        notice = disk_notice(contest)
+        if notice is not None:  # why the contest paused itself (the free-disk watch)
+            standings = {**standings, "notice": notice}
         return JSONResponse(standings, headers={"cache-control": "no-store"})
 
     async def api_games(request: Request) -> Response:
@@ -202,38 +225,74 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         rounds = await run_in_threadpool(contest.rounds_view)
         return JSONResponse({"rounds": rounds}, headers={"cache-control": "no-store"})
 
-    def replay_of(request: Request) -> dict[str, Any]:
+    views = ViewCache()
+
+    def finished_game(request: Request) -> tuple[int, float, GameRow]:
+        """The finished game the path names: its id, when its replay was recorded, its row; 404 if none."""
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        body = db.replay(game_id) if game_id is not None else None
-        if body is None:
+        mark = db.replay_mark(game_id) if game_id is not None else None
+        game = db.game(game_id) if game_id is not None and mark is not None else None
+        if game_id is None or mark is None or game is None:
             raise HTTPException(404, f"no finished game {raw_id}")
+        return game_id, mark, game
+
+    def replay_of(game_id: int) -> dict[str, Any]:
+        body = db.replay(game_id)
+        if body is None:  # removed between the check and the read
+            raise HTTPException(404, f"no finished game {game_id}")
         return json.loads(body)
 
-    async def api_replay(request: Request) -> Response:
-        from mjarena.web.library import UploadError, check_replay
+    def packed(request: Request, answer: tuple[int, bytes]) -> Response:
+        """A kept view (:mod:`mjarena.contest.views`): sent compressed to a client that accepts gzip."""
+        status, body = answer
+        headers = {"cache-control": "no-store", "vary": "accept-encoding"}
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            headers["content-encoding"] = "gzip"
+        else:
+            body = gzip.decompress(body)
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
 
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    async def api_replay(request: Request) -> Response:
         team = viewer(request)
-        replay = await run_in_threadpool(replay_of, request)
-        shown = public_replay(replay, None if team is None else team.name)
-        try:
-            view = await run_in_threadpool(check_replay, json.dumps(shown).encode())
-        except UploadError as error:
-            raise HTTPException(422, f"this replay cannot be shown: {error}") from None
-        return JSONResponse({"name": request.path_params["id"], **view}, headers={"cache-control": "no-store"})
+        game_id, mark, game = await run_in_threadpool(finished_game, request)
+        own = tuple(seat.seat for seat in game.seats if team is not None and seat.team == team.name)
+
+        def build() -> tuple[int, bytes]:
+            from mjarena.web.library import UploadError, check_replay
+
+            shown = public_replay(replay_of(game_id), team.name if own and team is not None else None)
+            try:
+                view = check_replay(json.dumps(shown).encode())
+            except UploadError as error:
+                return 422, _json({"error": f"this replay cannot be shown: {error}", "status": 422})
+            return 200, _json({"name": str(game_id), **view})
+
+        answer = await views.get(("replay", game_id, mark, own), build, client=client_of(request), now=clock())
+        return packed(request, answer)
 
     async def api_turns(request: Request) -> Response:
         team = viewer(request)
         if team is None:
             raise HTTPException(401, "log in (or send the team's token) to see your bots' output")
-        replay = await run_in_threadpool(replay_of, request)
-        players = replay.get("contest", {}).get("players", [])
-        seats = {str(p["seat"]): {"team": p["team"], "version": p["version"],
-                                  "turns": replay.get("transcripts", {}).get(str(p["seat"]), []),
-                                  "detail": replay["seats"][p["seat"]].get("detail")}
-                 for p in players if p["team"] is not None and (p["team"] == team.name or team.name == ADMIN)}
-        return JSONResponse({"game": int(request.path_params["id"]), "seats": seats},
-                            headers={"cache-control": "no-store"})
+        game_id, mark, game = await run_in_threadpool(finished_game, request)
+        own = tuple(seat.seat for seat in game.seats
+                    if seat.team is not None and (seat.team == team.name or team.name == ADMIN))
+
+        def build() -> tuple[int, bytes]:
+            replay = replay_of(game_id)
+            players = replay.get("contest", {}).get("players", [])
+            seats = {str(p["seat"]): {"team": p["team"], "version": p["version"],
+                                      "turns": replay.get("transcripts", {}).get(str(p["seat"]), []),
+                                      "detail": replay["seats"][p["seat"]].get("detail")}
+                     for p in players if p["seat"] in own}
+            return 200, _json({"game": game_id, "seats": seats})
+
+        answer = await views.get(("turns", game_id, mark, own), build, client=client_of(request), now=clock())
+        return packed(request, answer)
 
     # -- pages -----------------------------------------------------------------------------------------
 
@@ -241,7 +300,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         standings = await run_in_threadpool(contest.standings, clock())
         end = contest.end(clock())
         chart = await run_in_threadpool(race, standings)
-        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart))
+        return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart,
+                                                 notice=disk_notice(contest)))
 
     drawn_race: dict[str, Any] = {}  # the race chart as last drawn, and what it was drawn from
 
@@ -273,19 +333,19 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        if game_id is None or db.replay(game_id) is None:
+        if game_id is None or db.replay_mark(game_id) is None:
             raise HTTPException(404, f"no finished game {raw_id}")
         return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
     async def login_form(request: Request) -> Response:
-        return HTMLResponse(pages.login_page())
+        return login_page_response(request, pages.login_page)
 
     async def login(request: Request) -> Response:
         team = await token_of_login(request, contest.authenticate)
         if team is None or team.name == ADMIN:
             problem = ("That is the organiser's token: the console's login is /admin/login." if team is not None
                        else "That token is not a team's token.")
-            return HTMLResponse(pages.login_page(problem), status_code=401)
+            return login_page_response(request, lambda csrf: pages.login_page(csrf, problem), 401)
         cookie, csrf = new_token(), new_token()
         with db.transaction() as tx:
             tx.drop_expired_sessions(clock())
@@ -395,9 +455,12 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], lifespan=lifespan,
+    app = Starlette(routes=routes, middleware=[Middleware(FormHeaders), Middleware(SecurityHeaders)], lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.contest = contest
+    app.state.public_origins = public_origins
+    app.state.failed_logins = failed_logins()
+    app.state.views = views
     app.state.on_start = []
     app.state.on_stop = []
     return app

@@ -8,8 +8,9 @@
   out of time or room is a cached ``compile_error``, so sending the same source again costs nothing.
 - After each build, :func:`evict` removes the successful builds of ``DIR/builds/`` that no game needs: a
   team's current bot (its newest submission that built), the submissions pinned in games not finished, and
-  builds made or superseded within the last :data:`GRACE_SECONDS` are kept.  The cache is keyed by content, so
-  one folder may serve several submissions (of one team or of several): it is kept while any of them is.  An
+  builds made or superseded within the last :data:`GRACE_SECONDS` are kept.  The cache is keyed by content and
+  team (:func:`~mjarena.contest.sources.build_scope`), so one folder may serve several submissions of one team
+  (never of two): it is kept while any of them is.  An
   evicted build is built again from its stored source if a game ever needs it
   (:func:`~mjarena.contest.sources.program_of`).
 - :func:`check_quota` refuses an upload (:class:`QuotaError`) when the team's sources (``DIR/submissions/TEAM/``),
@@ -28,7 +29,7 @@ from pathlib import Path
 from mjarena import builds
 from mjarena.contest.db import Submission, Team
 from mjarena.contest.model import Contest, ContestError, Settings
-from mjarena.contest.sources import build_source, contest_sandbox
+from mjarena.contest.sources import build_scope, build_source, contest_sandbox
 
 __all__ = ["BUILD_OVERHEAD", "GRACE_SECONDS", "Builder", "QuotaError", "build_room", "check_quota", "evict",
            "kept_keys", "team_usage", "upload_room"]
@@ -86,7 +87,7 @@ def _size(path: str) -> int:
 
 def team_usage(contest: Contest, team: Team) -> int:
     """The bytes that count against ``team``'s quota: its sources folder, the cache folders its submissions built
-    into (a folder shared with another team counts for both), and :func:`build_room` for each submission still
+    into (its own: builds are not shared between teams), and :func:`build_room` for each submission still
     to build."""
     used = builds.disk_bytes(contest.root / "submissions" / team.name)
     keys = {key for key, _ in contest.db.build_records(team.id).values() if key}
@@ -113,7 +114,7 @@ def check_quota(contest: Contest, team: Team, size: int) -> None:
 def _key_now(contest: Contest, submission: Submission) -> str | None:
     """The cache key a build of ``submission`` would have now (None when its source cannot be read)."""
     try:
-        return builds.cache_key_of(submission.path)
+        return builds.cache_key_of(submission.path, scope=build_scope(submission.path))
     except builds.BuildError:
         return None
 

@@ -114,8 +114,11 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail("contest serve", f"--port {args.port}: not a port number")
     if args.workers is not None and args.workers < 1:
         return _fail("contest serve", f"--workers {args.workers}: must be at least 1")
+    if args.min_free_mib < 0:
+        return _fail("contest serve", f"--min-free-mib {args.min_free_mib}: must be 0 or more")
     try:
-        serve(args.dir, host=args.host, port=args.port, workers=args.workers, executor=args.executor)
+        serve(args.dir, host=args.host, port=args.port, workers=args.workers, executor=args.executor,
+              public_urls=args.public_url, min_free_mib=args.min_free_mib)
     except (ContestError, ExecutorUnavailable, OSError) as error:
         return _fail("contest serve", str(error))
     return 0
@@ -238,6 +241,11 @@ def add_parsers(sub: Any) -> None:
     serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
     serve.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+    serve.add_argument("--public-url", action="append", metavar="URL",
+                       help="the URL the browsers use, e.g. https://contest.example.org behind a reverse proxy "
+                            "(repeatable): forms are accepted from it alone (default: from the Host they name)")
+    serve.add_argument("--min-free-mib", type=int, default=1024, metavar="MIB",
+                       help="pause the contest when its disk has less free (1024); resume it in the console")
     serve.set_defaults(handler=_serve)
 
     add = actions.add_parser("add-team", help="add a team and print its token")

@@ -9,6 +9,10 @@ one thing a PostgreSQL driver would translate (:data:`PLACEHOLDER`).
 Writes happen in :meth:`Database.transaction` (one ``BEGIN`` … ``COMMIT``), serialised inside the process by a
 lock, so that a finished game is one transaction: its seats' results, its state and its replay, or nothing.
 
+A replay is stored compressed (zlib, as bytes in ``replays.body``: a BLOB in SQLite, where a column's declared
+type does not convert it; a PostgreSQL port declares the column ``BYTEA``); a replay stored as text by an older
+version is read as it is.
+
 >>> import tempfile, pathlib
 >>> db = Database(pathlib.Path(tempfile.mkdtemp()) / "contest.db")
 >>> db.create_schema()
@@ -25,6 +29,7 @@ import contextlib
 import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,6 +186,23 @@ _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filena
                        "s.message, s.created")
 
 
+def pack(replay: str) -> bytes:
+    """A replay's JSON text as :data:`SCHEMA`'s ``replays.body`` keeps it: zlib-compressed UTF-8.
+
+    >>> text = '{"debug": "' + "ab" * 1000 + '"}'
+    >>> len(pack(text)) < len(text) // 20, unpack(pack(text)) == text, unpack('{"old": 1}'), unpack(None)
+    (True, True, '{"old": 1}', None)
+    """
+    return zlib.compress(replay.encode("utf-8"), 6)
+
+
+def unpack(body: bytes | str | None) -> str | None:
+    """A stored replay's JSON text (one stored as text by an older version as it is)."""
+    if body is None or isinstance(body, str):
+        return body
+    return zlib.decompress(body).decode("utf-8")
+
+
 class Transaction:
     """The writes, each inside one open transaction (see :meth:`Database.transaction`)."""
 
@@ -275,7 +297,7 @@ class Transaction:
             return False
         self._write_results(game_id, results)
         self._c.execute("DELETE FROM replays WHERE game_id = ?", (game_id,))
-        self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, replay))
+        self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, pack(replay)))
         self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
         return True
 
@@ -317,7 +339,7 @@ class Transaction:
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "finished":
             return False
         self._write_results(game_id, results)
-        self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (replay, game_id))
+        self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (pack(replay), game_id))
         self._c.execute("UPDATE games SET finished = ? WHERE id = ?", (now, game_id))
         return True
 
@@ -478,7 +500,14 @@ class Database:
         return found[0] if found else None
 
     def replay(self, game_id: int) -> str | None:
-        return self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,))
+        """The replay of finished game ``game_id`` (its JSON text)."""
+        return unpack(self._one("SELECT body FROM replays WHERE game_id = ?", (game_id,)))
+
+    def replay_mark(self, game_id: int) -> float | None:
+        """When the replay of finished game ``game_id`` was recorded (it changes when the game is played again),
+        or None when there is none: what a view built from the replay can be kept by, read without the replay."""
+        return self._one("SELECT g.finished FROM games g JOIN replays r ON r.game_id = g.id "
+                         "WHERE g.id = ? AND g.state = 'finished'", (game_id,))
 
     def finished_replays(self) -> Iterator[tuple[int, str]]:
         """``(game id, replay)`` of every finished game, in id order, read a row at a time."""

@@ -3,7 +3,8 @@
 The scheduler pins each seat's program when the game starts (:class:`SeatPlan`), so a game keeps the versions
 it started with whatever is submitted meanwhile, and a game replayed after a crash plays the same versions.
 House bots are ``builtin:greedy``.  The replay names players as ``TEAM v2`` (never a file path) and keeps each
-bot's per-turn output beside its answers; :func:`public_replay` removes what only the bot's own team may see.
+bot's per-turn output beside its answers, within a budget per seat (:mod:`mjarena.contest.replay_budget`);
+:func:`public_replay` removes what only the bot's own team may see.
 
 >>> task = GameTask(7, "noi2014", 2014, (SeatPlan(None, None, None),) * 4, 1.0, 256, "none")
 >>> outcome = play_game(task)
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mjarena.contest.replay_budget import within_budget
 from mjarena.contest.sources import Program
 
 __all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "GameTask", "SeatPlan", "play_game", "public_detail",
@@ -106,7 +108,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                                                                                       strict=True)]
     result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
                        make_agent=_factory(task))
-    replay = result.to_json()
+    replay = within_budget(result.to_json())
     replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
     replay["contest"] = {"game": task.game_id, "players": [
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}

@@ -43,7 +43,8 @@ class ContestError(ValueError):
 
 
 def check_team_name(name: str) -> str:
-    """``name`` if it can name a team (letters, digits, ``_ . + -``; not ``admin`` or ``house-…``).
+    """``name`` if it can name a team (letters, digits, ``_ . + -``, not dots alone; not ``admin`` or
+    ``house-…``).
 
     >>> check_team_name("team/1")
     Traceback (most recent call last):
@@ -52,6 +53,9 @@ def check_team_name(name: str) -> str:
     """
     if not _TEAM_NAME.fullmatch(name):
         raise ContestError(f"team name {name!r}: use 1 to 64 letters, digits, _ . + -")
+    if not name.strip("."):  # "." and ".." name folders already: a team's uploads would land in the contest's
+        raise ContestError(f"team name {name!r}: a name of dots alone names a folder already; add a letter or "
+                           "digit")
     if name == ADMIN or name.startswith("house-"):
         raise ContestError(f"team name {name!r}: kept for the organiser and the house bots")
     return name

@@ -4,8 +4,8 @@ Pages are complete without scripts; ``/contest-static/contest.js`` refreshes the
 runs; replays play in the web app's viewer.  Every value from the database or a request
 is escaped here.
 
->>> "&lt;b&gt;" in error_page(404, "<b>"), 'name="csrf"' in login_page()
-(True, False)
+>>> "&lt;b&gt;" in error_page(404, "<b>"), 'name="csrf" value="tok"' in login_page("tok")
+(True, True)
 """
 
 from __future__ import annotations
@@ -113,10 +113,12 @@ def _summary(standings: Mapping[str, Any], start: float | None, end: float | Non
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
-                   viewer: str | None, chart: str = "") -> str:
+                   viewer: str | None, chart: str = "", notice: str | None = None) -> str:
     """The live standings, and ``chart`` (the race: :func:`mjarena.contest.charts.race_chart`) below them; both
-    refreshed by ``contest.js`` while the contest is not finished."""
-    body = (f'<h1 class="title">Standings</h1><p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+    refreshed by ``contest.js`` while the contest is not finished; ``notice``: why the contest paused itself."""
+    shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
+    body = (f'<h1 class="title">Standings</h1>{shown}'
+            f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<div id="standings">{standings_table(standings)}</div>'
             f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'
@@ -216,11 +218,13 @@ def replay_page(game_id: int, viewer: str | None) -> str:
                 replay=str(game_id))
 
 
-def login_page(error: str | None = None) -> str:
-    """The token form (a team logs in once; a session cookie does the rest)."""
+def login_page(csrf: str, error: str | None = None) -> str:
+    """The token form (a team logs in once; a session cookie does the rest), with the pre-session ``csrf`` token
+    (:func:`mjarena.contest.forms.login_page_response`)."""
     problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
     body = f"""<h1 class="title">Team login</h1>{problem}
 <form class="start" method="post" action="/login" id="login">
+<input type="hidden" name="csrf" value="{escape(csrf)}">
 <label>Team token <input type="password" name="token" id="token" autocomplete="off" required></label>
 <button type="submit">Log in</button></form>
 <p class="muted">The token came from the organiser. It is asked once; then this browser stays logged in.</p>"""

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.contest import processes
+from mjarena.contest.disk import MIN_FREE_MIB, DiskWatch
 from mjarena.contest.model import Contest, ContestError
 from mjarena.lifetime import STOP_SIGNALS
 from mjarena.logs import limit_repeats
@@ -80,14 +81,23 @@ def _worker_pids(executor: Any) -> list[int]:
 
 
 def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, workers: int | None = None,
-          executor: str = "local") -> None:
-    """Serve the contest in ``root`` until SIGTERM or Ctrl-C, behind :mod:`mjarena.web.server`'s limits."""
+          executor: str = "local", public_urls: list[str] | None = None, min_free_mib: int = MIN_FREE_MIB,
+          ) -> None:
+    """Serve the contest in ``root`` until SIGTERM or Ctrl-C, behind :mod:`mjarena.web.server`'s limits;
+    ``public_urls``: where the browsers reach it (behind a reverse proxy), for the forms' origin check; the
+    contest pauses itself when its disk has less than ``min_free_mib`` MiB free (:mod:`mjarena.contest.disk`)."""
     from mjarena.arena.executors import make_executor
     from mjarena.contest.app import create_app
     from mjarena.contest.building import Builder
+    from mjarena.contest.forms import origin_of
     from mjarena.contest.scheduler import Scheduler, warm_up
     from mjarena.web import server
 
+    try:
+        for url in public_urls or ():
+            origin_of(url)
+    except ValueError as error:
+        raise ContestError(str(error)) from None
     open_files = server.raise_open_file_limit()  # before the pool: its workers inherit it
     contest = Contest.open(root)
     root = contest.root
@@ -104,18 +114,22 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             processes.record_workers(root, pids)
             builder = Builder(contest)
             scheduler = Scheduler(contest, pool, slots)
-            app = create_app(contest, on_submission=builder.submit, judge=scheduler)
+            watch = DiskWatch(contest, min_free=min_free_mib << 20)
+            app = create_app(contest, on_submission=builder.submit, judge=scheduler, public_urls=public_urls or ())
 
             def stop() -> None:
+                watch.stop()
                 scheduler.stop()
                 builder.stop()
                 processes.kill(_worker_pids(pool) or pids)
                 processes.kill(processes.find_by_token(processes.contest_tokens(root)))
 
-            app.state.on_start += [builder.start, scheduler.start]
+            app.state.on_start += [builder.start, watch.start, scheduler.start]
             app.state.on_stop.append(stop)
             print(f"mjarena contest: {root} on http://{host}:{port}/ (SIGTERM or Ctrl-C stops)", file=sys.stderr,
                   flush=True)
+            if public_urls:
+                log.info("forms accepted from %s only (--public-url)", ", ".join(app.state.public_origins))
             settings = server.config(app, host, port, timeout_graceful_shutdown=GRACE_SECONDS)
             limit_repeats()  # after the configuration, which sets up uvicorn's loggers
             log.info("serving at most %d connections, %d per client (%d open files)",

@@ -3,8 +3,9 @@
 The one place that knows how a submission becomes a program: :mod:`mjarena.builds` compiles it in the sandbox
 (``.c .cpp .pas .java .js .py``) under the contest's wall-clock limit and output cap, and caches the result in
 the contest's ``builds/`` folder (a build evicted from there is built again from its source when a game needs
-it).  The source must be UTF-8 text besides: ``py_compile`` would accept a stray byte in a comment, a contest
-should not.
+it).  Each team's builds are its own (:func:`build_scope`): a team that uploads the bytes another team sent is
+compiled anew, so neither the time its verdict takes nor its message says that anyone else sent them.  The
+source must be UTF-8 text besides: ``py_compile`` would accept a stray byte in a comment, a contest should not.
 
 >>> language_of("bot.py"), language_of("BOT.CPP"), language_of("bot.exe")
 ('python', 'cpp', None)
@@ -25,8 +26,8 @@ from mjarena.sandbox import Sandbox
 if TYPE_CHECKING:
     from mjarena.limits import Limits
 
-__all__ = ["Program", "Verdict", "accepted_suffixes", "build_source", "check_text", "contest_sandbox", "language_of",
-           "program_of"]
+__all__ = ["Program", "Verdict", "accepted_suffixes", "build_scope", "build_source", "check_text", "contest_sandbox",
+           "language_of", "program_of"]
 
 
 @dataclass(frozen=True)
@@ -81,17 +82,32 @@ def check_text(raw: bytes) -> str | None:
     return None
 
 
+def build_scope(path: str | Path) -> str:
+    """The cache scope of a stored source's builds: its team's, from where the contest keeps it
+    (``DIR/submissions/TEAM/vN/FILE``, see :meth:`mjarena.contest.model.Contest.store_submission`); another path
+    gets its own folder as its scope.
+
+    >>> build_scope("/c/submissions/red/v3/bot.cpp"), build_scope("/c/submissions/blue/v1/bot.cpp")
+    ('team red', 'team blue')
+    """
+    path = Path(path)
+    if len(path.parts) >= 4 and path.parts[-4] == "submissions":
+        return f"team {path.parts[-3]}"
+    return f"folder {path.parent}"
+
+
 def build_source(path: Path, *, sandbox: Any, cache_dir: Path, wall_limit: float | None = None,
                  max_output_bytes: int | None = None) -> Verdict:
-    """Build the stored source at ``path`` and give the verdict (never raises for the source's faults), within
-    ``wall_limit`` seconds and ``max_output_bytes`` (:func:`mjarena.builds.build`'s defaults when None)."""
+    """Build the stored source at ``path`` (in its team's :func:`build_scope`) and give the verdict (never raises
+    for the source's faults), within ``wall_limit`` seconds and ``max_output_bytes``
+    (:func:`mjarena.builds.build`'s defaults when None)."""
     language = language_of(path.name) or "unknown"
     problem = check_text(path.read_bytes())
     if problem is not None:
         return Verdict("compile_error", language, problem)
     try:
         result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
-                              max_output_bytes=max_output_bytes)
+                              max_output_bytes=max_output_bytes, scope=build_scope(path))
     except builds.BuildError as error:
         return Verdict("compile_error", language, str(error))
     return Verdict(result.status, result.language, result.message, result.key)
@@ -107,7 +123,7 @@ def program_of(path: Path, *, sandbox: Any, cache_dir: Path, limits: Limits, wal
     from mjarena.agents.source_bot import language_limits
 
     result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
-                          max_output_bytes=max_output_bytes)
+                          max_output_bytes=max_output_bytes, scope=build_scope(path))
     if result.status != "ok":
         if result.key:
             remove(Path(cache_dir), result.key)
