@@ -290,9 +290,11 @@ def test_the_race_and_versions_charts_in_chromium(served: Served, page: Any) -> 
             return {lines, totals, games: document.body.dataset.games};
         }""")
 
-    first = _wait("the chart and the standings to agree", lambda: (lambda now: now if now["lines"] ==
-                                                                     now["totals"] else None)(drawn()))
-    assert len(first["lines"]) == len(SOURCES)
+    def agreed() -> dict[str, Any] | None:  # every team has played (the first games may still be running)
+        now = drawn()
+        return now if len(now["totals"]) == len(SOURCES) and now["lines"] == now["totals"] else None
+
+    first = _wait("every team's line and the standings to agree", agreed, timeout=90, every=0.5)
 
     def updated() -> bool:  # more games finished: the chart followed the standings
         now = drawn()

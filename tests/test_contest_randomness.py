@@ -209,8 +209,9 @@ def test_verify_names_the_game_whose_result_wall_answer_or_seats_changed(finishe
     status, text = changed(answer)
     assert status == 1 and f"{name(target)}: the answers end before the game does" in text
 
-    def seats(data: dict[str, Any], game: dict[str, Any]) -> None:  # two players swap seats
-        first, second = game["players"][0], game["players"][1]
+    def seats(data: dict[str, Any], game: dict[str, Any]) -> None:  # a team and a house bot swap seats
+        first = team_seat(game)
+        second = next(player for player in game["players"] if player["team"] != first["team"])
         first["seat"], second["seat"] = second["seat"], first["seat"]
 
     status, text = changed(seats)

@@ -511,9 +511,11 @@ class Database:
 
     def finished_replays(self) -> Iterator[tuple[int, str]]:
         """``(game id, replay)`` of every finished game, in id order, read a row at a time."""
-        yield from self._connection().execute(
+        rows = self._connection().execute(
             "SELECT r.game_id, r.body FROM replays r JOIN games g ON g.id = r.game_id WHERE g.state = 'finished' "
             "ORDER BY r.game_id")
+        for game_id, body in rows:
+            yield game_id, unpack(body)
 
     def results_mark(self) -> tuple[int, float | None]:
         """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
