@@ -291,10 +291,10 @@ class Contest:
     def resume(self, now: float) -> bool:
         """Resume a paused window; its end moves by the time it was paused.  False if it was not paused,
         :class:`ContestError` once the window has ended.  Logged with the organiser's actions."""
+        self._check_open("resume", now)
         since = self.paused_since()
         if since is None:
             return False
-        self._check_open("resume", now)
         with self.db.transaction() as tx:
             tx.set_meta("paused_seconds", self.db.meta("paused_seconds", 0.0) + max(0.0, now - since))
             tx.set_meta("paused_at", None)
