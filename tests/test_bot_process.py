@@ -29,7 +29,7 @@ from mjarena.lifetime import stat_fields
 from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
-from boxes import sandbox_kinds
+from boxes import requires_bwrap, sandbox_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -84,6 +84,12 @@ def _factory(processes: list[BotProcess], kind: str):
 def make(processes: list[BotProcess], request: pytest.FixtureRequest):
     """Makes BotProcess objects, once without a box and once in the bwrap sandbox: the verdicts are the same."""
     return _factory(processes, request.param)
+
+
+@pytest.fixture
+def make_boxed(processes: list[BotProcess]):
+    """Makes BotProcess objects in the bwrap sandbox only."""
+    return _factory(processes, "bwrap")
 
 
 @pytest.fixture
@@ -248,6 +254,16 @@ def test_a_program_that_cannot_start_is_the_judges_error_not_a_crash(make) -> No
     with pytest.raises(JudgeError, match="cannot start") as caught:
         process.ask("0 0")
     assert not isinstance(caught.value, BotError) and process.closed
+
+
+@requires_bwrap
+def test_what_a_bot_leaves_that_its_box_cannot_delete_is_its_own_crash(make_boxed) -> None:
+    """Not every box that cannot start a program is the judge's failure: one whose last program left folders
+    nested too deep to delete is the bot's doing (else a bot could turn a losing game into a judge error)."""
+    process = make_boxed(bot("deep_tmp_bot.py"))
+    assert process.ask("0 0").response == "PASS"
+    error = fails(process, HAND, BotCrash)
+    assert "cannot start" in error.detail and "cannot wipe" in error.detail
 
 
 def _built(tmp_path: Path) -> Path:

@@ -41,7 +41,8 @@ a signal, or a kept-running bot that exits before answering), ``memory``, ``outp
 (printed nothing, not JSON, no string ``"response"``).
 
 What is not the bot's doing raises :class:`~mjarena.agents.errors.JudgeError` instead, never a ``crash``: a box
-that cannot be made or cannot start the program (any :class:`OSError` of the box's set-up, the program missing),
+that cannot be made or cannot start the program (any :class:`OSError` of the box's set-up, the program missing;
+but not what the bot's last run left in its box that cannot be deleted: that is its ``crash``),
 and the bot's own files (its ``readable`` paths: its build) gone or replaced by another, found before each start
 and after any failure (a build evicted under a restart-mode bot makes its next start fail with exit code 127:
 the judge's failure, not the bot's).
@@ -69,7 +70,7 @@ from mjarena.agents.errors import (
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
 from mjarena.sandbox import Box, Process, Sandbox, SandboxUnavailable
-from mjarena.sandbox.box import live_group_members
+from mjarena.sandbox.box import BoxLeftovers, live_group_members
 
 __all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 
@@ -413,6 +414,8 @@ class BotProcess:
                     memory_limit=self.memory_limit_mib * MIB, address_space=address_space,
                 )
             process = self._box.start()
+        except BoxLeftovers as error:  # what the bot's last run left in its box: its own doing
+            raise BotCrash(f"cannot start {shlex.join(self.argv)!r} again: {error}") from None
         except (OSError, subprocess.SubprocessError, SandboxUnavailable) as error:
             raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
         self.started_pids.append(process.pid)
