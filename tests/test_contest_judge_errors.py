@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -30,7 +31,7 @@ from mjarena.arena.tournament import Entrant, Settings, run_tournament
 from mjarena.builds.cache import remove
 from mjarena.cli import main
 from mjarena.contest.building import evict
-from mjarena.contest.db import MAX_JUDGE_ERRORS
+from mjarena.contest.db import MAX_JUDGE_ERRORS, Transaction
 from mjarena.sandbox import Sandbox
 from test_contest import TEAMS, Inline, Server, play_round, version_of
 from test_contest_admin import console
@@ -174,6 +175,29 @@ def test_a_dead_worker_or_a_full_disk_is_a_judge_error(tmp_path: Path, failure: 
     assert game.state == "finished" and all(status != "error" for _, status, _, _ in results(server, game.id))
     (error,) = server.contest.db.judge_errors()
     assert ("worker process" in error.what) if isinstance(failure, BrokenProcessPool) else "No space" in error.what
+
+
+def test_a_result_that_cannot_be_written_is_a_judge_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills up as the game's result is written: nothing of it is kept, the game is played again."""
+    server = four_teams(tmp_path)
+    finish = Transaction.finish_game
+    calls: list[int] = []
+
+    def full(self: Transaction, *args: Any) -> bool:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database or disk is full")
+        return finish(self, *args)
+
+    monkeypatch.setattr(Transaction, "finish_game", full)
+    assert server.scheduler.step()
+    server.scheduler.step()
+    (game,) = server.contest.db.games(round_no=1)
+    assert game.state == "running" and server.contest.db.totals() == {}
+    server.scheduler.step()
+    assert server.contest.db.game(game.id).state == "finished" and len(calls) == 2  # type: ignore[union-attr]
+    (error,) = server.contest.db.judge_errors()
+    assert "disk is full" in error.what
 
 
 def test_a_judge_fault_that_stays_holds_the_game_for_the_organiser(tmp_path: Path) -> None:

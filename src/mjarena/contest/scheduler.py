@@ -224,8 +224,11 @@ class Scheduler:
             return
         if self._stop.is_set():
             return
-        with db.transaction() as tx:
-            tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+        try:
+            with db.transaction() as tx:
+                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+        except Exception as error:  # the disk full, say: nothing written, the game played again
+            self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
 
     def _outcome(self, game: Any) -> dict[str, Any]:
         """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back."""
