@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena import builds
+from mjarena.agents.errors import JudgeError
 from mjarena.builds.cache import remove
 from mjarena.sandbox import Sandbox
 
@@ -97,12 +98,13 @@ def program_of(path: Path, *, sandbox: Any, cache_dir: Path, memory_mib: int, wa
     """How to run the (built) source at ``path`` with ``memory_mib`` (or its language's own memory limit, when
     larger); builds it again (within ``wall_limit`` and ``max_output_bytes``, as :func:`build_source`) if the
     cache lost it or evicted it.  The source built once: a failure now (a compile that ran out of time on a busy
-    machine, say) is not kept in the cache, where it would stand for the source."""
+    machine, say) is the judge's (:class:`~mjarena.agents.errors.JudgeError`), and is not kept in the cache, where
+    it would stand for the source."""
     result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
                           max_output_bytes=max_output_bytes)
     if result.status != "ok":
         if result.key:
             remove(Path(cache_dir), result.key)
-        raise RuntimeError(f"{path.name} no longer builds: {result.message}")
+        raise JudgeError(f"{path.name} no longer builds: {result.message}")
     memory = max(memory_mib, result.memory_mib or 0)
     return Program(result.command(memory), list(result.readable), float(result.time_factor), memory)
