@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,12 +23,13 @@ from mjarena.agents.errors import (
     BotMemoryError,
     BotOutputLimit,
     BotTimeout,
+    JudgeError,
 )
 from mjarena.lifetime import stat_fields
 from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
-from boxes import sandbox_kinds
+from boxes import requires_bwrap, sandbox_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -82,6 +84,12 @@ def _factory(processes: list[BotProcess], kind: str):
 def make(processes: list[BotProcess], request: pytest.FixtureRequest):
     """Makes BotProcess objects, once without a box and once in the bwrap sandbox: the verdicts are the same."""
     return _factory(processes, request.param)
+
+
+@pytest.fixture
+def make_boxed(processes: list[BotProcess]):
+    """Makes BotProcess objects in the bwrap sandbox only."""
+    return _factory(processes, "bwrap")
 
 
 @pytest.fixture
@@ -241,9 +249,55 @@ def test_crash_of_a_kept_bot_that_exits_instead_of_waiting(make) -> None:
     assert "exited" in error.detail and "exit code 0" in error.detail
 
 
-def test_crash_when_the_program_cannot_start(make) -> None:
-    error = fails(make([str(BOTS / "no_such_bot")]), "0 0", BotCrash)
-    assert "cannot start" in error.detail
+def test_a_program_that_cannot_start_is_the_judges_error_not_a_crash(make) -> None:
+    process = make([str(BOTS / "no_such_bot")])
+    with pytest.raises(JudgeError, match="cannot start") as caught:
+        process.ask("0 0")
+    assert not isinstance(caught.value, BotError) and process.closed
+
+
+@requires_bwrap
+def test_what_a_bot_leaves_that_its_box_cannot_delete_is_its_own_crash(make_boxed) -> None:
+    """Not every box that cannot start a program is the judge's failure: one whose last program left folders
+    nested too deep to delete is the bot's doing (else a bot could turn a losing game into a judge error)."""
+    process = make_boxed(bot("deep_tmp_bot.py"))
+    assert process.ask("0 0").response == "PASS"
+    error = fails(process, HAND, BotCrash)
+    assert "cannot start" in error.detail and "cannot wipe" in error.detail
+
+
+def _built(tmp_path: Path) -> Path:
+    """good_bot.py as a build folder's ``work/`` (readable by the box's own uid)."""
+    work = tmp_path / "builds" / "KEY" / "work"
+    work.mkdir(parents=True)
+    (work / "bot.py").write_bytes((BOTS / "good_bot.py").read_bytes())
+    for folder in (work, work.parent):
+        folder.chmod(0o755)
+    (work / "bot.py").chmod(0o644)
+    return work
+
+
+@pytest.mark.parametrize("how", ["evicted", "emptied", "replaced"])
+def test_a_build_lost_between_restarts_is_the_judges_error_not_a_crash(make, tmp_path: Path, how: str) -> None:
+    """Issue 30, attack 4: the build of a restart-mode bot goes (evicted: renamed away and removed, as the cache
+    does; its files removed; another folder put at its path) after its first answer: its next start is the
+    judge's failure.  Before, the start failed (exit code 127, or python's 2) and the bot was given a ``crash``."""
+    work = _built(tmp_path)
+    process = make([sys.executable, str(work / "bot.py")], readable=[str(work)])
+    assert process.ask("0 0").response == "PASS" and process.starts == 1
+    if how == "evicted":
+        work.parent.rename(tmp_path / "away")
+        shutil.rmtree(tmp_path / "away")
+    elif how == "emptied":
+        (work / "bot.py").unlink()
+        work.rmdir()
+    else:
+        work.rename(tmp_path / "old")
+        _built(tmp_path / "again").rename(work)
+    with pytest.raises(JudgeError, match=str(work)) as caught:
+        process.ask(HAND)
+    assert not isinstance(caught.value, BotError) and process.closed
+    assert not any(exchange.response is None for exchange in process.history)  # no answer was recorded as failed
 
 
 def test_memory_by_address_space_limit(make) -> None:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_USAGE = 2
+EXIT_JUDGE = 3
+"""The judge itself failed (:class:`~mjarena.agents.errors.JudgeError`), not a bot."""
 
 
 class UsageError(Exception):
@@ -994,7 +996,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from mjarena.contest.commands import add_parsers as add_contest_parsers
 
-    add_contest_parsers(sub)  # contest create|serve|add-team|rotate-token|export|verify, and submit
+    add_contest_parsers(sub)  # contest create|serve|add-team|rotate-token|extend|end|export|verify, and submit
     return parser
 
 
@@ -1016,6 +1018,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extras = parser.parse_known_args(_replay_show_by_default(list(sys.argv[1:] if argv is None else argv)))
     if extras:  # said by the parser of the command itself, with its own usage, where it has one of its own
         getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    from mjarena.agents.errors import JudgeError
     from mjarena.lifetime import stop_on_signals
 
     try:
@@ -1024,6 +1027,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"mjarena {args.command}: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except JudgeError as error:  # a bot's box that cannot start, its build gone: no seat is blamed for it
+        print(f"mjarena {args.command}: the judge failed (not a bot; no result is recorded): {error}",
+              file=sys.stderr)
+        return EXIT_JUDGE
     except BrokenPipeError:
         sys.stderr.close()
         return 0

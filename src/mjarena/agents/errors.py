@@ -22,6 +22,11 @@ class                  ``reason``        when
                                          response that is not a response of the protocol
 =====================  ================  ==========================================================
 
+:class:`JudgeError` is the other side: a failure that is not the bot's own (its build missing or replaced, its box
+that cannot be made or cannot start it, the disk full).  It is no :class:`AgentError`: a match never records it
+against a seat but stops the game with it, and whoever runs the game plays it again (a contest) or reports it
+(a tournament, a match).
+
 :class:`IllegalAnswer` (``illegal_action``) is an answer of the right form that the protocol itself forbids
 (anything but ``PASS`` to a request that may only be acknowledged).  Answers that are well formed but not legal
 in the game are the rules engine's business (:class:`mjarena.variants.base.IllegalAction`).
@@ -50,6 +55,7 @@ __all__ = [
     "BotOutputLimit",
     "BotTimeout",
     "IllegalAnswer",
+    "JudgeError",
     "bot_error",
 ]
 
@@ -94,6 +100,15 @@ def _rebuild(cls: type[AgentError], reason: str, detail: str, extra: dict[str, A
     error = cls.__new__(cls)
     AgentError.__init__(error, reason, detail, **extra)
     return error
+
+
+class JudgeError(Exception):
+    """The judge, not the bot, failed: the game it happened in stands for nothing (no seat's result).
+
+    >>> import pickle
+    >>> str(pickle.loads(pickle.dumps(JudgeError("the bot's build is gone: /b/work"))))
+    "the bot's build is gone: /b/work"
+    """
 
 
 class IllegalAnswer(AgentError):

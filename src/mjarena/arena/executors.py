@@ -22,11 +22,13 @@ command.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from mjarena.lifetime import pool_worker
@@ -82,6 +84,11 @@ class LocalExecutor:
 
     A judge that stops (a signal, an error) closes it with ``cancel``: the workers are killed at once, and their
     bots with them (:mod:`mjarena.lifetime`); the results the caller has already are kept.
+
+    A worker that dies (killed, out of memory) breaks the pool: the tasks it held fail with
+    :class:`~concurrent.futures.process.BrokenProcessPool` (the caller's to report: a contest notes a judge error
+    and plays the game again), and the next :meth:`run` starts a new pool, its workers forked from a fresh
+    ``forkserver`` process (the judge has threads by then: a worker forked from it could inherit a held lock).
     """
 
     remote = False
@@ -89,6 +96,20 @@ class LocalExecutor:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
+        self._renewing = threading.Lock()
+
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Submit to the pool, after starting a new one if a dead worker broke it."""
+        pool = self._pool
+        try:
+            return pool.submit(fn, *args)
+        except BrokenProcessPool:
+            with self._renewing:
+                if self._pool is pool:
+                    self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker,
+                                                     mp_context=multiprocessing.get_context("forkserver"))
+                    pool.shutdown(wait=False, cancel_futures=True)
+            return self._pool.submit(fn, *args)
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
         """Submit every task (see the class for the chunks), then yield each as its chunk finishes; on an early
@@ -98,7 +119,7 @@ class LocalExecutor:
         up a waiter on every pending future per result, quadratic in the tasks queued (a whole round-robin
         tournament is queued at once)."""
         tasks = list(tasks)
-        submit = self._pool.submit
+        submit = self._submit
         probes = min(len(tasks), 2 * self.workers)
         futures: dict[Future[Any], list[T]] = {submit(_run_chunk, fn, tasks[i:i + 1]): tasks[i:i + 1]
                                                for i in range(probes)}

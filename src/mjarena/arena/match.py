@@ -1,9 +1,11 @@
 """Run one NOI 2014 game between four agents and keep everything needed to replay it.
 
-Errors never stop a match.  When an agent fails (timeout, crash, memory, output, bad output, an illegal
+A bot's errors never stop a match.  When an agent fails (timeout, crash, memory, output, bad output, an illegal
 action) the seat's status becomes ``error`` with the reason, and from then on the judge plays for it as
 RULINGS.md says: it discards the tile just drawn and never claims.  A false HU is the rules' business: the
-engine lets that seat leave and the match records it as the error ``false_hu``.
+engine lets that seat leave and the match records it as the error ``false_hu``.  A failure of the judge's own
+(:class:`~mjarena.agents.errors.JudgeError`: a bot's build gone, its box that cannot start) is no seat's error:
+it stops the match and reaches the caller.
 
 >>> result = run_match(["builtin:greedy"] * 4, seed=7)
 >>> sum(seat.points for seat in result.seats)
@@ -18,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mjarena.agents.errors import AgentError
+from mjarena.agents.errors import AgentError, JudgeError
 from mjarena.arena.rulesets import JudgeRules, judge_rules
 from mjarena.limits import DEFAULT_LIMITS, Limits
 from mjarena.tiles import format_tile
@@ -187,6 +189,8 @@ def _ask(
     except AgentError as error:
         errors[seat] = (error.reason, error.detail)
         return fallback.act(game, seat, legal)
+    except JudgeError:  # the judge's failure, not the seat's: the game stands for nothing
+        raise
     except Exception as error:  # any bug in an agent is that seat's error, never the match's
         errors[seat] = ("crash", _traceback_tail(error))
         return fallback.act(game, seat, legal)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from mjarena.agents.errors import AgentError
+from mjarena.agents.errors import AgentError, JudgeError
 from mjarena.arena.match import JudgeFallback
 from mjarena.arena.rulesets import judge_rules
 from mjarena.limits import Limits
@@ -33,7 +33,8 @@ _MAX_DECISIONS = 64  # the probe ends at the entrant's first answer, which comes
 @dataclass(frozen=True)
 class Problem:
     """Why an entrant cannot play: ``reason`` is ``build`` (it cannot be built here: no such file, a missing
-    toolchain), ``compile_error``, or a reason of the result vocabulary (``timeout``, ``crash``, ``memory``,
+    toolchain), ``compile_error``, ``start`` (its program cannot be started here: no such program, a box that
+    cannot be made), or a reason of the result vocabulary (``timeout``, ``crash``, ``memory``,
     ``output_limit``, ``bad_output``, ``illegal_action``); ``detail`` says what happened."""
 
     spec: str
@@ -98,6 +99,8 @@ def probe(spec: str, *, rules: str = "noi2014", limits: Limits | None = None) ->
                     action = agent.act(game, seat, legal)
                 except AgentError as error:
                     return Problem(spec, error.reason, error.detail)
+                except JudgeError as error:  # no program there, or no box can start it here
+                    return Problem(spec, "start", str(error))
                 if action in legal or decision.stage == "target" or (action.type == "hu" and judge.hu_always_accepted):
                     return None
                 return Problem(spec, "illegal_action", f"{judge.protocol.format_response(action)!r} is not legal "

@@ -19,6 +19,10 @@ in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats 
 ``r + 1`` of a Swiss tournament depends only on the results of rounds ``<= r``, so the schedule comes out the
 same.  Results are applied in game-id order, never in completion order, so the executor and the number of
 workers change nothing but the speed.
+
+A game the judge fails (:class:`~mjarena.agents.errors.JudgeError`: a bot's box that cannot start, its build
+gone) is never recorded as a bot's ``crash``: the run stops with that error (``mjarena tournament`` says the judge
+failed and exits with status 3), the finished games kept, and running again plays the rest.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from mjarena.agents.errors import JudgeError
 from mjarena.arena.draws import Draws, as_draws, derive_seed
 from mjarena.files import sync_files, write_atomically
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
@@ -1084,12 +1089,16 @@ class Tournament:
                 for task in pending:
                     left[task.round] += 1
                 unreported = [round_no for round_no in rounds if left[round_no]]
-                for task, outcome in executor.run(play_game, pending):
-                    self._finish(commits, outcome)
-                    bar.update(1)
-                    left[task.round] -= 1
-                    while unreported and not left[unreported[0]]:
-                        report(unreported.pop(0))
+                try:
+                    for task, outcome in executor.run(play_game, pending):
+                        self._finish(commits, outcome)
+                        bar.update(1)
+                        left[task.round] -= 1
+                        while unreported and not left[unreported[0]]:
+                            report(unreported.pop(0))
+                except JudgeError as error:  # no bot's fault: no game of it recorded, none charged to a bot
+                    raise JudgeError(f"{error}; the {len(self.records)} games finished are kept: run the same "
+                                     "command again to play the rest") from None
         return self.write_standings()
 
 

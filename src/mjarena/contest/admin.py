@@ -1,8 +1,10 @@
 """The organiser's console at ``/admin``: log in with the admin token, then
 
-- ``/admin``: the window (pause, resume), every team with its versions, the version playing, the last build's
-  verdict, games and points; add a team, give a team (or the organiser) a new token, shown once; the log of the
-  organiser's actions;
+- ``/admin``: the window (pause, resume, extend it by some minutes, end it now; after its end none of them: a
+  finished contest stays finished), every team with its versions, the version playing, the last build's
+  verdict, games and points; add a team, give a team (or the organiser) a new token, shown once; the judge
+  errors (a game the judge failed, not a bot: when and what), a game held after repeated ones played now; the
+  log of the organiser's actions;
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
 - ``/admin/games``: the games running now, the last rounds, and a finished game played again from its record
   (its walls and pinned versions; the old result replaced in one transaction);
@@ -48,6 +50,29 @@ from mjarena.untrusted import number as ascii_number
 
 __all__ = ["ADMIN_COOKIE", "Judge", "admin_routes"]
 
+
+def _minutes(raw: str) -> float:
+    """The minutes of *Extend the window*: a positive number; :class:`ContestError` naming what was given.
+
+    >>> _minutes("30"), _minutes("1.5")
+    (30.0, 1.5)
+    >>> _minutes("soon")
+    Traceback (most recent call last):
+    ...
+    mjarena.contest.model.ContestError: extend the window by 'soon': give a number of minutes
+    """
+    try:
+        if raw.isascii():
+            return float(raw)
+    except ValueError:
+        pass
+    raise ContestError(f"extend the window by {raw[:20]!r}: give a number of minutes")
+
+
+def _ended(contest: Contest, now: float) -> bool:
+    end = contest.end(now)
+    return end is not None and now >= end
+
 ADMIN_COOKIE = "mjarena_admin"
 ADMIN_SESSION_SECONDS = 8 * 3600
 _NO_STORE = {"cache-control": "no-store"}
@@ -59,6 +84,8 @@ class Judge(Protocol):
     replaying: Collection[int]
 
     def replay(self, game_id: int) -> Future[bool]: ...
+
+    def release(self, game_id: int) -> Future[None]: ...
 
 
 def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge | None = None) -> list[Route]:
@@ -131,11 +158,18 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                          "points": row["points"]})
         return rows
 
+    def judge_errors_view() -> list[dict[str, Any]]:
+        states = {game.id: game.state for game in db.games()}
+        return [{"id": row.id, "game": row.game_id, "at": row.at, "what": row.what,
+                 "held": states.get(row.game_id) == "held"} for row in db.judge_errors()]
+
     def console_view(csrf: str, notice: str | None = None) -> str:
         now = clock()
         return admin_pages.console_page(state=contest.state(now), start=contest.start(), end=contest.end(now),
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
-                                        csrf=csrf, notice=notice or disk_notice(contest))
+                                        csrf=csrf, notice=notice or disk_notice(contest),
+                                        judge_errors=judge_errors_view(), ended=_ended(contest, now),
+                                        judging=judge is not None)
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)
@@ -172,16 +206,24 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return response
 
     async def window(request: Request) -> Response:
-        _, form = await posted(request)
+        """Pause, resume, extend (by the form's ``minutes``) or end now; each logged by the model."""
+        csrf, form = await posted(request)
         action = form.get("action")
-        if action == "pause":
-            changed = contest.pause(clock())
-        elif action == "resume":
-            changed = contest.resume(clock())
-        else:
-            raise HTTPException(400, "the window's action is pause or resume")
-        if changed:
-            note(str(action), "the window")
+        try:
+            if action == "pause":
+                await run_in_threadpool(contest.pause, clock())
+            elif action == "resume":
+                await run_in_threadpool(contest.resume, clock())
+            elif action == "extend":
+                raw = form.get("minutes")
+                minutes = _minutes(raw.strip() if isinstance(raw, str) else "")
+                await run_in_threadpool(contest.extend, minutes, clock())
+            elif action == "end":
+                await run_in_threadpool(contest.end_now, clock())
+            else:
+                raise HTTPException(400, "the window's action is pause, resume, extend or end")
+        except ContestError as error:
+            return html(await run_in_threadpool(console_view, csrf, str(error)), 409)
         return RedirectResponse("/admin", status_code=303)
 
     # -- submissions -----------------------------------------------------------------------------------
@@ -268,6 +310,23 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return Response(text, media_type="text/csv", headers={
             "content-disposition": 'attachment; filename="pairs.csv"', **_NO_STORE})
 
+    async def release_game(request: Request) -> Response:
+        """Play now a game held after repeated judge errors."""
+        csrf, _ = await posted(request)
+        if judge is None:
+            raise HTTPException(503, "no judge runs with this server: serve the contest to play games")
+        raw_id = request.path_params["id"]
+        game_id = ascii_number(raw_id)
+        game = db.game(game_id) if game_id is not None else None
+        if game is None or game.state != "held":
+            raise HTTPException(404, f"no game {raw_id} held after judge errors")
+        try:
+            judge.release(game.id)
+        except (ValueError, RuntimeError) as error:  # released meanwhile; a judge that is stopping
+            return html(await run_in_threadpool(console_view, csrf, str(error)), 409)
+        note("play held game", f"game {game.id}")
+        return RedirectResponse("/admin", status_code=303)
+
     async def export_json(request: Request) -> Response:
         logged_in(request)
         text = await run_in_threadpool(results_json, contest)
@@ -297,6 +356,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         Route("/admin/games/{id}/replay", replay_game, methods=["POST"]),
         Route("/admin/pairs", pairs),
         Route("/admin/pairs.csv", pairs_file),
+        Route("/admin/games/{id}/release", release_game, methods=["POST"]),
         Route("/admin/export.json", export_json),
         Route("/admin/export.csv", export_csv),
     ]

@@ -54,24 +54,64 @@ def admin_login_page(csrf: str, error: str | None = None) -> str:
     return page("Console login", body, admin=True)
 
 
-def _window(state: str, start: float | None, end: float | None, paused_since: float | None, csrf: str) -> str:
-    if paused_since is not None:
-        action = _form("/admin/window", csrf, "Resume", fields='<input type="hidden" name="action" value="resume">',
-                       id_="resume")
-        note = f"paused since {when(paused_since)}; no game starts until resumed (the end moves by the pause)"
+def _window(state: str, start: float | None, end: float | None, paused_since: float | None, csrf: str,
+            ended: bool) -> str:
+    """The window's state and its actions: pause or resume, extend by some minutes, end now; none once it ended."""
+    def action(name: str, button: str, *, fields: str = "", confirm: str | None = None) -> str:
+        return _form("/admin/window", csrf, button, id_=name, confirm=confirm,
+                     fields=f'<input type="hidden" name="action" value="{name}">{fields}')
+
+    if ended:
+        actions = ""
+        note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
     else:
-        action = _form("/admin/window", csrf, "Pause", fields='<input type="hidden" name="action" value="pause">',
-                       id_="pause")
-        note = "games start as workers free up"
+        if paused_since is not None:
+            actions = action("resume", "Resume")
+            note = f"paused since {when(paused_since)}; no game starts until resumed (the end moves by the pause)"
+        else:
+            actions = action("pause", "Pause")
+            note = "games start as workers free up"
+        actions += " " + action("extend", "Extend the window",
+                                fields='<label>by <input name="minutes" id="extend-minutes" inputmode="decimal" '
+                                       'required size="5"> minutes</label> ')
+        if start is not None:
+            actions += " " + action("end", "End now", confirm="End the window now? The round in progress is "
+                                    "played to its end; no new round starts, and it cannot be reopened.")
     return (f'<section><h2>Window</h2><p><span id="contest-state">{escape(state.replace("_", " "))}</span> · '
-            f'{when(start)} – {when(end)} · <span class="muted">{escape(note)}</span></p>{action}</section>')
+            f'{when(start)} – <span id="window-end">{when(end)}</span> · <span class="muted">{escape(note)}</span>'
+            f'</p><p>{actions}</p></section>')
+
+
+def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool) -> str:
+    """The games the judge failed (not a bot), newest first; a held game with a button that plays it now."""
+    if not errors:
+        return ('<section><h2>Judge errors</h2><p class="muted" id="judge-errors">None: every game so far was '
+                'played to its end.</p></section>')
+    rows = []
+    offered = set()
+    for error in errors:
+        game = error["game"]
+        if error["held"] and judging and game not in offered:
+            offered.add(game)
+            state = ('held ' + _form(f"/admin/games/{game}/release", csrf, "Play it now",
+                                     confirm=f"Play game {game} again now, from its start?"))
+        else:
+            state = "held" if error["held"] else ""
+        rows.append(f'<tr data-judge-error="{error["id"]}" data-game="{game}"><td>{game}</td>'
+                    f'<td class="num">{when(error["at"])}</td><td>{escape(error["what"])}</td><td>{state}</td></tr>')
+    return ('<section><h2>Judge errors</h2><p class="muted">Games the judge failed, not a bot: nothing is recorded '
+            'against a team, and the game is played again from its start with the same wall and versions; after '
+            'repeated failures it is held here for you.</p><div class="scroll-x"><table class="list" '
+            'id="judge-errors"><thead><tr><th>game</th><th>when</th><th>what</th><th></th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 
 def console_page(*, state: str, start: float | None, end: float | None, paused_since: float | None,
                  teams: Sequence[Mapping[str, Any]], log: Sequence[tuple[float, str, str]], csrf: str,
-                 notice: str | None = None) -> str:
-    """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the log
-    of the organiser's actions."""
+                 notice: str | None = None, judge_errors: Sequence[Mapping[str, Any]] = (), ended: bool = False,
+                 judging: bool = False) -> str:
+    """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the
+    judge errors, the log of the organiser's actions."""
     rows = []
     for team in teams:
         last = team["last"]
@@ -96,8 +136,9 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     admin_token = _form("/admin/token", csrf, "New admin token", id_="rotate-admin",
                         confirm="Give the organiser a new token? Every console session, this one too, ends.")
-    body = (f'{shown}{_window(state, start, end, paused_since, csrf)}'
+    body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended)}'
             f'<section><h2>Teams</h2>{table}<p>{add}</p></section>'
+            f'{_judge_errors(judge_errors, csrf, judging)}'
             f'<section><h2>The organiser\'s actions</h2>{history}<p>{admin_token}</p></section>')
     return _console("Console", body, csrf)
 

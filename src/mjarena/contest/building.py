@@ -7,10 +7,11 @@
   (``compile_wall``) and output cap (``build_output_mib``) besides the toolchain's CPU and memory limits; running
   out of time or room is a cached ``compile_error``, so sending the same source again costs nothing.
 - After each build, :func:`evict` removes the successful builds of ``DIR/builds/`` that no game needs: a
-  team's current bot (its newest submission that built), the submissions pinned in games not finished, and
-  builds made or superseded within the last :data:`GRACE_SECONDS` are kept.  The cache is keyed by content and
-  team (:func:`~mjarena.contest.sources.build_scope`), so one folder may serve several submissions of one team
-  (never of two): it is kept while any of them is.  An
+  team's current bot (its newest submission that built), the submissions pinned in games not finished (running,
+  or held after judge errors) or being played again by the organiser's *Play again*, and builds made or
+  superseded within the last :data:`GRACE_SECONDS` are kept.  The cache is keyed by content and team
+  (:func:`~mjarena.contest.sources.build_scope`), so one folder may serve several submissions of one team (never
+  of two): it is kept while any of them is.  An
   evicted build is built again from its stored source if a game ever needs it
   (:func:`~mjarena.contest.sources.program_of`).
 - :func:`check_quota` refuses an upload (:class:`QuotaError`) when the team's sources (``DIR/submissions/TEAM/``),
@@ -121,8 +122,9 @@ def _key_now(contest: Contest, submission: Submission) -> str | None:
 
 def kept_keys(contest: Contest, now: float) -> set[str]:
     """The cache folders that a game may need: those of each team's current bot, of the submissions pinned in
-    games not finished, and of the builds superseded less than :data:`GRACE_SECONDS` ago (each by the key it was
-    recorded with and by the key it would have now, which differ after a compiler upgrade)."""
+    games not finished or being played again (:meth:`~mjarena.contest.db.Database.pinned_submissions`), and of
+    the builds superseded less than :data:`GRACE_SECONDS` ago (each by the key it was recorded with and by the key
+    it would have now, which differ after a compiler upgrade)."""
     db = contest.db
     records = db.build_records()
     wanted = {submission.id for submission in db.current_submissions().values()} | db.pinned_submissions()

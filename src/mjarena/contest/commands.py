@@ -100,6 +100,28 @@ def _rotate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _window(args: argparse.Namespace) -> int:
+    """``contest extend DIR MINUTES`` and ``contest end DIR``: the console's window actions (a running server
+    reads the window from the database, so they take effect there at once), logged with the organiser's actions."""
+    import time
+
+    from mjarena.contest.model import ContestError
+
+    command = f"contest {args.action}"
+    try:
+        contest, now = _open(args), time.time()
+        end = contest.extend(args.minutes, now) if args.action == "extend" else contest.end_now(now)
+    except ContestError as error:
+        return _fail(command, str(error))
+    if args.json:
+        print(json.dumps({"end": end}))
+    elif end is None:
+        print(f"the window is {args.minutes:g} minutes longer (it has not started)")
+    else:
+        print(f"the window ends at {datetime.fromtimestamp(end).isoformat(sep=' ', timespec='seconds')}")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401
@@ -259,6 +281,18 @@ def add_parsers(sub: Any) -> None:
     rotate.add_argument("name", metavar="NAME")
     rotate.add_argument("--json", action="store_true")
     rotate.set_defaults(handler=_rotate)
+
+    extend = actions.add_parser("extend", help="move the window's end MINUTES later (refused once it has ended)")
+    extend.add_argument("dir", metavar="DIR")
+    extend.add_argument("minutes", type=float, metavar="MINUTES")
+    extend.add_argument("--json", action="store_true", help='print {"end": EPOCH SECONDS}')
+    extend.set_defaults(handler=_window)
+
+    end = actions.add_parser("end", help="end the window now: the round in progress is played to its end, no new "
+                             "one starts (refused once it has ended)")
+    end.add_argument("dir", metavar="DIR")
+    end.add_argument("--json", action="store_true", help='print {"end": EPOCH SECONDS}')
+    end.set_defaults(handler=_window)
 
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")

@@ -36,10 +36,12 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "MAX_JUDGE_ERRORS",
     "PLACEHOLDER",
     "SCHEMA",
     "Database",
     "GameRow",
+    "JudgeErrorRow",
     "SeatRow",
     "Submission",
     "Team",
@@ -121,12 +123,24 @@ SCHEMA = (
         seconds DOUBLE PRECISION NOT NULL,
         answers INTEGER NOT NULL,
         PRIMARY KEY (game_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS judge_errors (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        at DOUBLE PRECISION NOT NULL,
+        what TEXT NOT NULL,
+        counted INTEGER NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS replaying (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        since DOUBLE PRECISION NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
 )
 
-GAME_STATES = ("planned", "running", "finished")
+GAME_STATES = ("planned", "running", "finished", "held")
+"""``held``: left for the organiser after :data:`MAX_JUDGE_ERRORS` judge errors (its pinned versions kept)."""
+MAX_JUDGE_ERRORS = 3
+"""Judge errors after which a game is no longer played again by itself (see :meth:`Transaction.judge_error`)."""
 
 
 @dataclass(frozen=True)
@@ -176,10 +190,20 @@ class GameRow:
     table_no: int
     number: int
     wall_seed: int
-    state: str  # planned | running | finished
+    state: str  # planned | running | finished | held
     started: float | None
     finished: float | None
     seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class JudgeErrorRow:
+    """A game that the judge failed (not a bot): when, and what happened."""
+
+    id: int
+    game_id: int
+    at: float
+    what: str
 
 
 _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filename, s.path, s.sha256, s.status, "
@@ -300,6 +324,41 @@ class Transaction:
         self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, pack(replay)))
         self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
         return True
+
+    def judge_error(self, game_id: int, now: float, what: str) -> bool:
+        """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed).  A game
+        not finished stays ``running`` with its pinned versions, to be played again from its start; after
+        :data:`MAX_JUDGE_ERRORS` judge errors (since the organiser last released it) it is ``held`` for the
+        organiser instead (True)."""
+        entry_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM judge_errors")
+        self._c.execute("INSERT INTO judge_errors (id, game_id, at, what, counted) VALUES (?, ?, ?, ?, 1)",
+                        (entry_id, game_id, now, what[:2000]))
+        count = self._one("SELECT COALESCE(SUM(counted), 0) FROM judge_errors WHERE game_id = ?", (game_id,))
+        if count < MAX_JUDGE_ERRORS:
+            return False
+        self._c.execute("UPDATE games SET state = 'held' WHERE id = ? AND state IN ('planned', 'running')",
+                        (game_id,))
+        return True
+
+    def release_game(self, game_id: int) -> bool:
+        """A game held after judge errors goes back to be played (``running``, its pinned versions kept), with its
+        judge errors no longer counted; False (and nothing written) unless it was held."""
+        if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "held":
+            return False
+        self._c.execute("UPDATE games SET state = 'running' WHERE id = ?", (game_id,))
+        self._c.execute("UPDATE judge_errors SET counted = 0 WHERE game_id = ?", (game_id,))
+        return True
+
+    def set_replaying(self, game_id: int, since: float | None) -> None:
+        """Mark a finished game as being played again since ``since`` (None: no longer); its pinned builds are
+        kept meanwhile (:meth:`Database.pinned_submissions`)."""
+        self._c.execute("DELETE FROM replaying WHERE game_id = ?", (game_id,))
+        if since is not None:
+            self._c.execute("INSERT INTO replaying (game_id, since) VALUES (?, ?)", (game_id, since))
+
+    def clear_replaying(self) -> None:
+        """No game is being played again (a judge starting: the replays of the last one were dropped)."""
+        self._c.execute("DELETE FROM replaying")
 
     def finish_round(self, number: int, now: float) -> None:
         self._c.execute("UPDATE rounds SET finished = ? WHERE number = ? AND finished IS NULL", (now, number))
@@ -457,10 +516,17 @@ class Database:
         return {int(row[0]): (str(row[1]), float(row[2])) for row in self._rows(sql, params)}
 
     def pinned_submissions(self) -> set[int]:
-        """The submissions pinned in games not finished (planned games pin none until they start)."""
+        """The submissions pinned in games not finished (running or held; planned games pin none until they
+        start) or being played again."""
         rows = self._rows("SELECT DISTINCT s.submission_id FROM seats s JOIN games g ON g.id = s.game_id "
-                          "WHERE g.state IN ('planned', 'running') AND s.submission_id IS NOT NULL")
+                          "WHERE (g.state IN ('planned', 'running', 'held') OR g.id IN (SELECT game_id FROM replaying))"
+                          " AND s.submission_id IS NOT NULL")
         return {int(row[0]) for row in rows}
+
+    def judge_errors(self, limit: int = 100) -> list[JudgeErrorRow]:
+        """The judge's failures, newest first."""
+        return [JudgeErrorRow(*row) for row in self._rows(
+            "SELECT id, game_id, at, what FROM judge_errors ORDER BY id DESC LIMIT ?", (limit,))]
 
     def rounds(self) -> list[tuple[int, float, float | None]]:
         """``(number, started, finished)`` of every round."""

@@ -20,6 +20,7 @@ import hashlib
 import re
 import time
 from dataclasses import asdict, dataclass, fields
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,10 +37,21 @@ ADMIN = "admin"
 """The name that :meth:`Contest.authenticate` gives the organiser's token."""
 _TEAM_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+MAX_EXTENSION_MINUTES = 7 * 24 * 60
+"""The most one *Extend the window* adds (a week)."""
 
 
 class ContestError(ValueError):
     """Bad contest parameters, or a folder that is not (or already is) a contest."""
+
+
+def _utc(moment: float) -> str:
+    """An epoch time as the organiser's log shows it.
+
+    >>> _utc(0)
+    '1970-01-01 00:00:00 UTC'
+    """
+    return datetime.fromtimestamp(moment, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def check_team_name(name: str) -> str:
@@ -333,30 +345,79 @@ class Contest:
         """When the organiser paused the window (None: it is not paused)."""
         return self.db.meta("paused_at")
 
+    def _check_open(self, action: str, now: float) -> None:
+        """:class:`ContestError` when the window has ended: a finished contest stays finished (its results are
+        final, and whatever is published at its end stays true)."""
+        end = self.end(now)
+        if end is not None and now >= end:
+            raise ContestError(f"cannot {action}: the window ended at {_utc(end)}, and a finished contest stays "
+                               "finished")
+
     def pause(self, now: float) -> bool:
-        """Pause the window: no game starts until :meth:`resume` (running games finish); False if paused already."""
+        """Pause the window: no game starts until :meth:`resume` (running games finish); False if paused already,
+        :class:`ContestError` once the window has ended.  Logged with the organiser's actions."""
+        self._check_open("pause", now)
         if self.paused_since() is not None:
             return False
         with self.db.transaction() as tx:
             tx.set_meta("paused_at", now)
+            tx.log_admin(now, "pause", "the window")
         return True
 
     def resume(self, now: float) -> bool:
-        """Resume a paused window; its end moves by the time it was paused.  False if it was not paused."""
+        """Resume a paused window; its end moves by the time it was paused.  False if it was not paused,
+        :class:`ContestError` once the window has ended.  Logged with the organiser's actions."""
+        self._check_open("resume", now)
         since = self.paused_since()
         if since is None:
             return False
         with self.db.transaction() as tx:
             tx.set_meta("paused_seconds", self.db.meta("paused_seconds", 0.0) + max(0.0, now - since))
             tx.set_meta("paused_at", None)
+            tx.log_admin(now, "resume", "the window")
         return True
 
+    def extend(self, minutes: float, now: float) -> float | None:
+        """Move the window's end ``minutes`` later (while it is open, paused or not started); the new end (None
+        when the window has no start yet).
+        :class:`ContestError` once it has ended, or for a number of minutes that is not in (0, 10080].  Logged
+        with the organiser's actions."""
+        if not 0 < minutes <= MAX_EXTENSION_MINUTES:
+            raise ContestError(f"extend the window by {minutes:g} minutes: give a number of minutes above 0 and at "
+                               f"most {MAX_EXTENSION_MINUTES} (a week)")
+        self._check_open("extend the window", now)
+        end = self.end(now)
+        end = None if end is None else end + minutes * 60.0
+        with self.db.transaction() as tx:
+            tx.set_meta("extended_seconds", self.db.meta("extended_seconds", 0.0) + minutes * 60.0)
+            tx.log_admin(now, "extend", f"the window by {minutes:g} minutes"
+                         + (f", to {_utc(end)}" if end is not None else " (it has not started)"))
+        return end
+
+    def end_now(self, now: float) -> float:
+        """End the window now (a pause ends with it): no new round starts, the round in progress is played to
+        its end.  :class:`ContestError` before the start or once it has ended.  Logged with the organiser's
+        actions."""
+        start = self.start()
+        if start is None or now < start:
+            raise ContestError("cannot end the window: it has not started")
+        self._check_open("end the window", now)
+        with self.db.transaction() as tx:
+            tx.set_meta("ended_at", now)
+            tx.set_meta("paused_at", None)
+            tx.log_admin(now, "end now", f"the window, at {_utc(now)}")
+        return now
+
     def end(self, now: float | None = None) -> float | None:
-        """The window's end: its start, its duration, and the time it was paused (up to ``now`` while paused)."""
+        """The window's end: when the organiser ended it (:meth:`end_now`), or its start, its duration, its
+        extensions and the time it was paused (up to ``now`` while paused)."""
         start = self.start()
         if start is None:
             return None
-        paused = self.db.meta("paused_seconds", 0.0)
+        ended = self.db.meta("ended_at")
+        if ended is not None:
+            return float(ended)
+        paused = self.db.meta("paused_seconds", 0.0) + self.db.meta("extended_seconds", 0.0)
         since = self.paused_since()
         if since is not None:
             paused += max(0.0, (time.time() if now is None else now) - since)

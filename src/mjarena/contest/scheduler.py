@@ -14,6 +14,15 @@ Rounds, while the window is open, back to back:
 3. a finished game is committed once, in one transaction (results and replay); a game that was running when
    the server stopped is played again from its start, with the versions it had pinned.
 
+A game that fails for anything but its bots (a bot's failure is a seat's result, recorded by the match) is a
+**judge error**: a bot's build missing or replaced, its box that cannot start
+(:class:`~mjarena.agents.errors.JudgeError`), the disk full, the worker process dying, a build that no longer
+builds.  It is noted in the ``judge_errors`` table (the console lists them), nothing is recorded against a team,
+and the game stays ``running`` with its pinned versions, to be played again from its start with the same wall
+at the round's next pass.  After :data:`~mjarena.contest.db.MAX_JUDGE_ERRORS` of them it is ``held`` for the
+organiser (the round goes on without it; the console's *Play it now* releases it).  A finished game played again
+(:meth:`Scheduler.replay`) keeps its result when the judge fails it, and is tried again up to the same bound.
+
 When the window closes the round in progress is finished and no new one starts.
 """
 
@@ -28,12 +37,14 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
+from mjarena.agents.errors import JudgeError
 from mjarena.arena.tournament import house_names, swiss_tables, table_games
+from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
 from mjarena.contest.sources import contest_sandbox, program_of
 
-__all__ = ["Scheduler", "warm_up"]
+__all__ = ["Scheduler", "judge_error_text", "warm_up"]
 
 log = logging.getLogger("mjarena.contest")
 _RETRY_SECONDS = 2.0
@@ -45,6 +56,23 @@ def _pid(_: int) -> int:
     return os.getpid()
 
 
+def judge_error_text(error: BaseException) -> str:
+    """What the console says of a judge error.
+
+    >>> judge_error_text(JudgeError("cannot start 'x': the bot's file /b is gone"))
+    "cannot start 'x': the bot's file /b is gone"
+    >>> judge_error_text(OSError(28, "No space left on device"))
+    'OSError: [Errno 28] No space left on device'
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    if isinstance(error, JudgeError):
+        return str(error)
+    if isinstance(error, BrokenProcessPool):
+        return f"the worker process playing it died ({error})"
+    return f"{type(error).__name__}: {error}"
+
+
 def warm_up(executor: Any, workers: int) -> None:
     """Start the pool's workers now (call it before any thread starts: a forked worker copies no lock)."""
     list(executor.run(_pid, list(range(workers))))
@@ -54,12 +82,15 @@ class Scheduler:
     """Plays the contest's rounds on ``executor`` (:mod:`mjarena.arena.executors`), ``slots`` games at once."""
 
     def __init__(self, contest: Contest, executor: Any, slots: int, *, poll: float = 0.5,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, retry: float = _RETRY_SECONDS) -> None:
         self.contest = contest
         self.executor = executor
         self.slots = slots
         self.poll = poll
         self.clock = clock
+        self.retry = retry
+        """Seconds before a game that failed is played again."""
+        self._playing: set[int] = set()  # the games being played now (each by one thread at a time)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="contest-scheduler", daemon=True)
         self._games = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="contest-game")
@@ -73,6 +104,8 @@ class Scheduler:
 
     def start(self) -> None:
         self.contest.open_window(self.clock())
+        with self.contest.db.transaction() as tx:
+            tx.clear_replaying()  # the replays of the last judge were dropped with it
         self._thread.start()
 
     def stop(self) -> None:
@@ -149,19 +182,31 @@ class Scheduler:
         if db.games(round_no=number, states=("planned", "running")):
             for error in failed:
                 log.error("a game of round %d failed: %s", number, error)
-            self._stop.wait(_RETRY_SECONDS)
+            self._stop.wait(self.retry)  # the judge errors' games are played again at the next pass
             return
         with db.transaction() as tx:
             tx.finish_round(number, self.clock())
 
     def play(self, game_id: int) -> None:
-        """Play one game and commit its result (nothing when stopping)."""
+        """Play one game and commit its result (nothing when stopping, or when another thread plays it); a
+        failure of the judge's is noted as a judge error (:meth:`judge_failed`), and the game played again later."""
         if self._stop.is_set():
             return
+        with self._lock:
+            if game_id in self._playing:
+                return
+            self._playing.add(game_id)
+        try:
+            self._play(game_id)
+        finally:
+            with self._lock:
+                self._playing.discard(game_id)
+
+    def _play(self, game_id: int) -> None:
         contest = self.contest
         db = contest.db
         game = db.game(game_id)
-        if game is None or game.state == "finished":
+        if game is None or game.state in ("finished", "held"):
             return
         if game.state == "planned":
             if contest.paused_since() is not None:  # the organiser paused: no game starts until resumed
@@ -173,14 +218,44 @@ class Scheduler:
                 tx.start_game(game_id, self.clock(), pinned)
             game = db.game(game_id)
             assert game is not None
+        try:
+            outcome = self._outcome(game)
+        except Exception as error:  # the bots' failures are results: whatever is raised is the judge's
+            if not self._stop.is_set():  # (stopping kills the workers: those games are dropped, not failed)
+                self.judge_failed(game_id, error)
+            return
+        if self._stop.is_set():
+            return
+        try:
+            with db.transaction() as tx:
+                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+        except Exception as error:  # the disk full, say: nothing written, the game played again
+            self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
+
+    def _outcome(self, game: Any) -> dict[str, Any]:
+        """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back."""
         task = self.task(game)
-        if self._stop.is_set():
-            return
         _, outcome = next(iter(self.executor.run(play_game, [task])))
-        if self._stop.is_set():
-            return
-        with db.transaction() as tx:
-            tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+        return outcome
+
+    def judge_failed(self, game_id: int, error: BaseException) -> bool:
+        """Note a judge error of game ``game_id`` (see the module docstring); whether the game is now held."""
+        what = judge_error_text(error)
+        with self.contest.db.transaction() as tx:
+            held = tx.judge_error(game_id, self.clock(), what)
+        if held:
+            log.error("game %d: judge error, held for the organiser after %d: %s", game_id, MAX_JUDGE_ERRORS, what)
+        else:
+            log.warning("game %d: judge error, to be played again: %s", game_id, what)
+        return held
+
+    def release(self, game_id: int) -> Future[None]:
+        """Play a game held after judge errors now (its judge errors no longer counted); :class:`ValueError`
+        unless it is held."""
+        with self.contest.db.transaction() as tx:
+            if not tx.release_game(game_id):
+                raise ValueError(f"game {game_id} is not held after judge errors")
+        return self._games.submit(self.play, game_id)
 
     def replay(self, game_id: int) -> Future[bool]:
         """Play finished game ``game_id`` again, from its record (its walls, its pinned versions), and replace its
@@ -190,29 +265,48 @@ class Scheduler:
                 raise ValueError(f"game {game_id} is being played again already")
             self.replaying.add(game_id)
         try:
+            with self.contest.db.transaction() as tx:  # its builds are kept while it plays (building.evict)
+                tx.set_replaying(game_id, self.clock())
             return self._games.submit(self._replay, game_id)
         except BaseException:
-            with self._lock:
-                self.replaying.discard(game_id)
+            self._replayed(game_id)
             raise
 
+    def _replayed(self, game_id: int) -> None:
+        with self.contest.db.transaction() as tx:
+            tx.set_replaying(game_id, None)
+        with self._lock:
+            self.replaying.discard(game_id)
+
     def _replay(self, game_id: int) -> bool:
+        """Play a finished game again; its result is replaced only by a whole game: after a judge error it stands,
+        and the game is tried again, at most :data:`~mjarena.contest.db.MAX_JUDGE_ERRORS` times."""
         try:
-            game = self.contest.db.game(game_id)
-            if game is None or game.state != "finished" or self._stop.is_set():
-                return False
-            _, outcome = next(iter(self.executor.run(play_game, [self.task(game)])))
-            if self._stop.is_set():
-                return False
-            with self.contest.db.transaction() as tx:
-                replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"])
-                if replaced:
-                    tx.log_admin(self.clock(), "replayed", f"game {game_id}")
-            log.info("game %d played again from its record", game_id)
-            return replaced
+            for attempt in range(MAX_JUDGE_ERRORS):
+                game = self.contest.db.game(game_id)
+                if game is None or game.state != "finished" or self._stop.is_set():
+                    return False
+                if attempt:
+                    log.info("game %d: played again after a judge error", game_id)
+                try:
+                    outcome = self._outcome(game)
+                except Exception as error:  # as in play: the judge's failure, the result stands
+                    if self._stop.is_set():
+                        return False
+                    self.judge_failed(game_id, error)
+                    self._stop.wait(self.retry)
+                    continue
+                if self._stop.is_set():
+                    return False
+                with self.contest.db.transaction() as tx:
+                    replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"])
+                    if replaced:
+                        tx.log_admin(self.clock(), "replayed", f"game {game_id}")
+                log.info("game %d played again from its record", game_id)
+                return replaced
+            return False
         finally:
-            with self._lock:
-                self.replaying.discard(game_id)
+            self._replayed(game_id)
 
     def task(self, game: Any) -> GameTask:
         """The worker's task for a started game (its pinned submissions, built)."""

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mjarena import builds
+from mjarena.agents.errors import JudgeError
 from mjarena.builds.cache import remove
 from mjarena.sandbox import Sandbox
 
@@ -118,8 +119,9 @@ def program_of(path: Path, *, sandbox: Any, cache_dir: Path, limits: Limits, wal
     """How to run the (built) source at ``path`` under ``limits`` (the contest's; its language's when they say
     ``language_limits``, :func:`mjarena.agents.source_bot.language_limits`); builds it again (within
     ``wall_limit`` and ``max_output_bytes``, as :func:`build_source`) if the cache lost it or evicted it.  The
-    source built once: a failure now (a compile that ran out of time on a busy machine, say) is not kept in the
-    cache, where it would stand for the source."""
+    source built once: a failure now (a compile that ran out of time on a busy machine, say) is the judge's
+    (:class:`~mjarena.agents.errors.JudgeError`), and is not kept in the cache, where it would stand for the
+    source."""
     from mjarena.agents.source_bot import language_limits
 
     result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
@@ -127,6 +129,6 @@ def program_of(path: Path, *, sandbox: Any, cache_dir: Path, limits: Limits, wal
     if result.status != "ok":
         if result.key:
             remove(Path(cache_dir), result.key)
-        raise RuntimeError(f"{path.name} no longer builds: {result.message}")
+        raise JudgeError(f"{path.name} no longer builds: {result.message}")
     seconds, memory, budget = language_limits(result, limits)
     return Program(result.command(memory), list(result.readable), seconds, memory, budget)

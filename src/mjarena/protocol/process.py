@@ -45,6 +45,13 @@ drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` by
 Failures raise the :class:`~mjarena.agents.errors.BotError` subclasses: ``timeout``, ``crash`` (non-zero exit,
 a signal, or a kept-running bot that exits before answering), ``memory``, ``output_limit``, ``bad_output``
 (printed nothing, not JSON, no string ``"response"``).
+
+What is not the bot's doing raises :class:`~mjarena.agents.errors.JudgeError` instead, never a ``crash``: a box
+that cannot be made or cannot start the program (any :class:`OSError` of the box's set-up, the program missing;
+but not what the bot's last run left in its box that cannot be deleted: that is its ``crash``),
+and the bot's own files (its ``readable`` paths: its build) gone or replaced by another, found before each start
+and after any failure (a build evicted under a restart-mode bot makes its next start fail with exit code 127:
+the judge's failure, not the bot's).
 """
 
 from __future__ import annotations
@@ -64,11 +71,12 @@ from mjarena.agents.errors import (
     BotMemoryError,
     BotOutputLimit,
     BotTimeout,
+    JudgeError,
 )
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
-from mjarena.sandbox import Box, Process, Sandbox
-from mjarena.sandbox.box import live_group_members
+from mjarena.sandbox import Box, Process, Sandbox, SandboxUnavailable
+from mjarena.sandbox.box import BoxLeftovers, live_group_members
 
 __all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 
@@ -304,6 +312,7 @@ class BotProcess:
         self.closed = False
         self._child: _Child | None = None
         self._box: Box | None = None
+        self._files: dict[str, tuple[int, int] | None] = {}  # readable path -> (device, inode) at the first start
 
     # -- public ---------------------------------------------------------------------------------------------
 
@@ -344,6 +353,9 @@ class BotProcess:
             response, data, debug = decode_output(text, request)
         except BotError as error:
             self._fail(child, error, request, deadline.elapsed(), mode)
+            problem = self._files_problem()
+            if problem is not None:  # the bot failed because its files went away: the judge's failure
+                raise JudgeError(f"{problem} (the bot then failed: {error.reason}: {error.detail})") from None
             raise
         except BaseException:  # a bug or ^C: still leave no process behind
             if child is not None:
@@ -391,18 +403,45 @@ class BotProcess:
 
     # -- internals ------------------------------------------------------------------------------------------
 
+    def _files_problem(self) -> str | None:
+        """Why the bot's own files (its ``readable`` paths) are not those it started with: one is gone, or another
+        file or folder now stands at its path (None: all are there).  Their identities are noted at the first
+        start."""
+        for path, identity in self._files.items():
+            try:
+                info = os.stat(path)
+            except OSError as error:
+                return f"the bot's file {path} is gone ({error.strerror or error})"
+            if identity is not None and (info.st_dev, info.st_ino) != identity:
+                return f"the bot's file {path} was replaced while it played"
+        return None
+
     def _spawn(self) -> _Child:
-        """Start the program afresh in the bot's box (made at its first start, kept for the game)."""
-        if self._box is None:
-            address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
-            self._box = Box(
-                self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
-                memory_limit=self.memory_limit_mib * MIB, address_space=address_space,
-            )
+        """Start the program afresh in the bot's box (made at its first start, kept for the game); a
+        :class:`JudgeError` when its files are not there or the box cannot start it."""
+        if not self._files and self._box is None:
+            for path in self.readable:
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    self._files[path] = None  # reported just below
+                else:
+                    self._files[path] = (info.st_dev, info.st_ino)
+        problem = self._files_problem()
+        if problem is not None:
+            raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {problem}")
         try:
+            if self._box is None:
+                address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
+                self._box = Box(
+                    self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
+                    memory_limit=self.memory_limit_mib * MIB, address_space=address_space,
+                )
             process = self._box.start()
-        except (OSError, subprocess.SubprocessError) as error:
-            raise BotCrash(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
+        except BoxLeftovers as error:  # what the bot's last run left in its box: its own doing
+            raise BotCrash(f"cannot start {shlex.join(self.argv)!r} again: {error}") from None
+        except (OSError, subprocess.SubprocessError, SandboxUnavailable) as error:
+            raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
         self.started_pids.append(process.pid)
         return _Child(process)
 

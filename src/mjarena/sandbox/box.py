@@ -43,7 +43,7 @@ from mjarena.sandbox import seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "Process", "Usage", "live_group_members", "peak_kib"]
+__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers", "Process", "Usage", "live_group_members", "peak_kib"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
@@ -72,6 +72,11 @@ _slots_next = 0
 
 class BoxError(OSError):
     """The box could not be made or could not start a program; the message says why."""
+
+
+class BoxLeftovers(BoxError):
+    """The box cannot start the program afresh because what the previous program left in it cannot be deleted
+    (a folder nested past the longest path, say): that program's doing, not the judge's."""
 
 
 def _take_slot() -> int:
@@ -971,7 +976,7 @@ class Box:
         if not data:
             self._fail("the box's init is gone")
         name, _, rest = data.decode("ascii", "replace").partition(" ")
-        if name == "error":
+        if name in ("error", "leftover"):
             self._messages.append((name, [rest]))
             return True
         try:
@@ -992,9 +997,10 @@ class Box:
                 if name == key:
                     del self._messages[index]
                     return values
-                if name == "error":
+                if name in ("error", "leftover"):
                     del self._messages[index]
-                    raise BoxError(f"the box cannot start the program: {values[0]}")
+                    kind = BoxLeftovers if name == "leftover" else BoxError
+                    raise kind(f"the box cannot start the program: {values[0]}")
             left = end - time.monotonic()
             if left <= 0 or not self._receive(left):
                 self._fail(f"the box's init did not answer within {timeout:.0f} s")

@@ -11,7 +11,8 @@ so that the judge never decodes anything richer from inside a box:
 - ``{"run": [argv]}`` with three file descriptors (the program's standard streams): kill and reap whatever is
   left of the previous program, delete whatever it left in the box's tmpfs mounts, fork, and in the child
   switch to the box's uid, join a new session keyring, lower the rlimits, install the seccomp filter and
-  ``execve``; answered ``started PID`` (or ``error WHY``).
+  ``execve``; answered ``started PID`` (or ``leftover WHY`` when what the previous program left cannot be
+  deleted: the program's doing, not the judge's).
 - ``{"kill": True}``: kill every process of the box but this one and reap them all; answered ``clean``.
 - By itself, when the program it started is reaped: ``exit STATUS MAXRSS`` (its wait status, its peak KiB).
 
@@ -204,7 +205,7 @@ class Init:
             try:
                 _wipe(path, keep)
             except (OSError, RecursionError) as error:
-                self.send("error", f"cannot wipe {path}: {error}")
+                self.send("leftover", f"cannot wipe {path}: {error}")
                 return
         pid = os.fork()
         if pid == 0:

@@ -1,0 +1,14 @@
+"""A restart-mode test bot that leaves in ``/tmp`` folders nested past the longest path (4096 bytes) before it
+answers ``PASS``: the box cannot delete them for its next start.  That is the bot's doing (a ``crash``), not
+the judge's."""
+
+import json
+import os
+import sys
+
+sys.stdin.readline()
+os.chdir("/tmp")
+for _ in range(24):  # 24 levels of 200 bytes: past PATH_MAX, which only relative steps can reach
+    os.mkdir("d" * 200)
+    os.chdir("d" * 200)
+print(json.dumps({"response": "PASS"}), flush=True)
