@@ -27,12 +27,14 @@ import pytest
 
 from mjarena.agents.errors import JudgeError
 from mjarena.arena.executors import LocalExecutor
+from mjarena.arena.rulesets import judge_rules
 from mjarena.arena.tournament import Entrant, Settings, run_tournament
 from mjarena.builds.cache import remove
 from mjarena.cli import main
 from mjarena.contest.building import evict
 from mjarena.contest.db import MAX_JUDGE_ERRORS, Transaction
 from mjarena.sandbox import Sandbox
+from mjarena.tiles import format_tile
 from test_contest import TEAMS, Inline, Server, play_round, version_of
 from test_contest_admin import console
 
@@ -153,7 +155,8 @@ def test_a_box_that_cannot_start_is_a_judge_error_and_the_game_is_played_again_o
     assert all(status != "error" for _, status, _, _ in results(server, game.id))
     assert sorted(games for games, _ in server.contest.db.totals().values()) == [1, 1, 1, 1]
     replay = json.loads(server.contest.db.replay(game.id) or "{}")
-    assert replay["seed"] == game.wall_seed
+    judge = judge_rules(server.contest.settings.rules)  # the same wall: the one the game's seed deals
+    assert replay["wall"] == [format_tile(kind, judge.notation) for kind in judge.shuffled_wall(game.wall_seed)]
     (error,) = server.contest.db.judge_errors()
     assert error.game_id == game.id and "is gone" in error.what
 
