@@ -230,3 +230,36 @@ def test_a_plot_that_cannot_be_written_leaves_no_part(tmp_path: Path, monkeypatc
     assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--quiet", "--sandbox", "none",
                  "--workers", "1", "--plot", str(folder / "plot.svg")]) == 2
     assert sorted(tmp_path.iterdir()) == []
+
+
+# -- pre-flight (issue 34) ----------------------------------------------------------------------------------
+
+
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.mark.parametrize(("spec", "reason"), [
+    (f"{sys.executable} /nonexistent/bot.py", "crash: exit code 2"),
+    (f"{sys.executable} {BOTS / 'garbage_bot.py'}", "bad_output"),
+])
+def test_a_bot_that_cannot_start_or_answer_stops_the_run_before_any_game(
+        spec: str, reason: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before issue 34 compare played every game and scored the bot that never started as a loser (exit 0)."""
+    from mjarena.arena import compare as compare_module
+
+    played: list[str] = []
+    monkeypatch.setattr(compare_module, "compare", lambda *args, **kwargs: played.append("compare"))
+    assert main(["compare", spec, "builtin:greedy", "--games", "14", "--workers", "1", "--quiet",
+                 "--sandbox", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "pre-flight: 1 bot cannot play" in err and f"bot A ({spec}): {reason}" in err
+    assert played == [], "no game was played"
+
+
+def test_allow_broken_plays_a_broken_bot_as_erring(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"{sys.executable} {BOTS / 'garbage_bot.py'}"
+    assert main(["compare", "builtin:greedy", spec, "--games", "14", "--workers", "1", "--quiet", "--json",
+                 "--sandbox", "none", "--allow-broken"]) == 0
+    captured = capsys.readouterr()
+    assert "--allow-broken: they play and err" in captured.err and "bot B" in captured.err
+    assert json.loads(captured.out)["b"]["errors"] == 28, "each of B's 28 seat-games erred"

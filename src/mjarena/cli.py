@@ -240,6 +240,10 @@ def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = Tru
     parser.add_argument("--language-limits", action="store_true",
                         help="source-file bots get their language's time factor and memory from the toolchain "
                         "table (Botzone-style: Java 3x, JavaScript 2x, Python 6x); default: the same limits for all")
+    _add_allow_broken(parser)
+
+
+def _add_allow_broken(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-broken", action="store_true",
                         help="play even when pre-flight finds bots that cannot play (they err in every game)")
 
@@ -442,7 +446,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from mjarena.arena.compare import SEATINGS, compare, format_result, plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.arena.rulesets import judge_rules
-    from mjarena.limits import check_limits
+    from mjarena.limits import Limits, check_limits
 
     try:
         judge = judge_rules(args.rules)
@@ -473,6 +477,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _check_writable("--plot", args.plot)
     sandbox = _sandbox(args, [args.a, args.b])
+    _preflight(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
+               Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
     try:
         executor = make_executor(args.executor, args.workers)
     except ExecutorUnavailable as error:
@@ -876,6 +882,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     compare_.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
     _add_sandbox_option(compare_)
+    _add_allow_broken(compare_)
     compare_.add_argument("--raw", action="store_true",
                           help="figures from the points as scored (default: luck-adjusted points, the same mean with "
                           "less variance; docs/compare.md)")
