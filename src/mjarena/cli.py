@@ -859,8 +859,9 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
         description="Play A against B on duplicate sets: each wall with all 14 seatings of two A and two B, one A "
-        "and three B, three A and one B. Prints mean points per game with 95% intervals, the likelihood that A "
-        "is better, and how much the duplicate pairing reduced the variance, on luck-adjusted points (each "
+        "and three B, three A and one B. Prints mean points per game with 95% intervals, the Elo difference with its "
+        "95% interval, the places (1st to 4th) of each, the likelihood that A is better, and how much the duplicate "
+        "pairing changed the variance, on luck-adjusted points (each "
         "seat's points less the luck of its draws: the same mean, less variance) and as scored "
         "(docs/compare.md). SPEC as in "
         "mjarena match --help.",
