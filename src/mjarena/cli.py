@@ -170,10 +170,24 @@ def _print_match(result: MatchResult, *, log: bool = True) -> None:
     for seat in result.seats:
         print(f"  {judge.seats[seat.seat]:<6} {seat.bot}")
     print()
-    for line in judge.log(result.events):
+    marks = _error_marks(result, judge.seats)
+    print(*marks.get(0, ()), sep="\n", end="\n" if marks.get(0) else "")
+    for number, line in enumerate(judge.log(result.events), 1):
         print(line)
+        print(*marks.get(number, ()), sep="\n", end="\n" if marks.get(number) else "")
     print()
     print(_result_table(result))
+
+
+def _error_marks(result: MatchResult, names: Sequence[str]) -> dict[int, list[str]]:
+    """The lines that mark in the log where a seat erred: after the event that led to the erring answer (its
+    decision's ``event``: the events before it), one line naming the seat, the reason and what made it wrong."""
+    marks: dict[int, list[str]] = {}
+    for entry in result.decisions:
+        if "error" in entry:
+            text = f">>> {names[entry['seat']]} erred here: {entry['error']}; the judge plays for it from now on"
+            marks.setdefault(entry["event"], []).append(text.replace("\n", "\n      "))
+    return marks
 
 
 def _result_table(result: MatchResult) -> str:
