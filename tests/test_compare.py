@@ -285,7 +285,7 @@ def test_text_and_json_give_the_elo_difference_and_places_counted_from_the_games
         return result
 
     monkeypatch.setattr(match_module, "run_match", recording)
-    a, b = "builtin:greedy", "builtin:random"
+    a, b = "builtin:strong", "builtin:greedy"
     summary = compare(a, b, rules="noi2014", games=42, seed=5).to_json()
     assert len(games) == 42 and summary["sets"] == 3 and summary["luck"]["adjusted"] is False
 
@@ -305,6 +305,7 @@ def test_text_and_json_give_the_elo_difference_and_places_counted_from_the_games
     def elo(score: float) -> float:
         return 400.0 * math.log10(score / (1.0 - score))
 
+    assert half > 0, "sets that differ: an interval of some width"
     assert summary["elo"]["mean"] == pytest.approx(elo(mean), abs=0.06)
     assert summary["elo"]["ci95"] == pytest.approx([elo(mean - half), elo(mean + half)], abs=0.06)
     assert summary["raw"]["elo"] == summary["elo"], "three sets: the headline is the points as scored"

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 __all__ = ["STOP_SIGNALS", "Stopped", "children", "die_with_parent", "kill_children", "parse_stat", "pool_worker",
            "stat_fields", "stop_on_signals"]
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-"""The signals that stop a judge."""
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name))
+"""The signals that stop a judge (those of them the system has: Windows has no SIGHUP)."""
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -54,8 +54,13 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def die_with_parent(sig: int = signal.SIGKILL) -> bool:
-    """Ask the kernel to send ``sig`` to this process when its parent dies (Linux); False where it cannot."""
+def die_with_parent(sig: int | None = None) -> bool:
+    """Ask the kernel to send ``sig`` (default SIGKILL) to this process when its parent dies (Linux); False where
+    it cannot."""
+    if sig is None:
+        sig = getattr(signal, "SIGKILL", None)
+        if sig is None:  # Windows: no such signal, and no prctl
+            return False
     return _prctl(_PR_SET_PDEATHSIG, int(sig))
 
 

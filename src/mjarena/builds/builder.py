@@ -245,7 +245,8 @@ def _out_of_room(result: RunResult, output: str) -> bool:
     if result.exit_code == 0:
         return False
     said = "\n".join(line for line in output.splitlines() if not _QUOTED.match(line))
-    return result.exit_code == -signal.SIGXFSZ or any(words in said for words in _ROOM_WORDS)
+    too_big = getattr(signal, "SIGXFSZ", None)  # POSIX
+    return (too_big is not None and result.exit_code == -too_big) or any(words in said for words in _ROOM_WORDS)
 
 
 def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path, limits: _Limits, sandbox: Sandbox,

@@ -101,8 +101,9 @@ class Usage:
         self.cpu = 0.0
 
 
-_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
+_SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
+_TICKS = _SYSCONF("SC_CLK_TCK") if _SYSCONF else 100
+_PAGE_KIB = _SYSCONF("SC_PAGE_SIZE") // 1024 if _SYSCONF else 4
 
 
 def _stat(pid: int) -> tuple[float, float, int] | None:
@@ -676,7 +677,7 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
 
 #: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
 #: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
-_DATA_ALLOWANCE = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 64 + 256 * MIB
+_DATA_ALLOWANCE = (_SYSCONF("SC_PHYS_PAGES") * _SYSCONF("SC_PAGE_SIZE") // 64 if _SYSCONF else 0) + 256 * MIB
 _RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
 #: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
 #: so their number is bounded (a JVM, Node or CPython needs a few dozen).
