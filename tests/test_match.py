@@ -224,3 +224,7 @@ def test_an_illegal_peng_says_why_in_the_replay_the_transcript_and_the_log(
     assert lines[mark] == f">>> East erred here: illegal_action: {seat['detail']}; the judge plays for it from now on"
     played = [line for line in lines[:mark] if line.split()[1:2] == ["plays"] or "PLAY" in line]
     assert lines[mark - 1].endswith(tile) and lines[mark - 1] == (played or [lines[mark - 1]])[-1]
+    assert main(["replay", str(replay)]) == 0, "the saved replay's log marks the same move"
+    shown = capsys.readouterr().out.splitlines()
+    again = shown.index(lines[mark])
+    assert shown[again - 1] == lines[mark - 1]

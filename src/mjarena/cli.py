@@ -184,9 +184,10 @@ def _error_marks(result: MatchResult, names: Sequence[str]) -> dict[int, list[st
     decision's ``event``: the events before it), one line naming the seat, the reason and what made it wrong."""
     marks: dict[int, list[str]] = {}
     for entry in result.decisions:
-        if "error" in entry:
-            text = f">>> {names[entry['seat']]} erred here: {entry['error']}; the judge plays for it from now on"
-            marks.setdefault(entry["event"], []).append(text.replace("\n", "\n      "))
+        error, event = entry.get("error"), entry.get("event")
+        if isinstance(error, str) and isinstance(event, int):  # a replay's file may hold anything
+            text = f">>> {names[entry['seat']]} erred here: {error}; the judge plays for it from now on"
+            marks.setdefault(event, []).append(text.replace("\n", "\n      "))
     return marks
 
 
@@ -379,7 +380,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         except ReplayError as error:
             raise UsageError(f"{args.file}: {error}") from None
     seats = [SeatOutcome(**seat) for seat in data["seats"]]
-    result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data))
+    result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data), data["decisions"])
     _print_match(result)
     if args.check:
         print("\nreplayed: the game plays out exactly as recorded")
