@@ -121,3 +121,18 @@ def test_a_match_of_built_in_bots_plays_the_same_game_there(system: str) -> None
     here = subprocess.run([sys.executable, "-c", "import sys; from mjarena.cli import main; sys.exit(main())",
                            *args], capture_output=True, text=True, env=env, check=True)
     assert done.stdout == here.stdout and '"events"' in here.stdout
+
+
+@pytest.mark.parametrize(("system", "sandbox"), [("darwin", "none"), ("darwin", "bwrap"), ("win32", "none")])
+def test_program_bots_off_linux_are_refused_before_play_saying_why(system: str, sandbox: str,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: on macOS the default box said to install a Debian package, and --sandbox none failed at every
+    start on /usr/bin/setpriv; the unboxed backend for other systems is not built (README, Platforms)."""
+    monkeypatch.setattr(sys, "platform", system)
+    bot = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples' / 'bots' / 'restart_bot.py'}"
+    args = ["match", "--sandbox", sandbox, "--bot", bot] + ["--bot", "builtin:greedy"] * 3
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"--sandbox {sandbox}: program bots need Linux for now, this is {system}:" in err
+    assert err.count("\n") == 1

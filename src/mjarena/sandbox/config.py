@@ -6,6 +6,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,7 +85,14 @@ def bwrap_path() -> str:
 
 
 def check(sandbox: Sandbox) -> None:
-    """Raise :class:`SandboxUnavailable` unless ``sandbox`` can be used here (never a silent fallback)."""
+    """Raise :class:`SandboxUnavailable` unless ``sandbox`` can be used here (never a silent fallback).  Off Linux
+    neither kind can hold a program yet: the box is Linux's namespaces, and an unboxed program is started through
+    util-linux (``setpriv``, ``prlimit``) and measured through ``/proc``."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailable(
+            f"program bots need Linux for now, this is {sys.platform}: the bwrap sandbox is Linux's namespaces, and "
+            "even with --sandbox none a program is started through util-linux's setpriv and prlimit and measured "
+            "through /proc; built-in and python: bots play here (README, Platforms)")
     if not sandbox.boxed:
         return
     bwrap = bwrap_path()
