@@ -9,7 +9,9 @@ signal but the few Windows has, and the POSIX-only names of ``os`` (``sysconf``,
 ``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn``, as there (the
 workers themselves run without the names taken away).  Then every module of the package is imported, and each one that
 fails is printed as ``FAILED module: error``; the last line is ``imported N modules, M failed``.
-``python platform_sim.py SYSTEM -- ARGS...`` runs ``mjarena ARGS...`` that way instead.
+``python platform_sim.py SYSTEM -- ARGS...`` runs ``mjarena ARGS...`` that way instead, and ``--procfs DIR`` after
+SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is hidden
+(tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
 
 ``mjarena.sandbox.boxinit`` is left out: it is not imported by the judge but read as text and run inside the box
 (``python -c``), which only Linux has.
@@ -121,14 +123,33 @@ def main(system: str) -> None:
 
 
 def run_command(system: str, argv: list[str]) -> int:
-    """``mjarena ARGV`` with what ``system`` lacks taken away (as :func:`main` does before importing)."""
+    """``mjarena ARGV`` with what ``system`` lacks taken away (as :func:`main` does before importing); the
+    workers of its process pools too (they are spawned: see the end of this file)."""
+    os.environ["MJARENA_SIM_SYSTEM"] = system
     _prepare(system)
     from mjarena.cli import main as mjarena
 
     return mjarena(argv)
 
 
+def _read_proc_from(folder: str) -> None:
+    """psutil reads processes from ``folder`` (a procfs mounted there), not ``/proc``, which the test mode hides."""
+    import psutil
+
+    psutil.PROCFS_PATH = folder
+    os.environ["MJARENA_SIM_PROCFS"] = folder
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[2] == "--":
-        sys.exit(run_command(sys.argv[1], sys.argv[3:]))
-    main(sys.argv[1])
+    words = sys.argv[1:]
+    if len(words) > 2 and words[1] == "--procfs":
+        _read_proc_from(words[2])
+        del words[1:3]
+    if len(words) > 1 and words[1] == "--":
+        sys.exit(run_command(words[0], words[2:]))
+    main(words[0])
+
+if __name__ == "__mp_main__" and os.environ.get("MJARENA_SIM_SYSTEM"):  # a spawned worker of a simulated judge
+    if os.environ.get("MJARENA_SIM_PROCFS"):
+        _read_proc_from(os.environ["MJARENA_SIM_PROCFS"])
+    _prepare(os.environ["MJARENA_SIM_SYSTEM"])

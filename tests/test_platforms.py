@@ -4,7 +4,11 @@ limit is clamped where the hard limit is unlimited, and a contest refuses to ser
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +23,23 @@ from mjarena.cli import main
 from mjarena.command_line import split_command, split_windows
 
 SIMULATION = Path(__file__).with_name("platform_sim.py")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _why_proc_cannot_be_hidden() -> str | None:
+    if os.geteuid() != 0:
+        return "hiding /proc takes a mount namespace: run as root"
+    if shutil.which("unshare") is None:
+        return "no unshare (util-linux) to make a mount namespace"
+    if importlib.util.find_spec("psutil") is None:
+        return "psutil is not installed (the test extra installs it)"
+    return None
+
+
+WHY_NOT_HIDDEN = _why_proc_cannot_be_hidden()
+if WHY_NOT_HIDDEN is not None and os.environ.get("MJARENA_REQUIRE_SANDBOX") == "1":
+    raise RuntimeError(f"MJARENA_REQUIRE_SANDBOX=1 but {WHY_NOT_HIDDEN}")
+requires_hidden_proc = pytest.mark.skipif(WHY_NOT_HIDDEN is not None, reason=WHY_NOT_HIDDEN or "")
 
 
 @pytest.mark.parametrize("system", ["win32", "darwin"])
@@ -123,16 +144,68 @@ def test_a_match_of_built_in_bots_plays_the_same_game_there(system: str) -> None
     assert done.stdout == here.stdout and '"events"' in here.stdout
 
 
-@pytest.mark.parametrize(("system", "sandbox"), [("darwin", "none"), ("darwin", "bwrap"), ("win32", "none")])
-def test_program_bots_off_linux_are_refused_before_play_saying_why(system: str, sandbox: str,
-                                                                   monkeypatch: pytest.MonkeyPatch,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """Before: on macOS the default box said to install a Debian package, and --sandbox none failed at every
-    start on /usr/bin/setpriv; the unboxed backend for other systems is not built (README, Platforms)."""
+@pytest.mark.parametrize(("system", "sandbox", "why"), [
+    ("darwin", "bwrap", "the bwrap sandbox needs Linux, this is darwin: "),
+    ("win32", "bwrap", "the bwrap sandbox needs Linux, this is win32: "),
+    ("win32", "none", "program bots need a POSIX system for now, this is win32: "),
+])
+def test_what_cannot_run_off_linux_is_refused_before_play_saying_why(system: str, sandbox: str, why: str,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: on macOS the default box said to install a Debian package (bubblewrap)."""
     monkeypatch.setattr(sys, "platform", system)
-    bot = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'examples' / 'bots' / 'restart_bot.py'}"
+    bot = f"{sys.executable} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}"
     args = ["match", "--sandbox", sandbox, "--bot", bot] + ["--bot", "builtin:greedy"] * 3
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert f"--sandbox {sandbox}: program bots need Linux for now, this is {system}:" in err
+    assert f"--sandbox {sandbox}: {why}" in err and err.count("\n") == 1
+
+
+def test_ru_maxrss_is_read_in_the_unit_of_the_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """macOS gives bytes: read as KiB, a bot's 31 MiB was "peak resident memory 31980 MiB"."""
+    from mjarena.sandbox.portable import maxrss_kib
+
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert maxrss_kib(31 << 20) == 31 << 10
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert maxrss_kib(31 << 10) == 31 << 10
+
+
+@requires_hidden_proc
+def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) -> None:
+    """The test mode for macOS: ``sys.platform`` is darwin, ``os.waitid`` and the pidfds are gone, and ``/proc``
+    is an empty folder in a mount namespace of its own (psutil reads a procfs mounted elsewhere).  Before issue
+    34 an unboxed bot started through util-linux's setpriv and prlimit, was watched through /proc and waited
+    for with os.waitid.  The example bots in both modes play clean games; a bot that takes 1 GiB is caught with
+    a figure a little over the limit, while it runs."""
+    procfs, replay = tmp_path / "procfs", tmp_path / "game.json"
+    procfs.mkdir()
+    python = sys.executable
+    bots = [f"{python} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}",
+            f"{python} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}",
+            f"{python} {ROOT / 'tests' / 'bots' / 'memory_bot.py'} --touch", "builtin:greedy"]
+    args = ["match", "--seed", "2", "--quiet", "--sandbox", "none", "--allow-broken", "--replay", str(replay),
+            *[word for bot in bots for word in ("--bot", bot)]]
+    script = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
+              'test ! -e /proc/self/stat; shift; exec "$@"')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh",
+                           str(procfs), python, str(SIMULATION), "darwin", "--procfs", str(procfs), "--", *args],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    seats = json.loads(replay.read_text(encoding="utf-8"))["seats"]
+    assert [seat["reason"] for seat in seats[:2]] == [None, None], [seat["detail"] for seat in seats]
+    assert {seat["status"] for seat in seats[:2]} <= {"won", "in"}
+    assert seats[2]["reason"] == "memory", seats[2]["detail"]
+    peak = int(re.search(r"peak resident memory (\d+) MiB", seats[2]["detail"]).group(1))
+    assert 256 < peak < 512, seats[2]["detail"]
+
+
+def test_a_build_off_linux_is_refused_saying_why(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert main(["build", str(ROOT / "examples" / "bots" / "bot.cpp"), "--sandbox", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "builds need Linux for now, this is darwin: the contest's compilers run in its sandbox" in err
     assert err.count("\n") == 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -123,6 +124,8 @@ def kill_children() -> int:
     """SIGKILL every child process of this one; how many were signalled.  A pid read from ``/proc`` is signalled
     through a pidfd opened before checking that its process is still a child of this one, so a pid reused
     meanwhile by someone else's process is never hit."""
+    if not sys.platform.startswith("linux"):
+        return _kill_children_portable()
     me, killed = os.getpid(), 0
     for pid in children(me):
         try:
@@ -143,6 +146,21 @@ def kill_children() -> int:
             pass
         finally:
             os.close(pidfd)
+    return killed
+
+
+def _kill_children_portable() -> int:
+    """:func:`kill_children` off Linux (no ``/proc``, no pidfds), through psutil, which checks that a pid still
+    names the process it listed (by its start time) before it signals it; 0 without psutil."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+    killed = 0
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+            killed += 1
     return killed
 
 

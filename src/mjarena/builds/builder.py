@@ -23,6 +23,7 @@ import re
 import shutil
 import signal
 import stat
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -430,6 +431,9 @@ def build(
     if meta is not None:  # made under smaller limits than these: build it again
         discard(root / key)
     sandbox = sandbox if sandbox is not None else Sandbox()
+    if not sys.platform.startswith("linux"):
+        raise BuildError(f"{path}: builds need Linux for now, this is {sys.platform}: the contest's compilers run "
+                         "in its sandbox (README, Platforms)")
     try:
         check(sandbox)
     except SandboxUnavailable as error:

@@ -86,13 +86,19 @@ def bwrap_path() -> str:
 
 def check(sandbox: Sandbox) -> None:
     """Raise :class:`SandboxUnavailable` unless ``sandbox`` can be used here (never a silent fallback).  Off Linux
-    neither kind can hold a program yet: the box is Linux's namespaces, and an unboxed program is started through
-    util-linux (``setpriv``, ``prlimit``) and measured through ``/proc``."""
+    there is no box (it is Linux's namespaces), and an unboxed program needs what
+    :func:`mjarena.sandbox.portable.available` checks."""
     if not sys.platform.startswith("linux"):
-        raise SandboxUnavailable(
-            f"program bots need Linux for now, this is {sys.platform}: the bwrap sandbox is Linux's namespaces, and "
-            "even with --sandbox none a program is started through util-linux's setpriv and prlimit and measured "
-            "through /proc; built-in and python: bots play here (README, Platforms)")
+        if sandbox.boxed:
+            raise SandboxUnavailable(
+                f"the bwrap sandbox needs Linux, this is {sys.platform}: its namespaces, seccomp and cgroups exist "
+                "only there; run bots you trust with --sandbox none (unboxed: they see what you see)")
+        from mjarena.sandbox.portable import available
+
+        problem = available()
+        if problem is not None:
+            raise SandboxUnavailable(problem)
+        return
     if not sandbox.boxed:
         return
     bwrap = bwrap_path()
