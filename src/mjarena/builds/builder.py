@@ -401,6 +401,9 @@ def build(
         raise BuildError(f"a compile needs a positive wall limit and output cap, not {limits.wall:g} s and "
                          f"{limits.output} bytes")
     path = Path(source)
+    if not sys.platform.startswith("linux"):
+        raise BuildError(f"{path}: builds need Linux for now, this is {sys.platform}: the contest's compilers run "
+                         "in its sandbox (README, Platforms)")
     toolchain = toolchain_for(path, toolchains)
     data = read_source(path)
     shown = shown_name(path)
@@ -431,9 +434,6 @@ def build(
     if meta is not None:  # made under smaller limits than these: build it again
         discard(root / key)
     sandbox = sandbox if sandbox is not None else Sandbox()
-    if not sys.platform.startswith("linux"):
-        raise BuildError(f"{path}: builds need Linux for now, this is {sys.platform}: the contest's compilers run "
-                         "in its sandbox (README, Platforms)")
     try:
         check(sandbox)
     except SandboxUnavailable as error:
