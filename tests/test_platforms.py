@@ -183,7 +183,7 @@ def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) 
     bots = [f"{python} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}",
             f"{python} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}",
             f"{python} {ROOT / 'tests' / 'bots' / 'memory_bot.py'} --touch", "builtin:greedy"]
-    args = ["match", "--seed", "2", "--quiet", "--sandbox", "none", "--allow-broken", "--replay", str(replay),
+    args = ["match", "--seed", "2", "--quiet", "--allow-broken", "--replay", str(replay),  # --sandbox auto
             *[word for bot in bots for word in ("--bot", bot)]]
     script = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
               'test ! -e /proc/self/stat; shift; exec "$@"')
@@ -193,6 +193,8 @@ def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) 
                            str(procfs), python, str(SIMULATION), "darwin", "--procfs", str(procfs), "--", *args],
                           capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert ("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: its namespaces, seccomp "
+            "and cgroups exist only there; ") in done.stderr and "the program bots run unboxed" in done.stderr
     seats = json.loads(replay.read_text(encoding="utf-8"))["seats"]
     assert [seat["reason"] for seat in seats[:2]] == [None, None], [seat["detail"] for seat in seats]
     assert {seat["status"] for seat in seats[:2]} <= {"won", "in"}
@@ -208,3 +210,30 @@ def test_a_build_off_linux_is_refused_saying_why(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(sys, "platform", "darwin")
     with pytest.raises(BuildError, match="builds need Linux for now, this is darwin: the contest's compilers run in"):
         build(ROOT / "examples" / "bots" / "bot.cpp", sandbox=Sandbox(kind="none"))
+
+
+def test_sandbox_auto_is_bwrap_where_it_works_and_says_when_it_is_not(monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from argparse import Namespace
+
+    from mjarena import cli
+    from mjarena.sandbox import Sandbox, SandboxUnavailable, check
+    from mjarena.sandbox import portable as portable_backend
+
+    program = [f"{sys.executable} bot.py"]
+    try:
+        check(Sandbox(kind="bwrap"))
+        works = True
+    except SandboxUnavailable:
+        works = False
+    here = cli._sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), program)
+    assert here.kind == ("bwrap" if works else "none")
+    assert (capsys.readouterr().err == "") == works
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr(portable_backend, "available", lambda: None)  # psutil there
+    there = cli._sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), program)
+    err = capsys.readouterr().err
+    assert there.kind == "none" and err.count("\n") == 1
+    assert err.startswith("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: ")
+    assert cli._sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), ["builtin:greedy"]).kind == "bwrap"
+    assert capsys.readouterr().err == "", "no program bot: nothing to say"

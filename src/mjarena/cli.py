@@ -212,9 +212,20 @@ def _result_table(result: MatchResult) -> str:
 
 def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     """The box for the program bots among ``specs``, checked here and now: a box that cannot work is an error
-    that says what to install, never a silent run without one."""
+    that says what to install, never a silent run without one.  ``--sandbox auto`` is bwrap where it works and
+    otherwise no box, said in one line on stderr when there are program bots."""
     from mjarena.sandbox import Sandbox, SandboxUnavailable, check
 
+    programs = any(not spec.startswith(("builtin:", "python:")) for spec in specs)
+    if args.sandbox == "auto":
+        args.sandbox = "bwrap"
+        try:
+            if programs:
+                check(Sandbox(kind="bwrap"))
+        except SandboxUnavailable as error:
+            args.sandbox = "none"
+            print(f"mjarena {args.command}: --sandbox auto: {error}; the program bots run unboxed (they see what you "
+                  "see: only bots you trust)", file=sys.stderr)
     cgroup = args.cgroup
     if cgroup == "auto":
         from mjarena.sandbox.cgroup import delegated_cgroup
@@ -224,7 +235,7 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
         sandbox = Sandbox(kind=args.sandbox, cgroup=None if cgroup == "none" else cgroup)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if any(not spec.startswith(("builtin:", "python:")) for spec in specs):
+    if programs:
         try:
             check(sandbox)
         except SandboxUnavailable as error:
@@ -234,9 +245,10 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
 
 def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--sandbox", choices=("bwrap", "none"), default="bwrap",
-        help="how program bots are held: bwrap (default: namespaces, own files only, no network; see "
-        "docs/security.md) or none (trusted bots that need the real file system)",
+        "--sandbox", choices=("auto", "bwrap", "none"), default="auto",
+        help="how program bots are held: bwrap (namespaces, own files only, no network; Linux; see "
+        "docs/security.md), none (trusted bots that need the real file system) or auto (the default: bwrap where it "
+        "works, else none, said in one line)",
     )
     parser.add_argument(
         "--cgroup", metavar="DIR", default="auto",
