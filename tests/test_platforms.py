@@ -168,6 +168,21 @@ def test_ru_maxrss_is_read_in_the_unit_of_the_system(monkeypatch: pytest.MonkeyP
     assert maxrss_kib(31 << 10) == 31 << 10
 
 
+def _as_on_macos(tmp_path: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``mjarena ARGS`` in the test mode for macOS, ``/proc`` hidden (skipped or failed where it cannot be)."""
+    if WHY_NOT_HIDDEN is not None:
+        (pytest.fail if os.environ.get("MJARENA_REQUIRE_SANDBOX") == "1" else pytest.skip)(WHY_NOT_HIDDEN)
+    procfs = tmp_path / "procfs"
+    procfs.mkdir()
+    script = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
+              'test ! -e /proc/self/stat; shift; exec "$@"')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh",
+                           str(procfs), sys.executable, str(SIMULATION), "darwin", "--procfs", str(procfs), "--",
+                           *args], capture_output=True, text=True, env=env, check=False)
+
+
 def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) -> None:
     """The test mode for macOS: ``sys.platform`` is darwin, ``os.waitid`` and the pidfds are gone, and ``/proc``
     is an empty folder in a mount namespace of its own (psutil reads a procfs mounted elsewhere).  Before issue
@@ -175,23 +190,14 @@ def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) 
     for with os.waitid.  The example bots in both modes play clean games; a bot that takes 1 GiB is caught with
     a figure a little over the limit, while it runs.  Skipped with the reason where /proc cannot be hidden, unless
     ``MJARENA_REQUIRE_SANDBOX=1`` (as ``.ci/run`` sets), where that fails."""
-    if WHY_NOT_HIDDEN is not None:
-        (pytest.fail if os.environ.get("MJARENA_REQUIRE_SANDBOX") == "1" else pytest.skip)(WHY_NOT_HIDDEN)
-    procfs, replay = tmp_path / "procfs", tmp_path / "game.json"
-    procfs.mkdir()
+    replay = tmp_path / "game.json"
     python = sys.executable
     bots = [f"{python} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}",
             f"{python} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}",
             f"{python} {ROOT / 'tests' / 'bots' / 'memory_bot.py'} --touch", "builtin:greedy"]
     args = ["match", "--seed", "2", "--quiet", "--allow-broken", "--replay", str(replay),  # --sandbox auto
             *[word for bot in bots for word in ("--bot", bot)]]
-    script = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
-              'test ! -e /proc/self/stat; shift; exec "$@"')
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"),
-                                                                      os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh",
-                           str(procfs), python, str(SIMULATION), "darwin", "--procfs", str(procfs), "--", *args],
-                          capture_output=True, text=True, env=env, check=False)
+    done = _as_on_macos(tmp_path, args)
     assert done.returncode == 0, done.stdout + done.stderr
     assert ("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: its namespaces, seccomp "
             "and cgroups exist only there; ") in done.stderr and "the program bots run unboxed" in done.stderr
@@ -237,3 +243,14 @@ def test_sandbox_auto_is_bwrap_where_it_works_and_says_when_it_is_not(monkeypatc
     assert err.startswith("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: ")
     assert cli._sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), ["builtin:greedy"]).kind == "bwrap"
     assert capsys.readouterr().err == "", "no program bot: nothing to say"
+
+
+def test_compare_of_two_program_bots_runs_as_on_macos(tmp_path: Path) -> None:
+    """On a spawned process pool, as on macOS: the workers run in the test mode too."""
+    bot = f"{sys.executable} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}"
+    done = _as_on_macos(tmp_path, ["compare", bot, f"{bot} --again", "--games", "14", "--workers", "2", "--quiet",
+                                   "--json"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 14 and summary["a"]["errors"] == summary["b"]["errors"] == 0
+    assert sum(summary["a"]["places"]) == sum(summary["b"]["places"]) == 28

@@ -224,8 +224,8 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
                 check(Sandbox(kind="bwrap"))
         except SandboxUnavailable as error:
             args.sandbox = "none"
-            print(f"mjarena {args.command}: --sandbox auto: {error}; the program bots run unboxed (they see what you "
-                  "see: only bots you trust)", file=sys.stderr)
+            print(f"mjarena {args.command}: --sandbox auto: {error}; so the program bots run unboxed (they see what "
+                  "you see)", file=sys.stderr)
     cgroup = args.cgroup
     if cgroup == "auto":
         from mjarena.sandbox.cgroup import delegated_cgroup

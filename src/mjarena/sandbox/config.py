@@ -92,7 +92,7 @@ def check(sandbox: Sandbox) -> None:
         if sandbox.boxed:
             raise SandboxUnavailable(
                 f"the bwrap sandbox needs Linux, this is {sys.platform}: its namespaces, seccomp and cgroups exist "
-                "only there; run bots you trust with --sandbox none (unboxed: they see what you see)")
+                "only there; run bots you trust with --sandbox none")
         from mjarena.sandbox.portable import available
 
         problem = available()
