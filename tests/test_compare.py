@@ -230,3 +230,121 @@ def test_a_plot_that_cannot_be_written_leaves_no_part(tmp_path: Path, monkeypatc
     assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--quiet", "--sandbox", "none",
                  "--workers", "1", "--plot", str(folder / "plot.svg")]) == 2
     assert sorted(tmp_path.iterdir()) == []
+
+
+# -- pre-flight (issue 34) ----------------------------------------------------------------------------------
+
+
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.mark.parametrize(("spec", "reason"), [
+    (f"{sys.executable} /nonexistent/bot.py", "crash: exit code 2"),
+    (f"{sys.executable} {BOTS / 'garbage_bot.py'}", "bad_output"),
+])
+def test_a_bot_that_cannot_start_or_answer_stops_the_run_before_any_game(
+        spec: str, reason: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before issue 34 compare played every game and scored the bot that never started as a loser (exit 0)."""
+    from mjarena.arena import compare as compare_module
+
+    played: list[str] = []
+    monkeypatch.setattr(compare_module, "compare", lambda *args, **kwargs: played.append("compare"))
+    assert main(["compare", spec, "builtin:greedy", "--games", "14", "--workers", "1", "--quiet",
+                 "--sandbox", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "pre-flight: 1 bot cannot play" in err and f"bot A ({spec}): {reason}" in err
+    assert played == [], "no game was played"
+
+
+def test_allow_broken_plays_a_broken_bot_as_erring(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"{sys.executable} {BOTS / 'garbage_bot.py'}"
+    assert main(["compare", "builtin:greedy", spec, "--games", "14", "--workers", "1", "--quiet", "--json",
+                 "--sandbox", "none", "--allow-broken"]) == 0
+    captured = capsys.readouterr()
+    assert "--allow-broken: they play and err" in captured.err and "bot B" in captured.err
+    assert json.loads(captured.out)["b"]["errors"] == 28, "each of B's 28 seat-games erred"
+
+
+# -- compare in testers' terms (issue 34) -------------------------------------------------------------------
+
+
+def test_text_and_json_give_the_elo_difference_and_places_counted_from_the_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game is recorded as it is played; the places of A and B are counted from the games' ranks, and the
+    Elo difference and its interval recomputed from the games' points (docs/compare.md's model: each set's
+    difference as a score 1/2 + d / 2R, R = 3 in NOI 2014, Elo = 400 log10(s / (1 - s)))."""
+    from mjarena.arena import match as match_module
+    from mjarena.arena.compare import format_result
+
+    games = []
+    real = match_module.run_match
+
+    def recording(bots, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(bots, **kwargs)
+        games.append(result)
+        return result
+
+    monkeypatch.setattr(match_module, "run_match", recording)
+    a, b = "builtin:strong", "builtin:greedy"
+    summary = compare(a, b, rules="noi2014", games=42, seed=5).to_json()
+    assert len(games) == 42 and summary["sets"] == 3 and summary["luck"]["adjusted"] is False
+
+    places = {a: [0, 0, 0, 0], b: [0, 0, 0, 0]}
+    for game in games:
+        for seat in game.seats:
+            places[seat.bot][seat.rank - 1] += 1
+    assert summary["a"]["places"] == places[a] and summary["b"]["places"] == places[b]
+    assert sum(places[a]) == sum(places[b]) == 3 * SEAT_GAMES
+
+    def margin(game):  # type: ignore[no-untyped-def]
+        return sum(s.points for s in game.seats if s.bot == a) - sum(s.points for s in game.seats if s.bot == b)
+
+    scores = [0.5 + sum(margin(g) for g in games[14 * i:14 * i + 14]) / SEAT_GAMES / 6.0 for i in range(3)]
+    mean, half = statistics.fmean(scores), 1.96 * statistics.stdev(scores) / math.sqrt(3)
+
+    def elo(score: float) -> float:
+        return 400.0 * math.log10(score / (1.0 - score))
+
+    assert half > 0, "sets that differ: an interval of some width"
+    assert summary["elo"]["mean"] == pytest.approx(elo(mean), abs=0.06)
+    assert summary["elo"]["ci95"] == pytest.approx([elo(mean - half), elo(mean + half)], abs=0.06)
+    assert summary["raw"]["elo"] == summary["elo"], "three sets: the headline is the points as scored"
+
+    text = format_result(summary)
+    low, high = summary["elo"]["ci95"]
+    assert (f"Elo difference of A over B: {summary['elo']['mean']:+.1f} ± {(high - low) / 2:.1f} "
+            f"(95% interval {low:+.1f} to {high:+.1f})") in text
+    assert f"places 1st/2nd/3rd/4th: A {'/'.join(map(str, places[a]))}, B {'/'.join(map(str, places[b]))}" in text
+
+
+@pytest.mark.parametrize(("reduction", "words"), [
+    (-0.548, "varies 54.8% more than with a new wall for every game"),
+    (0.2, "varies 20.0% less than with a new wall for every game"),
+    (-0.0, "varies as much as with a new wall for every game"),
+])
+def test_the_variance_lines_read_as_measurements(reduction: float, words: str) -> None:
+    """Before issue 34: "duplicate pairing removed -54.8% of the variance" and "(-0.0% more)", which read as bugs."""
+    from mjarena.arena.compare import format_result
+
+    result = CompareResult("A", "B", "noi2014")
+    for edge in (0.2, 0.1, 0.3, 0.0):
+        result.add_set({p: {"a": 2.5 + edge, "b": 2.5, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
+    summary = {**result.to_json(), "variance_reduction": reduction,
+               "luck": {"adjusted": False, "coefficient": 0.0, "variance_removed": -0.0, "missing": None}}
+    text = format_result(summary)
+    assert words in text and "-0.0%" not in text and "removed -" not in text
+    assert "no luck adjustment: it would not lower the variance on these bots" in text
+
+
+def test_the_plot_marks_the_sets_the_test_needs_before_it_may_stop(tmp_path: Path) -> None:
+    from mjarena.arena.compare import plot_svg
+
+    result = CompareResult("A", "B", "thupc2021", sprt=(0.0, 20.0))
+    for _ in range(5):  # far past the H1 bound, but too few sets to stop
+        result.add_set({p: {"a": 0.9, "b": 0.1 + 0.01 * _, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
+    assert result.accepted is None and result.llr_history[-1] > sprt_bounds()[1]
+    root = ET.fromstring(plot_svg(result))
+    marks = [e for e in root.iter() if e.get("class") == "chart-vline"]
+    assert [float(e.get("data-x")) for e in marks] == [float(SPRT_MIN_SETS)]
+    label = " ".join("".join(marks[0].itertext()).split())
+    assert f"the test may stop from set {SPRT_MIN_SETS}" in label and "variance too small" in label

@@ -194,3 +194,37 @@ def test_baida_tournament_uses_baida_rules(tmp_path: Path) -> None:
         assert sum(seat["status"] == "won" for seat in record["results"]) <= 1
         assert {seat["points"] for seat in record["results"]} <= {0.0, 4.0}
     assert json.loads((out / "tournament.json").read_text())["parameters"]["rules"] == "baida"
+
+
+def test_an_illegal_peng_says_why_in_the_replay_the_transcript_and_the_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: before, "'PENG B5' is not legal at this claim", with the error only at the log's foot.  The bot
+    PENGs a discard it holds none of, naming a tile to play that it does not hold either."""
+    bots = [program("illegal_peng_bot.py"), GREEDY, GREEDY, GREEDY]
+    replay = tmp_path / "game.json"
+    assert main(["match", "--seed", "3", "--sandbox", "none", "--allow-broken", "--replay", str(replay),
+                 *[arg for bot in bots for arg in ("--bot", bot)]]) == 0
+    log = capsys.readouterr().out
+    data = load(replay)
+    seat = data["seats"][0]
+    (erring,) = [entry for entry in data["decisions"] if "error" in entry]
+    discard = data["events"][erring["event"] - 1]
+    assert discard["type"] == "play" and discard["seat"] != 0
+    (tile,) = discard["tiles"]
+    (answer,) = [line for line in data["transcripts"]["0"] if "error" in line]
+    assert answer["response"].startswith("PENG ")
+    named = answer["response"].split()[1]
+    why = (f"'PENG {named}' is not legal at this claim: a PENG of the discard {tile} needs two {tile} in the hand; "
+           f"it holds no {tile}")
+    assert (seat["status"], seat["reason"]) == ("error", "illegal_action") and seat["detail"].startswith(why)
+    assert erring["error"] == answer["error"] == f"illegal_action: {seat['detail']}"
+    assert erring["seat"] == 0 and erring["stage"] == "claim" and erring["by"] == "judge"
+    lines = log.splitlines()
+    mark = next(index for index, line in enumerate(lines) if line.startswith(">>> East erred here: "))
+    assert lines[mark] == f">>> East erred here: illegal_action: {seat['detail']}; the judge plays for it from now on"
+    played = [line for line in lines[:mark] if line.split()[1:2] == ["plays"] or "PLAY" in line]
+    assert lines[mark - 1].endswith(tile) and lines[mark - 1] == (played or [lines[mark - 1]])[-1]
+    assert main(["replay", str(replay)]) == 0, "the saved replay's log marks the same move"
+    shown = capsys.readouterr().out.splitlines()
+    again = shown.index(lines[mark])
+    assert shown[again - 1] == lines[mark - 1]

@@ -358,6 +358,25 @@ def _hlines(hlines: Sequence[tuple[float, str]], frame: _Frame) -> list[str]:
     return out
 
 
+def _vlines(vlines: Sequence[tuple[float, str]], frame: _Frame) -> list[str]:
+    """Vertical reference lines, each labelled half-way up (a line of the label per line of text, on a white halo):
+    on the right of the line in the left half of the plot, on its left in the right half."""
+    out = []
+    for value, label in vlines:
+        x = frame.x(value)
+        right = x <= (frame.left + frame.right) / 2
+        at = x + 4 if right else x - 4
+        rows = "".join(f'<tspan x="{at:.1f}" dy="{FONT + 2 if index else 0}">{clean(row)}</tspan>'
+                       for index, row in enumerate(label.splitlines()))
+        out.append(f'<g class="chart-vline" data-x="{data_number(value)}"><title>{clean(" ".join(label.split()))}'
+                   f'</title><line x1="{x:.1f}" x2="{x:.1f}" y1="{frame.top:.1f}" y2="{frame.bottom:.1f}" '
+                   f'stroke="#444" stroke-width="1.5" stroke-dasharray="2 3"/><text x="{at:.1f}" '
+                   f'y="{(frame.top + frame.bottom) / 2:.1f}" text-anchor="{"start" if right else "end"}" '
+                   f'font-size="{FONT}" fill="#222" stroke="#fff" stroke-width="3" paint-order="stroke">{rows}'
+                   "</text></g>")
+    return out
+
+
 def _hit_rects(series: Sequence[Series], frame: _Frame) -> list[str]:
     """A transparent ``chart-x`` rectangle per distinct x, from midway to the previous x to midway to the next."""
     xs = sorted({x for item in series for x, _ in item.points})
@@ -414,6 +433,7 @@ def _description(series: Sequence[Series], x_label: str, y_label: str) -> str:
 def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: str,
                width: int = 640, height: int = 320,
                hlines: Sequence[tuple[float, str]] = (),
+               vlines: Sequence[tuple[float, str]] = (),
                x_marker: float | None = None,
                clickable_x: bool = False,
                hidden: Collection[str] = (),
@@ -422,14 +442,14 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
                chart_id: str | None = None) -> str:
     """One ``<svg>`` element: a line per series over a shared x axis, with legend, axes and tick labels.
 
-    ``hlines``: horizontal reference lines ``(y, label)``; ``x_marker``: a vertical ``chart-x-marker`` line (the
-    current turn); ``clickable_x``: a transparent ``<rect class="chart-x" data-x="X">`` per distinct x for a
-    page's script to listen on; ``hidden``: names of series drawn hidden (class ``chart-hidden``, shown by
-    removing it); ``points_only``: names of series drawn as markers without the line (a scatter of values
-    whose order means little); ``css``: embed :data:`CHART_CSS` (for a standalone file; a page with ``style-src 'self'``
-    puts it in its style sheet instead); ``chart_id``: the id of the ``<svg>`` (by default one derived from the
-    content).  The ``<svg>`` carries ``data-x0 data-x1 data-left data-right`` (the x range and where it is
-    drawn) so a script can place the marker for another x.
+    ``hlines``: horizontal reference lines ``(y, label)``; ``vlines``: vertical ones ``(x, label)``, labelled
+    half-way up; ``x_marker``: a vertical ``chart-x-marker`` line (the current turn); ``clickable_x``: a transparent
+    ``<rect class="chart-x" data-x="X">`` per distinct x for a page's script to listen on; ``hidden``: names of
+    series drawn hidden (class ``chart-hidden``, shown by removing it); ``points_only``: names of series drawn as
+    markers without the line (a scatter of values whose order means little); ``css``: embed :data:`CHART_CSS` (for a
+    standalone file; a page with ``style-src 'self'`` puts it in its style sheet instead); ``chart_id``: the id of
+    the ``<svg>`` (by default one derived from the content).  The ``<svg>`` carries ``data-x0 data-x1 data-left
+    data-right`` (the x range and where it is drawn) so a script can place the marker for another x.
 
     >>> svg = line_chart([Series("x", [(0, 1.0), (1, 0.5)], marks=[(1, 0.5, "v2")])], title="T", x_label="n",
     ...                  y_label="v", hlines=[(2.0, "upper")], x_marker=1, clickable_x=True, hidden={"x"})
@@ -440,6 +460,7 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     """
     series = [_tidy(item) for item in series]
     xs, ys = _ranges(series, hlines, x_marker)
+    xs += [x for x, _ in vlines]
     title_lines = _title_lines(title, width)
     extra = max(0, len(title_lines) - 1) * (PHONE_FONT + 6)  # a second line of title: the plot keeps its height
     frame = _frame(xs, ys, width, height + extra, len(title_lines))
@@ -464,6 +485,7 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     if clickable_x:
         out += _hit_rects(series, frame)
     out += _hlines(hlines, frame)
+    out += _vlines(vlines, frame)
     if x_marker is not None and _finite(x_marker):
         x = frame.x(x_marker)
         out.append(f'<line class="chart-x-marker" data-x="{data_number(x_marker)}" x1="{x:.1f}" x2="{x:.1f}" '

@@ -172,10 +172,25 @@ def _print_match(result: MatchResult, *, log: bool = True) -> None:
     for seat in result.seats:
         print(f"  {judge.seats[seat.seat]:<6} {seat.bot}")
     print()
-    for line in judge.log(result.events):
+    marks = _error_marks(result, judge.seats)
+    print(*marks.get(0, ()), sep="\n", end="\n" if marks.get(0) else "")
+    for number, line in enumerate(judge.log(result.events), 1):
         print(line)
+        print(*marks.get(number, ()), sep="\n", end="\n" if marks.get(number) else "")
     print()
     print(_result_table(result))
+
+
+def _error_marks(result: MatchResult, names: Sequence[str]) -> dict[int, list[str]]:
+    """The lines that mark in the log where a seat erred: after the event that led to the erring answer (its
+    decision's ``event``: the events before it), one line naming the seat, the reason and what made it wrong."""
+    marks: dict[int, list[str]] = {}
+    for entry in result.decisions:
+        error, event = entry.get("error"), entry.get("event")
+        if isinstance(error, str) and isinstance(event, int):  # a replay's file may hold anything
+            text = f">>> {names[entry['seat']]} erred here: {error}; the judge plays for it from now on"
+            marks.setdefault(event, []).append(text.replace("\n", "\n      "))
+    return marks
 
 
 def _result_table(result: MatchResult) -> str:
@@ -199,9 +214,20 @@ def _result_table(result: MatchResult) -> str:
 
 def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     """The box for the program bots among ``specs``, checked here and now: a box that cannot work is an error
-    that says what to install, never a silent run without one."""
+    that says what to install, never a silent run without one.  ``--sandbox auto`` is bwrap where it works and
+    otherwise no box, said in one line on stderr when there are program bots."""
     from mjarena.sandbox import Sandbox, SandboxUnavailable, check
 
+    programs = any(not spec.startswith(("builtin:", "python:")) for spec in specs)
+    if args.sandbox == "auto":
+        args.sandbox = "bwrap"
+        try:
+            if programs:
+                check(Sandbox(kind="bwrap"))
+        except SandboxUnavailable as error:
+            args.sandbox = "none"
+            print(f"mjarena {args.command}: --sandbox auto: {error}; so the program bots run unboxed (they see what "
+                  "you see)", file=sys.stderr)
     cgroup = args.cgroup
     if cgroup == "auto":
         from mjarena.sandbox.cgroup import delegated_cgroup
@@ -211,7 +237,7 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
         sandbox = Sandbox(kind=args.sandbox, cgroup=None if cgroup == "none" else cgroup)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if any(not spec.startswith(("builtin:", "python:")) for spec in specs):
+    if programs:
         try:
             check(sandbox)
         except SandboxUnavailable as error:
@@ -221,9 +247,10 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
 
 def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--sandbox", choices=("bwrap", "none"), default="bwrap",
-        help="how program bots are held: bwrap (default: namespaces, own files only, no network; see "
-        "docs/security.md) or none (trusted bots that need the real file system)",
+        "--sandbox", choices=("auto", "bwrap", "none"), default="auto",
+        help="how program bots are held: bwrap (namespaces, own files only, no network; Linux; see "
+        "docs/security.md), none (trusted bots that need the real file system) or auto (the default: bwrap where it "
+        "works, else none, said in one line)",
     )
     parser.add_argument(
         "--cgroup", metavar="DIR", default="auto",
@@ -246,6 +273,10 @@ def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = Tru
     parser.add_argument("--game-budget", type=float, metavar="SECONDS",
                         help="a program bot's thinking time for a whole game; past it the seat is out with a "
                         "timeout (default: 30 times --time-limit)")
+    _add_allow_broken(parser)
+
+
+def _add_allow_broken(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-broken", action="store_true",
                         help="play even when pre-flight finds bots that cannot play (they err in every game)")
 
@@ -368,7 +399,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         except ReplayError as error:
             raise UsageError(f"{args.file}: {error}") from None
     seats = [SeatOutcome(**seat) for seat in data["seats"]]
-    result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data))
+    result = MatchResult(data["rules"], data.get("seed"), [], seats, load_events(data), data["decisions"])
     _print_match(result)
     if args.check:
         print("\nreplayed: the game plays out exactly as recorded")
@@ -454,7 +485,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from mjarena.arena.compare import SEATINGS, compare, format_result, plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.arena.rulesets import judge_rules
-    from mjarena.limits import check_limits
+    from mjarena.limits import Limits, check_limits
 
     try:
         judge = judge_rules(args.rules)
@@ -485,6 +516,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _check_writable("--plot", args.plot)
     sandbox = _sandbox(args, [args.a, args.b])
+    _preflight(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
+               Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
     try:
         executor = make_executor(args.executor, args.workers)
     except ExecutorUnavailable as error:
@@ -907,8 +940,9 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
         description="Play A against B on duplicate sets: each wall with all 14 seatings of two A and two B, one A "
-        "and three B, three A and one B. Prints mean points per game with 95% intervals, the likelihood that A "
-        "is better, and how much the duplicate pairing reduced the variance, on luck-adjusted points (each "
+        "and three B, three A and one B. Prints mean points per game with 95% intervals, the Elo difference with its "
+        "95% interval, the places (1st to 4th) of each, the likelihood that A is better, and how much the duplicate "
+        "pairing changed the variance, on luck-adjusted points (each "
         "seat's points less the luck of its draws: the same mean, less variance) and as scored "
         "(docs/compare.md). SPEC as in "
         "mjarena match --help.",
@@ -932,6 +966,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     compare_.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
     _add_sandbox_option(compare_)
+    _add_allow_broken(compare_)
     compare_.add_argument("--raw", action="store_true",
                           help="figures from the points as scored (default: luck-adjusted points, the same mean with "
                           "less variance; docs/compare.md)")

@@ -46,7 +46,8 @@ def write_atomically(path: str | Path, text: str, *, sync: bool = True) -> None:
     path = Path(path)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~current_umask())  # as open() would make it: mkstemp's 0600 ignores the umask
+        if hasattr(os, "fchmod"):  # POSIX (Windows has no such modes)
+            os.fchmod(fd, 0o666 & ~current_umask())  # as open() would make it: mkstemp's 0600 ignores the umask
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()

@@ -19,14 +19,15 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
 __all__ = ["STOP_SIGNALS", "Stopped", "children", "die_with_parent", "kill_children", "parse_stat", "pool_worker",
            "stat_fields", "stop_on_signals"]
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-"""The signals that stop a judge."""
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name))
+"""The signals that stop a judge (those of them the system has: Windows has no SIGHUP)."""
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -54,8 +55,13 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def die_with_parent(sig: int = signal.SIGKILL) -> bool:
-    """Ask the kernel to send ``sig`` to this process when its parent dies (Linux); False where it cannot."""
+def die_with_parent(sig: int | None = None) -> bool:
+    """Ask the kernel to send ``sig`` (default SIGKILL) to this process when its parent dies (Linux); False where
+    it cannot."""
+    if sig is None:
+        sig = getattr(signal, "SIGKILL", None)
+        if sig is None:  # Windows: no such signal, and no prctl
+            return False
     return _prctl(_PR_SET_PDEATHSIG, int(sig))
 
 
@@ -118,6 +124,8 @@ def kill_children() -> int:
     """SIGKILL every child process of this one; how many were signalled.  A pid read from ``/proc`` is signalled
     through a pidfd opened before checking that its process is still a child of this one, so a pid reused
     meanwhile by someone else's process is never hit."""
+    if not sys.platform.startswith("linux"):
+        return _kill_children_portable()
     me, killed = os.getpid(), 0
     for pid in children(me):
         try:
@@ -138,6 +146,21 @@ def kill_children() -> int:
             pass
         finally:
             os.close(pidfd)
+    return killed
+
+
+def _kill_children_portable() -> int:
+    """:func:`kill_children` off Linux (no ``/proc``, no pidfds), through psutil, which checks that a pid still
+    names the process it listed (by its start time) before it signals it; 0 without psutil."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+    killed = 0
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+            killed += 1
     return killed
 
 

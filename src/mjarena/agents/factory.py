@@ -1,6 +1,7 @@
 """Turn a bot SPEC into an agent: ``builtin:NAME`` (in-process), ``python:MODULE:NAME`` (in-process, your
 code), a source file (``bots/mine.cpp``: built and cached, then played as a program, see
-:mod:`mjarena.agents.source_bot`) or a command line (a program).
+:mod:`mjarena.agents.source_bot`) or a command line (a program; its words split by the system's rules,
+:func:`mjarena.command_line.split_command`).
 
 ``python:MODULE:NAME`` names an importable object (the module must be on the path of the process that plays,
 tournament workers included; installed, or on ``PYTHONPATH``):
@@ -27,9 +28,10 @@ from __future__ import annotations
 
 import inspect
 import os
-import shlex
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from mjarena.command_line import split_command
 
 if TYPE_CHECKING:
     from mjarena.arena.rulesets import JudgeRules
@@ -68,7 +70,7 @@ def check_spec(spec: str, rules: JudgeRules | None = None, *, toolchains: str | 
             raise BotSpecError(f"{spec}: no such source file")
         return
     try:
-        words = shlex.split(spec)
+        words = split_command(spec)
     except ValueError as error:
         raise BotSpecError(f"bot command {spec!r}: {error}") from None
     if not words:
@@ -96,7 +98,7 @@ def make_agent(
     from mjarena.protocol.process import BotProcess, ProcessTransport
 
     process = BotProcess(
-        shlex.split(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,
+        split_command(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,
         output_limit=limits.output_bytes, sandbox=limits.sandbox, game_budget=limits.budget,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)

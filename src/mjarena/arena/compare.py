@@ -12,6 +12,10 @@ each), so every figure comes from the per-set values:
 
 - ``a.mean`` / ``b.mean``: mean points per game, with a 95% interval (normal, ``1.96 * sd / sqrt(sets)``);
 - ``los``: likelihood of superiority, ``Phi(mean(d) / se(d))``, the probability that A is really the better;
+- ``elo``: the Elo difference of A over B with a 95% interval, on the SPRT's model (:func:`elo_interval`): each
+  set's difference as a score in [0, 1], the mean score and its interval read through the logistic curve;
+- ``places``: how often A and B finished 1st, 2nd, 3rd and 4th, over all their seat-games (tied seats share a
+  place, as the rule set ranks them);
 - ``variance_reduction``: ``1 - var(d) / var_independent``.  ``var_independent`` is what ``var(d)`` would be if
   each of the 14 games of a set were dealt its own wall.  ``d`` is the sum over the 14 seatings of each game's
   share ``c_p = (A's points - B's points in the game) / 28``; with independent walls the shares would be
@@ -38,8 +42,8 @@ from typing import Any
 from mjarena.arena.draws import Draws, as_draws
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
-__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating", "plot_svg",
-           "running_means", "sprt_bounds", "sprt_llr"]
+__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "elo_interval", "play_seating",
+           "plot_svg", "running_means", "score_elo", "sprt_bounds", "sprt_llr"]
 
 
 def _seatings() -> tuple[str, ...]:
@@ -62,6 +66,10 @@ ALPHA = BETA = 0.05
 SPRT_MIN_SETS = 16
 """Sets before the SPRT may decide: its variance comes from the sets so far, and from a handful of sets it can
 be far too small (three even sets once accepted H0 after 42 games on a real edge)."""
+MIN_SETS_REASON = f"the test may stop from set {SPRT_MIN_SETS}:\nfewer sets measure its variance too small"
+"""What the plot says at :data:`SPRT_MIN_SETS`: why an LLR past a bound before it does not stop the test."""
+PLACES = 4
+"""Places at a table: 1st to 4th."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +91,9 @@ class CompareTask:
 
 
 def play_seating(task: CompareTask) -> dict[str, Any]:
-    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "luck": {"A": A's mean luck,
-    "B": B's} or None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why)."""
+    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "places": {"A"|"B": count of
+    1st, 2nd, 3rd, 4th places}, "luck": {"A": A's mean luck, "B": B's} or None}``
+    (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why)."""
     from mjarena.arena.luck import LuckError, seat_luck
     from mjarena.arena.match import run_match
     from mjarena.limits import Limits
@@ -102,6 +111,8 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
         "a": statistics.fmean(seat.points for seat in seats["A"]),
         "b": statistics.fmean(seat.points for seat in seats["B"]),
         "errors": {letter: sum(seat.status == "error" for seat in group) for letter, group in seats.items()},
+        "places": {letter: [sum(seat.rank == place for seat in group) for place in range(1, PLACES + 1)]
+                   for letter, group in seats.items()},
         "luck": None if luck is None else {letter: statistics.fmean(luck[seat.seat] for seat in group)
                                            for letter, group in seats.items()},
     }
@@ -117,6 +128,47 @@ def elo_score(elo: float) -> float:
     (0.5, 0.9091)
     """
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def score_elo(score: float) -> float:
+    """The Elo difference whose expected score is ``score`` (the inverse of :func:`elo_score`); -inf at 0, +inf
+    at 1.
+
+    >>> score_elo(0.5), round(score_elo(elo_score(120.0)), 6), score_elo(1.0)
+    (0.0, 120.0, inf)
+    """
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def elo_interval(differences: Sequence[float], point_range: float) -> dict[str, Any]:
+    """The Elo difference of A over B from the per-set differences, on the SPRT's model: each set's difference as a
+    score (:func:`set_score`), the Elo whose expected score is their mean, and the 95% interval of the mean score
+    (``1.96 * sd / sqrt(sets)``) read through the same curve.  ``{"mean": e, "ci95": [low, high] | None}``; a
+    bound beyond every score (a mean score so near 0 or 1 that its interval leaves [0, 1]) is None.
+
+    >>> elo_interval([0.0, 0.0], 3.0)
+    {'mean': 0.0, 'ci95': [0.0, 0.0]}
+    >>> elo = elo_interval([0.3, 0.1, 0.2], 3.0)  # scores 0.55, 0.5167, 0.5333: mean 0.5333, sd 0.0167
+    >>> elo["mean"], elo["ci95"]
+    (23.2, [10.1, 36.4])
+    """
+    scores = [set_score(d, point_range) for d in differences]
+    if not scores:
+        return {"mean": None, "ci95": None}
+
+    def rounded(score: float) -> float | None:
+        elo = score_elo(score)
+        return round(elo, 1) if math.isfinite(elo) else None
+
+    mean = statistics.fmean(scores)
+    if len(scores) < 2:
+        return {"mean": rounded(mean), "ci95": None}
+    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores))
+    return {"mean": rounded(mean), "ci95": [rounded(mean - half), rounded(mean + half)]}
 
 
 def set_score(difference: float, point_range: float) -> float:
@@ -206,14 +258,16 @@ class Series:
             return None
         return 1.0 - statistics.variance(self.differences()) / independent
 
-    def summary(self) -> dict[str, Any]:
-        """``a`` and ``b`` (``mean``, ``ci95``), ``difference``, ``los`` and ``variance_reduction``."""
+    def summary(self, point_range: float) -> dict[str, Any]:
+        """``a`` and ``b`` (``mean``, ``ci95``), ``difference``, ``elo`` (:func:`elo_interval`, with the rule
+        set's ``point_range``), ``los`` and ``variance_reduction``."""
         d = self.differences()
         los = self.los()
         reduction = self.variance_reduction()
         return {"a": {"mean": _mean(self.sets_a), "ci95": _interval(self.sets_a)},
                 "b": {"mean": _mean(self.sets_b), "ci95": _interval(self.sets_b)},
                 "difference": {"mean": _mean(d), "ci95": _interval(d)},
+                "elo": elo_interval(d, point_range),
                 "los": None if los is None else round(los, 6),
                 "variance_reduction": None if reduction is None else round(reduction, 4)}
 
@@ -270,6 +324,8 @@ class CompareResult:
     luck_missing: str | None = None
     """Why the points are not luck-adjusted, when they are not."""
     errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    places: dict[str, list[int]] = field(default_factory=lambda: {"A": [0] * PLACES, "B": [0] * PLACES})
+    """How many seat-games A and B finished 1st, 2nd, 3rd and 4th (games that report their places)."""
     accepted: str | None = None
     llr_history: list[float] = field(default_factory=list)
     """The SPRT's LLR after each set, as the test saw it then (empty without ``sprt``): what ``--plot`` draws."""
@@ -347,15 +403,21 @@ class CompareResult:
         raw = statistics.variance(self.raw.differences())
         return None if raw == 0.0 else 1.0 - statistics.variance(controlled.differences()) / raw
 
+    @property
+    def point_range(self) -> float:
+        """The rule set's largest difference in points between two seats of one game (:data:`POINT_RANGE`)."""
+        return POINT_RANGE.get(self.rules, 4.0)
+
     def llr(self) -> float | None:
         if self.sprt is None:
             return None
-        scores = [set_score(d, POINT_RANGE.get(self.rules, 4.0)) for d in self.differences()]
+        scores = [set_score(d, self.point_range) for d in self.differences()]
         return sprt_llr(scores, *self.sprt)
 
     def add_set(self, games: dict[str, dict[str, Any]]) -> None:
         """Record one whole set (its 14 games by seating) and run the SPRT on the sets so far.  A game is
-        ``{"a": A's mean points, "b": B's, "errors": {...}, "luck": {"A": A's mean luck, "B": B's} or None}``."""
+        ``{"a": A's mean points, "b": B's, "errors": {...}, "places": {...}, "luck": {"A": A's mean luck, "B":
+        B's} or None}`` (:func:`play_seating`; a game without ``places`` adds none)."""
         self.raw.add({p: (games[p]["a"], games[p]["b"]) for p in SEATINGS})
         if self.adjusted is not None:
             missing = [p for p in SEATINGS if games[p].get("luck") is None]
@@ -368,6 +430,8 @@ class CompareResult:
         for game in games.values():
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
+                for index, count in enumerate(game.get("places", {}).get(letter, ())):
+                    self.places[letter][index] += count
         llr = self.llr()
         if llr is not None:
             self.llr_history.append(llr)
@@ -379,18 +443,19 @@ class CompareResult:
                 self.accepted = "H1"
 
     def to_json(self) -> dict[str, Any]:
-        """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``), ``difference``, ``los``,
-        ``variance_reduction``, ``sprt`` (None, or ``elo0``, ``elo1``, ``llr``, ``bounds``, ``accepted``),
+        """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``, ``places``: 1st to 4th),
+        ``difference``, ``elo`` (``mean``, ``ci95``), ``los``, ``variance_reduction``, ``sprt`` (None, or ``elo0``,
+        ``elo1``, ``llr``, ``bounds``, ``accepted``),
         ``luck`` (``adjusted``: whether the headline is luck-adjusted, ``coefficient``, ``variance_removed``,
         ``missing``) and, when the luck is known, ``raw`` (the same
-        ``a``, ``b``, ``difference``, ``los``, ``variance_reduction`` on the points as scored)."""
+        ``a``, ``b``, ``difference``, ``elo``, ``los``, ``variance_reduction`` on the points as scored)."""
         sprt = None
         if self.sprt is not None:
             llr = self.llr()
             sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
                     "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
         headline = self.counted
-        counted = headline.summary()
+        counted = headline.summary(self.point_range)
         removed = self.luck_variance_removed()
         coefficient = self.luck_coefficient()
         adjusted = headline is not self.raw
@@ -398,9 +463,10 @@ class CompareResult:
             "rules": self.rules,
             "games": self.games,
             "sets": len(self.raw.sets_a),
-            "a": {"bot": self.a, **counted["a"], "errors": self.errors["A"]},
-            "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"]},
+            "a": {"bot": self.a, **counted["a"], "errors": self.errors["A"], "places": list(self.places["A"])},
+            "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"], "places": list(self.places["B"])},
             "difference": counted["difference"],
+            "elo": counted["elo"],
             "los": counted["los"],
             "variance_reduction": counted["variance_reduction"],
             "sprt": sprt,
@@ -410,7 +476,7 @@ class CompareResult:
                      "missing": self.luck_missing},
         }
         if self.adjusted is not None:  # luck figures known: the points as scored beside, whichever is the headline
-            result["raw"] = self.raw.summary()
+            result["raw"] = self.raw.summary(self.point_range)
         if self.secret is not None:
             result["secret"] = self.secret
         return result
@@ -434,11 +500,17 @@ def format_result(result: dict[str, Any]) -> str:
     # (the adjusted points are the headline only where they have less variance: both have the same mean)
     lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)}), "
              f"{counted}", side("a"), side("b")]
+    if result.get("elo", {}).get("mean") is not None:
+        lines.append(f"  Elo difference of A over B: {_elo_text(result['elo'])}")
+    if "places" in result["a"]:
+        seat_games = sum(result["a"]["places"])
+        lines.append("  places 1st/2nd/3rd/4th: " + ", ".join(
+            f"{key.upper()} {'/'.join(str(count) for count in result[key]['places'])}" for key in ("a", "b"))
+            + f" (of {seat_games} seat-games each; tied seats share a place)")
     if result["los"] is not None:
         lines.append(f"  likelihood that A is better: {result['los']:.4f}")
     if result["variance_reduction"] is not None:
-        lines.append(f"  duplicate pairing removed {100 * result['variance_reduction']:.1f}% of the variance of "
-                     "independent deals")
+        lines.append(f"  {_pairing_text(result['variance_reduction'])}")
     removed = luck.get("variance_removed")
     if luck.get("adjusted"):
         raw = result["raw"]
@@ -448,8 +520,9 @@ def format_result(result: dict[str, Any]) -> str:
     elif luck.get("missing"):
         lines.append(f"  no luck adjustment: {luck['missing']}")
     elif removed is not None:
-        lines.append(f"  no luck adjustment: it would not lower the variance here ({100 * -removed:.1f}% more), "
-                     "so the points as scored are shown")
+        effect = f"it would add {100 * -removed:.1f}% to the variance" if -removed >= 0.0005 else \
+            "it would not lower the variance"
+        lines.append(f"  no luck adjustment: {effect} on these bots, so the points as scored are shown")
     elif result["sets"] < MIN_SETS_FOR_LUCK:
         lines.append(f"  no luck adjustment yet: it needs {MIN_SETS_FOR_LUCK} sets")
     sprt = result["sprt"]
@@ -458,6 +531,44 @@ def format_result(result: dict[str, Any]) -> str:
     if result.get("secret"):
         lines.append(f"  the walls' secret (no --seed, a program bot played): {result['secret']}")
     return "\n".join(lines)
+
+
+def _elo_text(elo: dict[str, Any]) -> str:
+    """An Elo difference as chess testers print it: the estimate, ± half its 95% interval, and the interval.
+
+    >>> _elo_text({"mean": 23.2, "ci95": [10.4, 36.1]})
+    '+23.2 ± 12.9 (95% interval +10.4 to +36.1)'
+    >>> _elo_text({"mean": -3.0, "ci95": None}), _elo_text({"mean": 250.0, "ci95": [120.5, None]})
+    ('-3.0 (more sets needed for an interval)', '+250.0 (95% interval +120.5 to no upper bound)')
+    """
+    mean, interval = elo["mean"], elo["ci95"]
+    if interval is None:
+        return f"{mean:+.1f} (more sets needed for an interval)"
+    low, high = interval
+    if low is None or high is None:
+        shown_low = "no lower bound" if low is None else f"{low:+.1f}"
+        shown_high = "no upper bound" if high is None else f"{high:+.1f}"
+        return f"{mean:+.1f} (95% interval {shown_low} to {shown_high})"
+    return f"{mean:+.1f} ± {(high - low) / 2:.1f} (95% interval {low:+.1f} to {high:+.1f})"
+
+
+def _pairing_text(reduction: float) -> str:
+    """What the duplicate sets did to the variance of the per-set difference, in words (a negative reduction is a
+    measurement, not a fault: docs/compare.md).
+
+    >>> _pairing_text(0.25)
+    'duplicate sets: the per-set difference varies 25.0% less than with a new wall for every game'
+    >>> _pairing_text(-0.548).split(" (")[0]
+    'duplicate sets: the per-set difference varies 54.8% more than with a new wall for every game'
+    """
+    if abs(reduction) < 0.0005:
+        return "duplicate sets: the per-set difference varies as much as with a new wall for every game"
+    if reduction > 0:
+        return (f"duplicate sets: the per-set difference varies {100 * reduction:.1f}% less than with a new wall for "
+                "every game")
+    return (f"duplicate sets: the per-set difference varies {100 * -reduction:.1f}% more than with a new wall for "
+            "every game (usual when the bots' games soon diverge; every interval here is measured over sets, so it "
+            "stays honest)")
 
 
 def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
@@ -505,16 +616,16 @@ def running_means(values: Sequence[float]) -> list[tuple[float, float | None, fl
 
 
 def plot_svg(result: CompareResult) -> str:
-    """``compare --plot``: one standalone SVG with, when the SPRT ran, its LLR after each set between its two
-    bounds, and the per-set A-minus-B differences (the figures' points: luck-adjusted or as scored) with their
-    running mean and its 95% interval.
+    """``compare --plot``: one standalone SVG with, when the SPRT ran, its LLR after each set between its two bounds
+    (and the least number of sets before it may stop, with the reason), and the per-set A-minus-B differences (the
+    figures' points: luck-adjusted or as scored) with their running mean and its 95% interval.
 
     >>> result = CompareResult("A", "B", "thupc2021", sprt=(0.0, 20.0))
     >>> for edge in (0.2, 0.1, 0.3):
     ...     result.add_set({p: {"a": 0.5 + edge, "b": 0.5, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
     >>> svg = plot_svg(result)
-    >>> svg.count('chart-panel"'), svg.count('class="chart-hline"')
-    (2, 3)
+    >>> svg.count('chart-panel"'), svg.count('class="chart-hline"'), svg.count('class="chart-vline"')
+    (2, 3, 1)
     """
     from mjarena.charts import Series as Line
     from mjarena.charts import line_chart, stack
@@ -528,7 +639,8 @@ def plot_svg(result: CompareResult) -> str:
         panels.append(line_chart(
             [Line("LLR", llr, marks=marks)], title=title,
             x_label="duplicate sets", y_label="log-likelihood ratio", chart_id="compare-sprt",
-            hlines=[(upper, f"accept H1 ({upper:.2f})"), (lower, f"accept H0 ({lower:.2f})")]))
+            hlines=[(upper, f"accept H1 ({upper:.2f})"), (lower, f"accept H0 ({lower:.2f})")],
+            vlines=[(float(SPRT_MIN_SETS), MIN_SETS_REASON)]))
     d = result.differences()
     means = running_means(d)
     counted = "luck-adjusted" if result.counted is not result.raw else "as scored"

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mjarena.agents.errors import AgentError, JudgeError
+from mjarena.arena.illegal import why_illegal
 from mjarena.arena.rulesets import JudgeRules, judge_rules
 from mjarena.limits import DEFAULT_LIMITS, Limits
 from mjarena.tiles import format_tile
@@ -125,19 +126,25 @@ def run_match(
         for seat, spec in enumerate(bots):
             agents.append(factory(spec, seat, limits, seed=None if seed is None else seed * 4 + seat, rules=judge))
         errors: dict[int, tuple[str, str]] = {}
+        erring_exchange: dict[int, int] = {}  # seat -> the index in its transcript of the answer that erred
         decisions: list[dict[str, Any]] = []
         targets: dict[int, tuple[int, ...] | None] = {}
         fallback = JudgeFallback()
         while (decision := game.decision) is not None:
             choices = {}
             for seat, legal in decision.legal.items():
-                agent = fallback if seat in errors else agents[seat]
+                erred = seat in errors
+                agent = fallback if erred else agents[seat]
                 start = clock()
                 action = _ask(agent, game, seat, legal, decision, errors, fallback, judge)
-                decisions.append(
-                    {"seat": seat, "stage": decision.stage, "response": judge.protocol.format_response(action),
-                     "ms": round((clock() - start) * 1000, 3), "by": "judge" if seat in errors else "bot"}
-                )
+                entry = {"seat": seat, "stage": decision.stage, "response": judge.protocol.format_response(action),
+                         "ms": round((clock() - start) * 1000, 3), "by": "judge" if seat in errors else "bot"}
+                if not erred and seat in errors:  # the answer where the seat erred: marked where it happened
+                    entry["error"] = "{}: {}".format(*errors[seat])
+                    entry["event"] = len(game.events)
+                    if getattr(agent, "transcript", None):
+                        erring_exchange[seat] = len(agent.transcript) - 1
+                decisions.append(entry)
                 choices[seat] = action
                 if decision.stage == "target":
                     targets[seat] = action.tiles or None
@@ -150,6 +157,8 @@ def run_match(
             for seat, agent in enumerate(agents)
             if getattr(agent, "transcript", None)
         }
+        for seat, index in erring_exchange.items():
+            transcripts[seat][index]["error"] = "{}: {}".format(*errors[seat])
     finally:
         for agent in agents:
             close = getattr(agent, "close", None)
@@ -196,7 +205,8 @@ def _ask(
         return fallback.act(game, seat, legal)
     if decision.stage == "target" or action in legal or (action.type == "hu" and judge.hu_always_accepted):
         return action
-    errors[seat] = ("illegal_action", f"{_answer(judge, action)!r} is not legal at this {decision.stage}")
+    errors[seat] = ("illegal_action", f"{_answer(judge, action)!r} is not legal at this {decision.stage}: "
+                    f"{why_illegal(judge, game, seat, action, decision.stage, legal)}")
     return fallback.act(game, seat, legal)
 
 

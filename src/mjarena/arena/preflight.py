@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from mjarena.agents.errors import AgentError, JudgeError
+from mjarena.arena.illegal import why_illegal
 from mjarena.arena.match import JudgeFallback
 from mjarena.arena.rulesets import judge_rules
 from mjarena.limits import Limits
@@ -104,7 +105,8 @@ def probe(spec: str, *, rules: str = "noi2014", limits: Limits | None = None) ->
                 if action in legal or decision.stage == "target" or (action.type == "hu" and judge.hu_always_accepted):
                     return None
                 return Problem(spec, "illegal_action", f"{judge.protocol.format_response(action)!r} is not legal "
-                               f"at its first {decision.stage}")
+                               f"at its first {decision.stage}: "
+                               f"{why_illegal(judge, game, seat, action, decision.stage, legal)}")
             game.apply(choices)
     finally:
         close = getattr(agent, "close", None)

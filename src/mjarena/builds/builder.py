@@ -25,6 +25,7 @@ import re
 import shutil
 import signal
 import stat
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -256,7 +257,8 @@ def _out_of_room(result: RunResult, output: str) -> bool:
     if result.exit_code == 0:
         return False
     said = "\n".join(line for line in output.splitlines() if not _QUOTED.match(line))
-    return result.exit_code == -signal.SIGXFSZ or any(words in said for words in _ROOM_WORDS)
+    too_big = getattr(signal, "SIGXFSZ", None)  # POSIX
+    return (too_big is not None and result.exit_code == -too_big) or any(words in said for words in _ROOM_WORDS)
 
 
 def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path, limits: _Limits, sandbox: Sandbox,
@@ -414,6 +416,9 @@ def build(
         raise BuildError(f"a compile needs a positive wall limit and output cap, not {limits.wall:g} s and "
                          f"{limits.output} bytes")
     path = Path(source)
+    if not sys.platform.startswith("linux"):
+        raise BuildError(f"{path}: builds need Linux for now, this is {sys.platform}: the contest's compilers run "
+                         "in its sandbox (README, Platforms)")
     toolchain = toolchain_for(path, toolchains)
     data = read_source(path)
     shown = shown_name(path)

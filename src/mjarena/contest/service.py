@@ -13,7 +13,6 @@ capped per client and in total, the open-file limit raised) and rate-limited err
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import signal
@@ -39,6 +38,8 @@ GRACE_SECONDS = 1
 @contextlib.contextmanager
 def _lock(root: Path) -> Iterator[None]:
     """Hold ``root/serve.lock`` (:class:`ContestError` if another server holds it)."""
+    import fcntl  # POSIX: read here, so that the module imports on every system
+
     with open(root / "serve.lock", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -85,7 +86,12 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
           ) -> None:
     """Serve the contest in ``root`` until SIGTERM or Ctrl-C, behind :mod:`mjarena.web.server`'s limits;
     ``public_urls``: where the browsers reach it (behind a reverse proxy), for the forms' origin check; the
-    contest pauses itself when its disk has less than ``min_free_mib`` MiB free (:mod:`mjarena.contest.disk`)."""
+    contest pauses itself when its disk has less than ``min_free_mib`` MiB free (:mod:`mjarena.contest.disk`); on a
+    system other than Linux, :class:`ContestError` saying why (the contest's sandbox needs Linux)."""
+    if not sys.platform.startswith("linux"):
+        raise ContestError(f"a contest needs Linux, this is {sys.platform}: its sandbox (bubblewrap's namespaces, "
+                           "seccomp, cgroups; docs/security.md) exists only there, and a contest runs other "
+                           "people's bots")
     from mjarena.arena.executors import make_executor
     from mjarena.contest.app import create_app
     from mjarena.contest.building import Builder

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat, stat_fields
-from mjarena.sandbox import seccomp
+from mjarena.sandbox import portable, seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
@@ -106,8 +106,9 @@ class Usage:
         self.cpu = 0.0
 
 
-_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
+_SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
+_TICKS = _SYSCONF("SC_CLK_TCK") if _SYSCONF else 100
+_PAGE_KIB = _SYSCONF("SC_PAGE_SIZE") // 1024 if _SYSCONF else 4
 
 
 def _stat(pid: int) -> tuple[float, float, int] | None:
@@ -355,8 +356,9 @@ class _Child(Process):
                     self.usage.cpu = max(self.usage.cpu, usage.ru_utime + usage.ru_stime)
                     # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
                     # so it says something about the program only when it is above the judge's own peak.
-                    if usage.ru_maxrss > self.box.parent_hwm_kib + 1024:
-                        self.usage.peak_kib = max(self.usage.peak_kib, usage.ru_maxrss)
+                    maxrss = portable.maxrss_kib(usage.ru_maxrss)  # bytes on macOS
+                    if maxrss > self.box.parent_hwm_kib + 1024:
+                        self.usage.peak_kib = max(self.usage.peak_kib, maxrss)
                     break
                 if time.monotonic() >= end:
                     break  # unkillable (stuck in the kernel): give up waiting, never hang
@@ -366,6 +368,19 @@ class _Child(Process):
             if self.pidfd is not None:
                 os.close(self.pidfd)
                 self.pidfd = None
+
+
+class _PortableChild(_Child):
+    """No box, off Linux: the tree, its memory and CPU from psutil (:mod:`mjarena.sandbox.portable`)."""
+
+    def exited(self) -> bool:
+        return self.reaped or portable.exited(self.pid)
+
+    def tree(self) -> list[int]:
+        return portable.tree(self)
+
+    def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
+        return portable.measure(self, pids)
 
 
 class _Boxed(Process):
@@ -681,7 +696,7 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
 
 #: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
 #: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
-_DATA_ALLOWANCE = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 64 + 256 * MIB
+_DATA_ALLOWANCE = (_SYSCONF("SC_PHYS_PAGES") * _SYSCONF("SC_PAGE_SIZE") // 64 if _SYSCONF else 0) + 256 * MIB
 _RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
 #: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
 #: so their number is bounded (a JVM, Node or CPython needs a few dozen).
@@ -814,6 +829,9 @@ class Box:
     def _sweep(self, seconds: float = 1.0) -> None:
         """With no box: kill what is left of the process groups of every program started (SIGKILL takes effect
         asynchronously: wait, at most ``seconds``, until ``/proc`` shows no live member)."""
+        if portable.in_use():
+            portable.sweep(self)
+            return
         end = time.monotonic() + seconds
         while groups := _live_groups(set(self.started_pids)):
             for pgid in groups:
@@ -826,6 +844,11 @@ class Box:
     # -- no box ---------------------------------------------------------------------------------------------
 
     def _start_child(self) -> Process:
+        if portable.in_use():
+            resolve_command(self.argv, self.workdir)
+            proc = portable.start(self)
+            self.started_pids.append(proc.pid)
+            return _PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
             limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)

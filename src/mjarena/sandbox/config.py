@@ -6,6 +6,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,7 +85,20 @@ def bwrap_path() -> str:
 
 
 def check(sandbox: Sandbox) -> None:
-    """Raise :class:`SandboxUnavailable` unless ``sandbox`` can be used here (never a silent fallback)."""
+    """Raise :class:`SandboxUnavailable` unless ``sandbox`` can be used here (never a silent fallback).  Off Linux
+    there is no box (it is Linux's namespaces), and an unboxed program needs what
+    :func:`mjarena.sandbox.portable.available` checks."""
+    if not sys.platform.startswith("linux"):
+        if sandbox.boxed:
+            raise SandboxUnavailable(
+                f"the bwrap sandbox needs Linux, this is {sys.platform}: its namespaces, seccomp and cgroups exist "
+                "only there; run bots you trust with --sandbox none")
+        from mjarena.sandbox.portable import available
+
+        problem = available()
+        if problem is not None:
+            raise SandboxUnavailable(problem)
+        return
     if not sandbox.boxed:
         return
     bwrap = bwrap_path()

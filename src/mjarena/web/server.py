@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import resource
 import socket
 from collections import OrderedDict
 from typing import Any, Protocol
@@ -39,9 +38,14 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from mjarena.logs import limit_repeats
 
+try:
+    import resource
+except ImportError:  # Windows: no per-process limit on sockets to read or raise
+    resource = None  # type: ignore[assignment]
+
 __all__ = ["ACCEPT_BURST", "FD_RESERVE", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "LISTEN_QUEUE", "MAX_HEAD",
            "MAX_TOTAL", "PER_CLIENT", "SEND_SECONDS", "Connections", "Server", "TimelyH11", "client_of", "config",
-           "raise_open_file_limit", "serve", "total_cap"]
+           "open_file_limit", "raise_open_file_limit", "serve", "total_cap"]
 
 HEADER_SECONDS = 10.0
 """Time a client has to send a request's head."""
@@ -69,15 +73,29 @@ LISTEN_QUEUE = 2048
 descriptor of the server's): a burst of connections waits there rather than being dropped."""
 
 
+UNLIMITED_HARD_CLAMP = 10240
+"""The soft open-file limit asked for when the hard limit is unlimited (macOS by default, where a soft limit above
+``OPEN_MAX``, 10240, is refused; Linux refuses one above ``nr_open``)."""
+
+
+def open_file_limit() -> int:
+    """This process's soft open-file limit; unlimited (``-1``, as :func:`total_cap` reads it) where there is none
+    (Windows)."""
+    return -1 if resource is None else resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def raise_open_file_limit() -> int:
-    """Raise this process's soft open-file limit to its hard limit (its children inherit it; the sandbox gives
-    each boxed program its own); returns the soft limit now."""
+    """Raise this process's soft open-file limit to its hard limit, or to :data:`UNLIMITED_HARD_CLAMP` where the
+    hard limit is unlimited (its children inherit it; the sandbox gives each boxed program its own); returns the
+    soft limit now (:func:`open_file_limit`)."""
+    if resource is None:
+        return open_file_limit()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        # an unlimited hard limit, above the kernel's nr_open, cannot be the soft limit: keep the soft one
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    target = max(soft, UNLIMITED_HARD_CLAMP) if hard == resource.RLIM_INFINITY else hard
+    if soft != target:
+        with contextlib.suppress(ValueError, OSError):  # refused: keep the soft limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return open_file_limit()
 
 
 def total_cap(open_files: int, *, reserve: int = FD_RESERVE, burst: int = ACCEPT_BURST,
@@ -85,10 +103,10 @@ def total_cap(open_files: int, *, reserve: int = FD_RESERVE, burst: int = ACCEPT
     """Connections to hold at once with ``open_files`` file descriptors: what is left after the ``reserve`` and
     three accept bursts, between :data:`MIN_TOTAL` and ``ceiling``.
 
-    >>> total_cap(1024), total_cap(20_000), total_cap(resource.RLIM_INFINITY)
+    >>> total_cap(1024), total_cap(20_000), total_cap(-1)  # -1: unlimited (RLIM_INFINITY, or Windows)
     (468, 4096, 4096)
     """
-    if open_files == resource.RLIM_INFINITY:
+    if open_files == -1 or (resource is not None and open_files == resource.RLIM_INFINITY):
         return ceiling
     return max(MIN_TOTAL, min(ceiling, open_files - reserve - 3 * burst))
 
@@ -239,7 +257,7 @@ class TimelyH11(H11Protocol):
         """The server's :class:`Connections` (one per uvicorn server, kept in its state)."""
         held = getattr(self.server_state, "mjarena_connections", None)
         if held is None:
-            total = self.total or total_cap(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+            total = self.total or total_cap(open_file_limit())
             held = Connections(self.per_client, total)
             self.server_state.mjarena_connections = held  # type: ignore[attr-defined]
         return held

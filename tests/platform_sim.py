@@ -1,0 +1,155 @@
+"""Import every mjarena module as on another system, on Linux: ``python platform_sim.py win32|darwin``.
+
+Run in a fresh interpreter (tests/test_platforms.py does).  First the standard library modules and the third-party
+packages mjarena imports are loaded as they are here (on the real systems they bring their own code: Linux's
+``subprocess`` reads ``os.WNOHANG`` at import, Windows' reads ``_winapi``); then what the system lacks is taken
+away: on Windows the POSIX-only modules (``fcntl``, ``resource``, ...: importing them raises ImportError), every
+signal but the few Windows has, and the POSIX-only names of ``os`` (``sysconf``, ``fchmod``, ``getuid``,
+``killpg``, ...); on macOS the Linux-only names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
+``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn``, as there (the
+workers themselves run without the names taken away).  Then every module of the package is imported, and each one that
+fails is printed as ``FAILED module: error``; the last line is ``imported N modules, M failed``.
+``python platform_sim.py SYSTEM -- ARGS...`` runs ``mjarena ARGS...`` that way instead, and ``--procfs DIR`` after
+SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is hidden
+(tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
+
+``mjarena.sandbox.boxinit`` is left out: it is not imported by the judge but read as text and run inside the box
+(``python -c``), which only Linux has.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import os
+import signal
+import sys
+from pathlib import Path
+
+NOT_IMPORTED = {"mjarena.sandbox.boxinit"}
+POSIX_MODULES = ("fcntl", "resource", "termios", "pwd", "grp", "pty", "tty", "syslog", "crypt", "posix", "readline")
+WINDOWS_SIGNAL_NAMES = {"SIGABRT", "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "SIGBREAK", "CTRL_C_EVENT",
+                        "CTRL_BREAK_EVENT", "SIG_DFL", "SIG_IGN", "NSIG", "Signals", "Handlers", "signal",
+                        "getsignal", "default_int_handler", "set_wakeup_fd", "raise_signal", "strsignal",
+                        "valid_signals"}
+LINUX_ONLY_OS = ("pidfd_open", "sched_getaffinity", "sched_setaffinity", "memfd_create", "O_PATH", "getrandom",
+                 "eventfd", "splice", "copy_file_range", "P_PIDFD", "pipe2", "posix_fadvise", "sendfile")
+WAITID = ("waitid", "P_PID", "P_PGID", "P_ALL", "WEXITED", "WNOWAIT", "WSTOPPED", "WCONTINUED")
+POSIX_ONLY_OS = ("sysconf", "sysconf_names", "fchmod", "fchown", "chown", "lchown", "getuid", "geteuid", "getgid",
+                 "getegid", "getpgid", "getpgrp", "setpgrp", "setpgid", "killpg", "setsid", "fork", "forkpty",
+                 "wait3", "wait4", "WNOHANG", "getloadavg", "nice", "setuid", "getgroups", "uname", "statvfs",
+                 "mkfifo", "posix_spawn", "O_CLOEXEC", "O_NOFOLLOW", "O_DIRECTORY", "sched_yield", "WIFEXITED",
+                 "WEXITSTATUS", "WIFSIGNALED", "WTERMSIG", "getpriority", "setpriority", "setgroups", "setresuid",
+                 "setresgid", "fchdir", "chroot", "openpty", "ttyname", "ctermid", "fdatasync", "sync", "mknod",
+                 "pathconf", "fpathconf", "confstr", "getsid", "tcgetpgrp")
+STANDARD = ("subprocess", "selectors", "multiprocessing", "multiprocessing.pool", "multiprocessing.connection",
+            "concurrent.futures", "concurrent.futures.process", "asyncio", "shutil", "tempfile", "socket",
+            "socketserver", "http.server", "http.client", "ssl", "sqlite3", "threading", "logging.handlers",
+            "urllib.request", "mimetypes", "uuid", "zipfile", "tarfile", "platform", "getpass", "ctypes",
+            "ctypes.util", "webbrowser", "hashlib", "secrets", "gzip", "csv", "sysconfig", "email.utils",
+            "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix", "multiprocessing.spawn",
+            "multiprocessing.resource_tracker", "multiprocessing.queues", "multiprocessing.synchronize")
+
+
+def _third_party(root: Path) -> set[str]:
+    """The top-level packages outside the standard library that mjarena's modules import (installed or not)."""
+    names = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+    return {name for name in names if name not in sys.stdlib_module_names and name not in ("mjarena", "__future__")}
+
+
+def _take_away(system: str) -> None:
+    removed_os = LINUX_ONLY_OS + (WAITID if sys.version_info < (3, 13) else ())
+    if system == "win32":
+        for name in POSIX_MODULES:
+            sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
+        for name in dir(signal):
+            if not name.startswith("_") and name not in WINDOWS_SIGNAL_NAMES:
+                delattr(signal, name)
+        removed_os = LINUX_ONLY_OS + WAITID + POSIX_ONLY_OS
+    elif system == "darwin":
+        if hasattr(signal, "pidfd_send_signal"):
+            delattr(signal, "pidfd_send_signal")
+    else:
+        raise SystemExit(f"no such system to simulate: {system} (win32 or darwin)")
+    for name in removed_os:
+        if hasattr(os, name):
+            delattr(os, name)
+    sys.platform = system
+    import multiprocessing
+
+    multiprocessing.set_start_method("spawn", force=True)  # both systems' default (their workers start afresh)
+
+
+def _prepare(system: str) -> tuple[Path, set[str]]:
+    """Load what the real systems bring their own of, then take away what ``system`` lacks; (mjarena's folder,
+    the third-party packages not installed here)."""
+    spec = importlib.util.find_spec("mjarena")
+    assert spec is not None and spec.origin is not None
+    root = Path(spec.origin).parent
+    for name in STANDARD:
+        importlib.import_module(name)
+    missing = set()
+    for name in sorted(_third_party(root)):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.add(name)  # an extra that is not installed here
+    _take_away(system)
+    return root, missing
+
+
+def main(system: str) -> None:
+    root, missing = _prepare(system)
+    modules = sorted("mjarena." + ".".join(path.relative_to(root).with_suffix("").parts)
+                     for path in root.rglob("*.py"))
+    modules = [name.removesuffix(".__init__") for name in modules if name not in NOT_IMPORTED]
+    failed = 0
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # any error at import is what this looks for
+            if isinstance(error, ImportError) and error.name in missing:
+                continue  # an extra not installed here
+            failed += 1
+            print(f"FAILED {name}: {type(error).__name__}: {error}")
+    print(f"imported {len(modules)} modules, {failed} failed")
+
+
+def run_command(system: str, argv: list[str]) -> int:
+    """``mjarena ARGV`` with what ``system`` lacks taken away (as :func:`main` does before importing); the
+    workers of its process pools too (they are spawned: see the end of this file)."""
+    os.environ["MJARENA_SIM_SYSTEM"] = system
+    _prepare(system)
+    from mjarena.cli import main as mjarena
+
+    return mjarena(argv)
+
+
+def _read_proc_from(folder: str) -> None:
+    """psutil reads processes from ``folder`` (a procfs mounted there), not ``/proc``, which the test mode hides."""
+    import psutil
+
+    psutil.PROCFS_PATH = folder
+    os.environ["MJARENA_SIM_PROCFS"] = folder
+
+
+if __name__ == "__main__":
+    words = sys.argv[1:]
+    if len(words) > 2 and words[1] == "--procfs":
+        _read_proc_from(words[2])
+        del words[1:3]
+    if len(words) > 1 and words[1] == "--":
+        sys.exit(run_command(words[0], words[2:]))
+    main(words[0])
+
+if __name__ == "__mp_main__" and os.environ.get("MJARENA_SIM_SYSTEM"):  # a spawned worker of a simulated judge
+    if os.environ.get("MJARENA_SIM_PROCFS"):
+        _read_proc_from(os.environ["MJARENA_SIM_PROCFS"])
+    _prepare(os.environ["MJARENA_SIM_SYSTEM"])
