@@ -39,7 +39,7 @@ from pathlib import Path
 
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat, stat_fields
-from mjarena.sandbox import seccomp
+from mjarena.sandbox import procview, seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
@@ -61,8 +61,9 @@ _DEV_BYTES = 64 << 10  # a compiler's /dev: a read-only tmpfs holding null alone
 _BLOCK = 4096
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
-# The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left.
-_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+# The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
+# to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
 _REAP_SECONDS = 5.0
 _slots_lock = threading.Lock()
@@ -487,9 +488,10 @@ def _init_python() -> str:
 
 
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
-           output_bytes: int | None = None) -> list[str]:
-    """bwrap arguments for the file system: system directories, the private tmpfs mounts, the given paths at
-    their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
+           output_bytes: int | None = None, memory_limit: int | None = None) -> list[str]:
+    """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
+    counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
+    given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
     working folder.  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of ``null`` alone,
     read-only, and the working folder a tmpfs of that size showing the judge's folder's files read-only."""
     args: list[str] = []
@@ -500,7 +502,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    args += ["--proc", "/proc"]
+    args += ["--proc", "/proc", *procview.binds(memory_limit)]
     if output_bytes is None:
         args += ["--dev", "/dev"]
     else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
@@ -877,7 +879,7 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
-        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output)
+        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -898,7 +900,7 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(_TMPFS), "seccomp": _filter(),
+            "tmpfs": list(_TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})
