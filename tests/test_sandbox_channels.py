@@ -1,0 +1,218 @@
+"""No channel between colluding bots at one table (issue 36): what the kernel shares between boxes.
+
+Two keep-running bots of ``tests/bots/attacks/counter_channel_bot.py``, both alive in boxes of their own, asked in
+turn as at a table (the judge stops each between its turns): the sender encodes a secret of 32 bits (16 ones,
+so that a receiver that learns nothing gets exactly half right), the receiver decodes it.  With
+``--sandbox none`` it decodes every bit (so each test can fail); in the box the channel is closed: the calls
+fail, the counters stand still, and it decodes half the bits, chance.  And the box's ``/proc`` and ``sysinfo``
+show the box's own figures, not the machine's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import mmap
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mjarena.protocol.process import BotProcess
+from mjarena.sandbox import Sandbox, procview, run
+
+from boxes import sandbox_kinds
+
+BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "counter_channel_bot.py"
+BITS = 32
+
+
+def secret() -> str:
+    """32 random bits, 16 of them ones."""
+    bits = ["1"] * (BITS // 2) + ["0"] * (BITS // 2)
+    random.SystemRandom().shuffle(bits)
+    return "".join(bits)
+
+
+def bot(kind: str, *argv: str, memory_mib: int = 128, readable: tuple[str, ...] = ()) -> BotProcess:
+    return BotProcess([sys.executable, str(BOT), *argv], time_limit=5.0, memory_limit_mib=memory_mib,
+                      sandbox=Sandbox(kind=kind), readable=readable)
+
+
+def table(sender: BotProcess, receiver: BotProcess, turns: int) -> tuple[dict, dict]:
+    """Ask the two in turn, sender first, ``turns`` times each; their last reports."""
+    sent = received = {}
+    with sender, receiver:
+        for number in range(turns):
+            request = "0 0" if number == 0 else f"3 {number % 4} PLAY W{number % 9 + 1}"
+            replies = [sender.ask(request), receiver.ask(request.replace("0 0", "0 1"))]
+            assert all(reply.kept for reply in replies), "both stay alive, stopped between their turns"
+            sent, received = (json.loads(reply.debug or "{}") for reply in replies)
+    return sent, received
+
+
+def right(sent: str, decoded: str) -> int:
+    return sum(a == b for a, b in zip(sent, decoded, strict=False))
+
+
+def assert_at_chance(bits: str, decoded: str) -> None:
+    """The receiver learned nothing: half its bits right (no more than chance allows), the counter unmoved."""
+    assert len(decoded) == len(bits), decoded
+    assert right(bits, decoded) <= BITS * 3 // 4, (bits, decoded)
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_aio_counter(kind: str) -> None:
+    """The sender holds an AIO context (``io_setup``) while it is stopped for a 1; the receiver reads the
+    machine's count of AIO events (``/proc/sys/fs/aio-nr``) at its turn."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", "aio", bits), bot(kind, "receive", "aio", str(BITS)), 2 * BITS)
+    if kind == "none":  # the channel is real: every bit arrives
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert sent["errors"] == ["errno 1 (EPERM)"], sent  # io_setup is denied
+    assert received["errors"] == ["errno 2 (ENOENT)"], received  # /proc/sys is empty
+    assert set(received["seen"]) == {None}, received
+    assert_at_chance(bits, received["bits"])
+
+
+@pytest.mark.parametrize("counter", ["loadavg", "sysinfo"])
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_machines_count_of_threads(kind: str, counter: str) -> None:
+    """The sender holds 32 threads while it is stopped for a 1 (within its 128 processes); the receiver reads
+    the machine's count of threads at its turn, from ``/proc/loadavg`` or ``sysinfo(2)`` (``procs``)."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", counter, bits), bot(kind, "receive", counter, str(BITS)), 2 * BITS)
+    assert sent["errors"] == [], sent
+    if kind == "none":
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert received["errors"] == [] and set(received["seen"]) == {1}, received  # the box's own: one
+    assert_at_chance(bits, received["bits"])
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_page_cache(kind: str, tmp_path: Path) -> None:
+    """32 files of one page that both bots may read (the test's own, shown read-only, as ``/usr`` is to every
+    box), out of the page cache: the sender drops a file's page (``posix_fadvise(DONTNEED)``) for a 0 and reads
+    it for a 1; the receiver asks whether each page is cached (``preadv2(RWF_NOWAIT)``, else ``mincore``).  (What
+    is left in the box, timing a read of a page that only the sender can have brought in, is measured by
+    ``benchmarks/sandbox.py --page-cache``: docs/security.md.)"""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for number in range(BITS):
+        with open(folder / str(number), "wb") as handle:
+            handle.write(os.urandom(4096))
+            os.fsync(handle.fileno())
+        (folder / str(number)).chmod(0o644)
+    folder.chmod(0o755)
+    tmp_path.chmod(0o755)
+    out_of_the_cache([folder / str(number) for number in range(BITS)])
+    bits = secret()
+    sender = bot(kind, "send", "pagecache", bits, str(folder), readable=(str(folder),))
+    receiver = bot(kind, "receive", "pagecache", str(BITS), str(folder), readable=(str(folder),))
+    sent, received = table(sender, receiver, 2)
+    if kind == "none":
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert sent["errors"] == ["errno 1 (EPERM)"], sent  # fadvise denied: nothing is dropped
+    # preadv2 fails with ENOSYS, which the C library turns into ENOTSUP (asked with flags); mincore with EPERM
+    assert received["errors"] == ["errno 95 (ENOTSUP)", "errno 1 (EPERM)"], received
+    assert_at_chance(bits, received["bits"])
+
+
+def cached(path: Path) -> bool:
+    """Whether the first page of ``path`` is in the page cache (``mincore`` of a mapping: brings nothing in)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pointer = libc.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        vector = (ctypes.c_ubyte * 1)()
+        assert libc.mincore(pointer, 4096, vector) == 0, ctypes.get_errno()
+        libc.munmap(pointer, 4096)
+        return bool(vector[0] & 1)
+    finally:
+        os.close(fd)
+
+
+def out_of_the_cache(paths: list[Path]) -> None:
+    """Drop the pages of freshly written files (the file system lets them go once its journal has them)."""
+    for _ in range(500):
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+        if not any(cached(path) for path in paths):
+            return
+        time.sleep(0.02)
+    pytest.fail("the test's files stay in the page cache")
+
+
+# -- what a box sees instead ------------------------------------------------------------------------------------
+
+PROBE = r"""
+import ctypes, json, os
+class SysInfo(ctypes.Structure):
+    _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3), ("totalram", ctypes.c_ulong),
+                ("freeram", ctypes.c_ulong), ("rest", ctypes.c_char * 72)]
+info = SysInfo()
+ctypes.CDLL(None).sysinfo(ctypes.byref(info))
+found = {"sysinfo": [info.totalram, info.freeram, list(info.loads)], "sys": os.path.isdir("/proc/sys/fs"),
+         "phys": os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), "cpus": os.cpu_count()}
+for name in ("meminfo", "stat", "loadavg", "uptime", "vmstat", "pressure/memory", "diskstats", "interrupts"):
+    try:
+        with open("/proc/" + name) as handle:
+            found[name] = handle.read()
+    except OSError as error:
+        found[name] = error.errno
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_box_sees_its_own_memory_and_fixed_counters(kind: str) -> None:
+    """``/proc/meminfo``, ``sysinfo(2)`` and ``sysconf`` give the box's memory limit; ``stat``, ``loadavg``,
+    ``uptime``, ``vmstat`` and pressure are fixed files (as many CPUs as the judge may use); ``/proc/sys`` is
+    empty.  With no box, the machine's own."""
+    found = json.loads(run([sys.executable, "-c", PROBE], sandbox=Sandbox(kind=kind), memory_mib=300).stdout)
+    limit = 300 << 20
+    if kind == "none":
+        assert found["phys"] > limit and found["sys"] and found["loadavg"] != "0.00 0.00 0.00 1/1 1\n", found
+        return
+    assert found["sysinfo"] == [limit, limit, [0, 0, 0]] and found["phys"] == limit, found
+    assert found["meminfo"] == procview.meminfo(limit), found["meminfo"]
+    assert found["stat"] == procview.stat(len(os.sched_getaffinity(0))) and found["cpus"] == os.cpu_count()
+    assert (found["loadavg"], found["uptime"]) == ("0.00 0.00 0.00 1/1 1\n", "0.00 0.00\n"), found
+    assert set(found["vmstat"].split()[1::2]) == {"0"}, found["vmstat"]
+    assert "total=0" in found["pressure/memory"] and found["diskstats"] == found["interrupts"] == ""
+    assert found["sys"] is False
+
+
+def test_sysinfo_outside_a_box_filter_fails_cleanly() -> None:
+    """A program under the filter with no listener (not started by a box's init) gets ENOSYS from sysinfo,
+    not a hang."""
+    from mjarena.sandbox import seccomp
+    from mjarena.sandbox.boxinit import install_filter
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            install_filter(seccomp.build())
+            libc = ctypes.CDLL(None, use_errno=True)
+            result = libc.syscall(seccomp.numbers()["sysinfo"], ctypes.create_string_buffer(128))
+            os.write(write, f"{result} {ctypes.get_errno()}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as handle:
+        said = handle.read()
+    os.waitpid(pid, 0)
+    assert said == "-1 38", said
