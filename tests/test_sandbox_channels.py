@@ -15,6 +15,7 @@ import json
 import mmap
 import os
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -216,3 +217,22 @@ def test_sysinfo_outside_a_box_filter_fails_cleanly() -> None:
         said = handle.read()
     os.waitpid(pid, 0)
     assert said == "-1 38", said
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+@pytest.mark.parametrize("runtime", ["java", "node"])
+def test_the_jvm_and_node_size_themselves_by_the_box_limit(kind: str, runtime: str) -> None:
+    """A bot that asks how much memory there is gets its limit (1 GiB here): the JVM sizes its heap by it (a
+    quarter, by default) and Node's ``os.totalmem()`` gives it; with no box, the machine's."""
+    if shutil.which(runtime) is None and os.environ.get("MJARENA_REQUIRE_TOOLCHAINS") != "1":
+        pytest.skip(f"{runtime} is not installed")
+    argv = (["java", "-XX:+PrintFlagsFinal", "-version"] if runtime == "java"
+            else ["node", "-e", "console.log('MaxHeapSize = ' + require('os').totalmem() / 4)"])
+    result = run(argv, sandbox=Sandbox(kind=kind), memory_mib=1024, time_limit=20)
+    assert result.ok, result.stderr.decode()
+    heap = next(int(line.split("=")[1].split()[0]) for line in result.stdout.decode().splitlines()
+                if line.split()[:2] in (["size_t", "MaxHeapSize"], ["MaxHeapSize", "="]))
+    if kind == "none":
+        assert heap > 1 << 28, heap
+    else:
+        assert heap == 1 << 28, heap  # a quarter of 1 GiB
