@@ -27,6 +27,12 @@ The figures are ratios to no sandbox, measured in the same run, interleaved requ
   fastest.  Printed: bits right of N (N/2 is chance), the median read of a cached and of an
   uncached page, and the receiver's time per bit.  Each page carries one bit once: reading it brings it in.
 
+- ``--mapcount N`` (issue 36): the other channel left, the count of processes that map a page of a shared file.
+  A file of N blocks of 64 KiB that both bots may read; the sender maps block I for a 1 (and stays stopped with it mapped);
+  the receiver maps every page and reads its own ``/proc/self/pagemap``: a page mapped by no one else is marked
+  "exclusively mapped" (``smaps``' ``Shared_Clean`` and ``Pss`` tell the same).  Printed: bits right of N.
+  Unlike the page cache's, this one is not used up: the sender can unmap and map again at every turn.
+
 Goals (issue 23): at most 1.5 ms per restart request over no sandbox, for the C bot and the Python bot alike,
 and at most 0.2 ms per keep-running round trip.  (Issue 12's goal, 10 ms per restart request, was met by a fresh
 ``bwrap`` per request.)  The figure names of earlier versions are kept: ``restart request, ...`` without a bot's
@@ -194,6 +200,61 @@ def compile_c_bot(folder: Path) -> list[str]:
     return [str(binary)]
 
 
+MAPCOUNT_BOT = r"""
+import ctypes, json, os, struct, sys
+role, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(path, os.O_RDONLY)
+STRIDE = 16 * 4096  # a fault maps the pages around it too (fault_around_bytes, 64 KiB): one bit a 64 KiB block
+base = libc.mmap(None, count * STRIDE, 1, 2, fd, 0)  # PROT_READ, MAP_PRIVATE: the page cache's pages themselves
+line = sys.stdin.readline()
+report = {}
+if role == "send":
+    for number, bit in enumerate(sys.argv[4]):
+        if bit == "1":
+            ctypes.c_char.from_address(base + number * STRIDE).value
+else:
+    bits = ""
+    with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+        for number in range(count):
+            ctypes.c_char.from_address(base + number * STRIDE).value
+            pagemap.seek((base + number * STRIDE) // 4096 * 8)
+            bits += "0" if struct.unpack("<Q", pagemap.read(8))[0] >> 56 & 1 else "1"
+    report = {"bits": bits}
+while line:
+    sys.stdout.write(json.dumps({"response": "PASS", "debug": report}) + "\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+"""
+
+
+def mapcount(record: Record, folder: Path, count: int) -> None:
+    """The count of mappings of a shared file's pages between two boxes: bits right of ``count``."""
+    import json
+    import random
+
+    path = folder / "mapped"
+    path.write_bytes(os.urandom(16 * 4096 * count))
+    path.chmod(0o644)
+    bits = "".join(random.choice("01") for _ in range(count))
+    script = folder / "mapcount_bot.py"
+    script.write_text(MAPCOUNT_BOT)
+    python = os.path.realpath(sys.executable)
+    sender = BotProcess([python, str(script), "send", str(path), str(count), bits], time_limit=10.0)
+    receiver = BotProcess([python, str(script), "receive", str(path), str(count)], time_limit=10.0)
+    with sender, receiver:
+        sender.ask("0 0")
+        decoded = json.loads(receiver.ask("0 1").debug or "{}")["bits"]
+        sender.ask("2 W1")
+    right = sum(a == b for a, b in zip(bits, decoded, strict=True))
+    record.add("mapcount of a shared file's pages between two boxes, bits right", right, "bits",
+               anchor=("bits sent", count))
+    print(f"mapcount of a shared file's pages between two boxes: {right} of {count} bits right ({count // 2} is "
+          "chance), again at every turn")
+
+
 def _cold(paths: list[Path]) -> None:
     """Drop the pages of freshly written files (ext4 lets them go once its journal has them)."""
     import ctypes
@@ -310,6 +371,8 @@ def main() -> None:
                            help="requests per BotProcess before a new one (20): its first is the box start")
     arguments.add_argument("--requests", type=int, default=3000, help="keep-running requests per kind (3000)")
     arguments.add_argument("--bots", default="c,python", help="restart-mode bots to measure: c, python (both)")
+    arguments.add_argument("--mapcount", type=int, default=0, metavar="N",
+                           help="also measure the count of mappings of a shared file's pages as a channel (0: not)")
     arguments.add_argument("--page-cache", type=int, default=0, metavar="N",
                            help="also measure the page cache's read timing between two boxes with N bits (0: not)")
     args = arguments.parse_args()
@@ -338,6 +401,8 @@ def main() -> None:
         kept = keep(command, args.requests)
         if args.page_cache:
             page_cache(record, Path(folder), args.page_cache)
+        if args.mapcount:
+            mapcount(record, Path(folder), args.mapcount)
     keep_ratio = record.add("keep-running round trip, boxed / no box", kept["bwrap"], "ms",
                             anchor=("no box, ms", kept["none"]))
     record.add("keep-running round trip, box overhead", kept["bwrap"] - kept["none"], "ms", goal=("<=", 0.2))
