@@ -161,14 +161,26 @@ FUTEX_BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "futex_channe
 
 
 @pytest.mark.parametrize("kind", sandbox_kinds())
-def test_bots_cannot_talk_through_a_futex_of_a_shared_file(kind: str) -> None:
-    """A shared futex on a page of a file is keyed by the file's inode, so boxes that show the same ``libc.so``
-    share it: the sender's thread waits (a shared ``FUTEX_WAIT``) on the SECRET-th of 32 words of the C library's
-    code; the receiver, running beside it, wakes each word and says which one woke someone (5 bits).
+def test_bots_at_one_table_cannot_talk_through_a_futex_of_a_shared_file(kind: str) -> None:
+    """48 threads of the sender wait (a shared ``FUTEX_WAIT``) on a word of the C library's code for a 1, and it
+    answers once all of them wait; the receiver wakes that word at its turn and counts whom it woke.  A shared
+    futex on a page of a file is keyed by the file's inode, so every box that maps the same ``libc.so`` shares
+    it.  A stopped thread leaves the futex's queue, so the judge's stop between turns closes it, once the stop
+    has taken hold: the freeze now waits for that (``mjarena.sandbox.box.await_stopped``).  Before, the
+    receiver asked next found some of the waiters still queued (5 to 7 of 16 ones with no box, 1 or 2 in it):
+    this test failed."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", "futex", bits), bot(kind, "receive", "futex", str(BITS)), 2 * BITS)
+    assert sent["errors"] == [] and received["errors"] == [], (sent, received)
+    assert set(received["seen"]) == {0}, received  # a wake never found a waiter
+    assert_at_chance(bits, received["bits"])
 
-    At one table the judge stops the sender between its turns, and a stopped thread leaves the futex's queue, so
-    there the channel only works in the moment before the stop takes hold (seen: about half the ones of a secret
-    of 32 bits); two bots in games running side by side (here) have it whole."""
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_bots_running_side_by_side_share_a_futex_of_a_shared_file(kind: str) -> None:
+    """What is left, and why the stop matters: two bots that run at once (two games side by side, never two
+    seats of one table) find each other through a futex of the C library's code, in the box too.  The sender's
+    thread waits on the SECRET-th of 32 words; the receiver wakes each word until one wakes someone (5 bits)."""
     word = random.SystemRandom().randrange(32)
     results: dict[str, object] = {}
 
@@ -182,11 +194,7 @@ def test_bots_cannot_talk_through_a_futex_of_a_shared_file(kind: str) -> None:
     sender.join()
     receiver.join()
     sent, received = (json.loads(results[role].stdout) for role in ("send", "receive"))  # type: ignore[attr-defined]
-    if kind == "none":
-        assert sent == {"waited": "woken"} and received["woke"] == [word], (word, sent, received)
-        return
-    assert sent == {"waited": "errno 11 (EAGAIN)"}, sent  # no box can wait on a shared key
-    assert received["woke"] == [], received  # so a wake finds no one
+    assert sent == {"waited": "woken"} and received["woke"] == [word], (word, sent, received)
 
 
 # -- what a box sees instead ------------------------------------------------------------------------------------

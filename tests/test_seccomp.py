@@ -118,30 +118,6 @@ def test_page_cache_probes_fail_as_missing_calls_and_eviction_advice_is_denied()
     assert results["sysinfo"] == errno.ENOSYS and results["preadv2 fallback"] == 3, results
 
 
-def test_shared_futex_waits_fail_with_eagain_and_private_ones_wait() -> None:
-    """A futex wait without ``FUTEX_PRIVATE_FLAG`` (keyed by the inode when the word lies in a file's page, which
-    other boxes map too) fails with EAGAIN, as when the word changed; a private one waits (here: times out at
-    once); ``futex_waitv`` and the futex2 calls, whose flags the filter cannot read, fail with ENOSYS."""
-    table = seccomp.numbers()
-
-    def check(libc) -> dict[str, int]:
-        word = ctypes.c_uint32(7)
-        no_time = (ctypes.c_long * 2)(0, 0)
-        found = {}
-        for name, op in (("shared wait", 0), ("shared wait bitset", 9), ("private wait", 128),
-                         ("private wait bitset", 128 | 9)):
-            result = libc.syscall(table["futex"], ctypes.byref(word), op, 7, no_time, None, -1)
-            found[name] = ctypes.get_errno() if result < 0 else 0
-        found["shared wake"] = libc.syscall(table["futex"], ctypes.byref(word), 1, 1, None, None, 0)
-        found["futex_waitv"] = _errno_of(libc, table["futex_waitv"], 0, 0, 0, 0, 0)
-        return found
-
-    results = _in_filtered_child(check)
-    assert results["shared wait"] == results["shared wait bitset"] == errno.EAGAIN, results
-    assert results["private wait"] == results["private wait bitset"] == errno.ETIMEDOUT, results
-    assert results["shared wake"] == 0 and results["futex_waitv"] == errno.ENOSYS, results
-
-
 def test_an_unknown_machine_is_refused_with_the_known_ones() -> None:
     with pytest.raises(ValueError, match="known: aarch64, x86_64"):
         seccomp.build("riscv64")

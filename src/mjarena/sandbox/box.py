@@ -43,7 +43,7 @@ from mjarena.sandbox import procview, seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "Process", "Usage", "live_group_members", "peak_kib"]
+__all__ = ["BOX_ENV", "Box", "BoxError", "Process", "Usage", "await_stopped", "live_group_members", "peak_kib"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
@@ -66,6 +66,7 @@ _SLOTS = 256
 _INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
 _REAP_SECONDS = 5.0
+_STOP_SECONDS = 0.2  # how long a freeze waits for the stop to take hold (a thread in the kernel may take longer)
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
 _slots_next = 0
@@ -131,6 +132,37 @@ def peak_kib(pid: int) -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+def await_stopped(pids: Iterable[int], seconds: float) -> bool:
+    """Wait, at most ``seconds``, until every thread of ``pids`` is stopped (or gone); whether all were.
+
+    A stop takes hold asynchronously: a thread runs on until it is scheduled and sees the signal, and until then
+    it still holds what a thread holds only while it runs, such as its place in the queue of a futex (a shared
+    futex on a page of a file that every box maps is keyed by the file's inode, so a bot at the same table,
+    asked next, would find it there: ``FUTEX_WAKE`` counts whom it wakes).  Stopped, a waiting thread has left
+    the queue (its wait is restarted when it is let go)."""
+    end = time.monotonic() + seconds
+    pending = list(pids)
+    while True:
+        pending = [pid for pid in pending if not _all_stopped(pid)]
+        if not pending:
+            return True
+        if time.monotonic() > end:
+            return False
+        os.sched_yield()
+
+
+def _all_stopped(pid: int) -> bool:
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True  # gone
+    for thread in threads:
+        fields = stat_fields(f"{pid}/task/{thread}")
+        if fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
 
 
 def live_group_members(pgid: int) -> list[int]:
@@ -248,8 +280,10 @@ class Process:
         self.frozen = True
         if self.box.cgroup is not None:
             self.box.cgroup.freeze(True)
+            self.box.cgroup.await_frozen(_STOP_SECONDS)
             return self.measure(peaks=True)
         self._stopped = self._signal_tree(signal.SIGSTOP)
+        await_stopped(self._stopped, _STOP_SECONDS)
         return self.measure(peaks=True, pids=self._stopped)
 
     def thaw(self) -> None:

@@ -30,8 +30,8 @@ import platform
 import struct
 
 __all__ = [
-    "CLONE_NEW_FLAGS", "DENIED", "DENIED_ENOSYS", "DENIED_FCNTL", "DENIED_MADVISE", "FUTEX_SHARED_WAITS", "NOTIFIED",
-    "SOCKET_FAMILIES", "build", "numbers",
+    "CLONE_NEW_FLAGS", "DENIED", "DENIED_ENOSYS", "DENIED_FCNTL", "DENIED_MADVISE", "NOTIFIED", "SOCKET_FAMILIES",
+    "build", "numbers",
 ]
 
 #: Calls denied outright, and why (the attack they would serve).
@@ -74,9 +74,6 @@ DENIED: dict[str, str] = {
 DENIED_ENOSYS: dict[str, str] = {
     "preadv2": "probe a shared file's page cache (RWF_NOWAIT)", "pwritev2": "the same call's writing twin",
     "clone3": "namespace flags the filter cannot read",
-    # futex2 and futex_waitv carry their "shared" flag where the filter cannot see it (see FUTEX_SHARED_WAITS)
-    "futex_waitv": "wait on a shared file's futex key", "futex_wait": "wait on a shared file's futex key",
-    "futex_wake": "wake a shared file's futex key", "futex_requeue": "requeue onto a shared file's futex key",
 }
 #: Calls that the box's init answers itself (``SECCOMP_RET_USER_NOTIF``): ``sysinfo`` gives the machine's free
 #: memory, load and count of processes, and the C library's ``sysconf(_SC_PHYS_PAGES)`` (what the JVM sizes
@@ -84,14 +81,6 @@ DENIED_ENOSYS: dict[str, str] = {
 #: The init writes the box's own (its memory limit, no load, one process); a program whose filter has no
 #: listener (a test's) gets ``ENOSYS``.
 NOTIFIED: dict[str, str] = {"sysinfo": "the machine's free memory, load and process count"}
-#: ``futex`` operations that fail with ``EAGAIN`` (as when the word has changed: every caller waits again, so a
-#: wait becomes a spin, still correct) unless ``FUTEX_PRIVATE_FLAG`` is set: a shared wait on a page of a file
-#: that other boxes map too (``libc.so``'s text, say) is keyed by that file's inode, so a thread of one box
-#: blocked there is found, and woken, by ``FUTEX_WAKE`` from another box (and by the kernel's ``clear_child_tid``
-#: wake at a thread's exit, which no filter sees): a channel between boxes.  With no box able to wait on a shared
-#: key, a wake finds no one.  Only process-shared objects and ``pthread_join`` wait shared; the rest is private.
-FUTEX_SHARED_WAITS = {"FUTEX_WAIT": 0, "FUTEX_WAIT_BITSET": 9, "FUTEX_WAIT_REQUEUE_PI": 11}
-_FUTEX_PRIVATE_FLAG, _FUTEX_CMD_MASK = 128, 127
 #: ``madvise`` advice denied: ``MADV_COLD`` and ``MADV_PAGEOUT`` drop the page cache of a file mapped by this
 #: process alone, which another box may read (the ``fadvise`` eviction by another door).
 DENIED_MADVISE = {"MADV_COLD": 20, "MADV_PAGEOUT": 21}
@@ -122,8 +111,7 @@ _X86_64 = {
     "quotactl": 179, "vhangup": 153, "clone": 56, "clone3": 435, "fcntl": 72, "socket": 41, "io_setup": 206,
     "io_destroy": 207, "io_getevents": 208, "io_submit": 209, "io_cancel": 210, "io_pgetevents": 333,
     "fadvise64": 221, "readahead": 187, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
-    "madvise": 28, "sysinfo": 99, "futex": 202, "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
-    "futex_requeue": 456,
+    "madvise": 28, "sysinfo": 99,
 }
 _AARCH64 = {
     "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
@@ -138,13 +126,13 @@ _AARCH64 = {
     "quotactl": 60, "vhangup": 58, "clone": 220, "clone3": 435, "fcntl": 25, "socket": 198, "io_setup": 0,
     "io_destroy": 1, "io_submit": 2, "io_cancel": 3, "io_getevents": 4, "io_pgetevents": 292, "fadvise64": 223,
     "readahead": 213, "mincore": 232, "cachestat": 451, "preadv2": 286, "pwritev2": 287, "madvise": 233,
-    "sysinfo": 179, "futex": 98, "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455, "futex_requeue": 456,
+    "sysinfo": 179,
 }
 _TABLES = {"x86_64": (0xC000003E, _X86_64), "aarch64": (0xC00000B7, _AARCH64)}
 _X32_BIT = 0x40000000  # x86-64's x32 ABI: the same calls under other numbers
 
 # Classic BPF, as linux/filter.h and linux/seccomp.h spell it.
-_LD_W_ABS, _JEQ, _JGE, _JSET, _RET, _AND = 0x20, 0x15, 0x35, 0x45, 0x06, 0x54
+_LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW = 0x7FFF0000
 _USER_NOTIF = 0x7FC00000
 _ERRNO = 0x00050000
@@ -209,7 +197,6 @@ def build(machine: str | None = None, *, denial: int = errno.EPERM) -> bytes:
     _deny_flags(program, table["clone"], 0, CLONE_NEW_FLAGS, denial)
     _deny_values(program, table["fcntl"], 1, set(DENIED_FCNTL.values()), denial, allowed=False)
     _deny_values(program, table["madvise"], 2, set(DENIED_MADVISE.values()), denial, allowed=False)
-    _shared_futex_waits(program, table["futex"])
     _deny_values(program, table["socket"], 0, set(SOCKET_FAMILIES.values()), denial, allowed=True)
     program.op(_RET, _ALLOW)
     return program.pack()
@@ -222,19 +209,6 @@ def _deny_flags(program: _Program, number: int, arg: int, flags: int, denial: in
     program.op(_JSET, flags, 0, 1)
     program.op(_RET, _ERRNO | denial)
     program.op(_RET, _ALLOW)
-
-
-def _shared_futex_waits(program: _Program, number: int) -> None:
-    """``futex`` waits without ``FUTEX_PRIVATE_FLAG`` fail with ``EAGAIN`` (:data:`FUTEX_SHARED_WAITS`)."""
-    waits = sorted(FUTEX_SHARED_WAITS.values())
-    program.op(_JEQ, number, 0, len(waits) + 5)
-    program.op(_LD_W_ABS, _arg(1))
-    program.op(_JSET, _FUTEX_PRIVATE_FLAG, len(waits) + 1, 0)  # private: allowed
-    program.op(_AND, _FUTEX_CMD_MASK)
-    for index, value in enumerate(waits):
-        program.op(_JEQ, value, len(waits) - index, 0)  # a shared wait: to the EAGAIN
-    program.op(_RET, _ALLOW)
-    program.op(_RET, _ERRNO | errno.EAGAIN)
 
 
 def _deny_values(program: _Program, number: int, arg: int, values: set[int], denial: int, *, allowed: bool) -> None:

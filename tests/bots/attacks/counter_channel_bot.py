@@ -2,15 +2,18 @@
 judge stops each between its turns).
 
 ``counter_channel_bot.py send CHANNEL BITS [ARG]`` and ``counter_channel_bot.py receive CHANNEL COUNT [ARG]``.
-The two are asked in turn, sender first.  For a counter (``aio``, ``loadavg``, ``sysinfo``) each bit takes two
-rounds: in the sender's even turns it holds nothing and the receiver reads the counter (the baseline); in its odd
-turns it holds the bit (an AIO context of 4,096 events, or 32 threads, for a 1) and the receiver reads again: a 1
-when the counter went up (by 16 or more for threads).
+The two are asked in turn, sender first.  For a counter (``aio``, ``loadavg``, ``sysinfo``, ``futex``) each bit
+takes two rounds: in the sender's even turns it holds nothing and the receiver reads the counter (the baseline);
+in its odd turns it holds the bit (an AIO context of 4,096 events, 32 threads, or 48 threads waiting on a futex,
+for a 1) and the receiver reads again: a 1 when the counter went up (by 16 or more for threads).
 - ``aio``: ``io_setup`` while frozen; the receiver reads ``/proc/sys/fs/aio-nr`` (the machine's count of AIO
   events).
 - ``loadavg``: the receiver reads the machine's count of threads in ``/proc/loadavg`` (``running/ALL``);
   ``sysinfo``: the same count, ``procs`` of ``sysinfo(2)``.  (Free memory moves too, but the kernel's per-CPU
   lists of free pages blur it: a count of threads is exact.)
+- ``futex``: the sender's threads wait (``FUTEX_WAIT``, shared) on a word of the C library's code, a page of a
+  file that every process maps, and answer once all of them wait; the receiver wakes that word (``FUTEX_WAKE``):
+  the count it woke is the counter.
 ``pagecache`` (ARG: the folder of COUNT files of one page, which both see read-only, written and synced by the
 test): in its first turn the sender reads file I for a 1 and drops its page with ``posix_fadvise(DONTNEED)`` for
 a 0; the receiver, in its first turn, asks each page with ``preadv2(RWF_NOWAIT)`` (``EAGAIN``: not cached), or
@@ -28,6 +31,8 @@ import sys
 import threading
 
 MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+FUTEX = {"x86_64": 202, "aarch64": 98}[os.uname().machine]
+WAITERS = 48
 REPORT = {"bits": "", "seen": [], "errors": []}
 LIBC = ctypes.CDLL(None, use_errno=True)
 IO_SETUP = {"x86_64": 206, "aarch64": 0}[os.uname().machine]
@@ -57,9 +62,35 @@ class SysInfo(ctypes.Structure):
                 ("mem_unit", ctypes.c_uint), ("_f", ctypes.c_char * 8)]
 
 
+def futex_word():
+    """The address of a word of the C library's code (the page of ``printf``): a page of a shared file."""
+    return (ctypes.cast(LIBC.printf, ctypes.c_void_p).value & ~0xFFF) + 0x40
+
+
+def futex_wake(address):
+    return LIBC.syscall(FUTEX, ctypes.c_void_p(address), 1, 1 << 30, None, None, 0)  # FUTEX_WAKE, shared
+
+
+def futex_wait():
+    address = futex_word()
+    value = ctypes.c_uint32.from_address(address).value
+    if LIBC.syscall(FUTEX, ctypes.c_void_p(address), 0, ctypes.c_uint32(value), None, None, 0) != 0:  # FUTEX_WAIT
+        note_error(ctypes.get_errno())
+
+
+def waiting_in_futex(thread_id):
+    try:
+        with open(f"/proc/self/task/{thread_id}/syscall") as handle:
+            return handle.read().split()[0] == str(FUTEX)
+    except (OSError, IndexError):
+        return False
+
+
 def read_counter(channel):
     """The counter as the receiver sees it now (None when it cannot be read)."""
     try:
+        if channel == "futex":
+            return futex_wake(futex_word())
         if channel == "aio":
             with open("/proc/sys/fs/aio-nr") as handle:
                 return int(handle.read())
@@ -85,6 +116,10 @@ class Sender:
     def release(self):
         if self.held is not None and self.channel == "aio":
             LIBC.syscall(IO_DESTROY, self.held)
+        elif self.held is not None and self.channel == "futex":
+            while any(worker.is_alive() for worker in self.held):
+                futex_wake(futex_word())
+                self.held[0].join(0.001)
         elif self.held is not None:
             done, workers = self.held
             done.set()
@@ -99,6 +134,13 @@ class Sender:
                 note_error(ctypes.get_errno())
                 return
             self.held = context.value
+        elif self.channel == "futex":
+            self.held = [threading.Thread(target=futex_wait) for _ in range(WAITERS)]
+            for worker in self.held:
+                worker.start()
+            for worker in self.held:  # answer only once every one of them waits (or gave up)
+                while worker.is_alive() and not waiting_in_futex(worker.native_id):
+                    worker.join(0.0005)
         else:
             done = threading.Event()
             workers = [threading.Thread(target=done.wait) for _ in range(32)]
@@ -155,7 +197,7 @@ class Receiver:
             return
         if value is None or self.baseline is None:
             bit = "0"
-        elif self.channel == "aio":
+        elif self.channel in ("aio", "futex"):
             bit = "1" if value > self.baseline else "0"
         else:
             bit = "1" if value - self.baseline >= 16 else "0"
@@ -203,6 +245,7 @@ def main():
     LIBC.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
     LIBC.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     LIBC.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    LIBC.syscall.restype = ctypes.c_long
     role, channel, what = sys.argv[1], sys.argv[2], sys.argv[3]
     arg = sys.argv[4] if len(sys.argv) > 4 else "0"
     bot = Sender(channel, what, arg) if role == "send" else Receiver(channel, int(what), arg)
