@@ -4,12 +4,15 @@ table of what a bot may not do, with no library beyond the standard one.
 A namespace does not separate everything the kernel has: file locks live on the inode (two boxes that show the
 same read-only file share its lock table), keyrings belong to the uid and the session, memfds and System V
 shared memory sit in no process's resident size, ``ptrace`` can resume a process the judge stopped, and a box
-that may make namespaces may mount a tmpfs of its own.  The filter closes those doors; each denied call fails
-with ``EPERM`` (``clone3`` with ``ENOSYS``, so that the C library falls back to ``clone``, whose flags the
-filter can read), so an honest program sees an ordinary error and is never killed:
+that may make namespaces may mount a tmpfs of its own.  Two bots at one table could also talk through what the
+whole machine counts (AIO contexts, free memory, processes) and through the page cache of files every box reads
+(drop a page, or ask whether it is cached).  The filter closes those doors; each denied call fails with
+``EPERM`` (``clone3``, ``preadv2`` and ``pwritev2`` with ``ENOSYS``, so that the C library falls back to
+``clone``, whose flags the filter can read, and to ``preadv``), so an honest program sees an ordinary error and
+is never killed; ``sysinfo`` is answered by the box's init with the box's own figures (:data:`NOTIFIED`):
 
 >>> sorted(DENIED)[:4]
-['acct', 'add_key', 'bpf', 'chroot']
+['acct', 'add_key', 'bpf', 'cachestat']
 >>> program = build("x86_64")
 >>> len(program) % 8, len(program) // 8 < 200
 (0, True)
