@@ -28,7 +28,7 @@ The figures are ratios to no sandbox, measured in the same run, interleaved requ
   uncached page, and the receiver's time per bit.  Each page carries one bit once: reading it brings it in.
 
 - ``--mapcount N`` (issue 36): the other channel left, the count of processes that map a page of a shared file.
-  A file of N blocks of 64 KiB that both bots may read; the sender maps block I for a 1 (and stays stopped with
+  A file of N blocks of 2 MiB that both bots may read; the sender maps block I for a 1 (and stays stopped with
   it mapped); the receiver maps every block and reads its own ``/proc/self/pagemap``: a page mapped by no one
   else is marked "exclusively mapped" (``smaps``' ``Shared_Clean`` and ``Pss`` tell the same).  Printed: bits
   right of N, and the receiver's time a bit.
@@ -208,7 +208,7 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 fd = os.open(path, os.O_RDONLY)
-STRIDE = 16 * 4096  # a fault maps the pages around it too (fault_around_bytes, 64 KiB): one bit a 64 KiB block
+STRIDE = 2 << 20  # a fault maps the pages around it too, and a large folio of the page cache is "shared" as a whole
 base = libc.mmap(None, count * STRIDE, 1, 2, fd, 0)  # PROT_READ, MAP_PRIVATE: the page cache's pages themselves
 line = sys.stdin.readline()
 report = {}
@@ -239,8 +239,9 @@ def mapcount(record: Record, folder: Path, count: int) -> None:
     import random
 
     path = folder / "mapped"
-    path.write_bytes(os.urandom(16 * 4096 * count))
+    path.write_bytes(os.urandom((2 << 20) * count))
     path.chmod(0o644)
+    _cold([path])  # read in again by the bots' faults: folios of the size a read makes, not a write
     bits = "".join(random.choice("01") for _ in range(count))
     script = folder / "mapcount_bot.py"
     script.write_text(MAPCOUNT_BOT)
