@@ -100,7 +100,7 @@ def test_colluding_bots_cannot_talk_through_the_machines_count_of_threads(kind: 
 def test_colluding_bots_cannot_talk_through_the_page_cache(kind: str, tmp_path: Path) -> None:
     """32 files of one page that both bots may read (the test's own, shown read-only, as ``/usr`` is to every
     box), out of the page cache: the sender drops a file's page (``posix_fadvise(DONTNEED)``) for a 0 and reads
-    it for a 1; the receiver asks whether each page is cached (``preadv2(RWF_NOWAIT)``, else ``mincore``).  (What
+    it for a 1; the receiver asks whether each page is cached (``mincore``, else ``preadv2(RWF_NOWAIT)``).  (What
     is left in the box, timing a read of a page that only the sender can have brought in, is measured by
     ``benchmarks/sandbox.py --page-cache``: docs/security.md.)"""
     folder = tmp_path / "pages"
@@ -121,8 +121,8 @@ def test_colluding_bots_cannot_talk_through_the_page_cache(kind: str, tmp_path: 
         assert received["bits"] == bits, (bits, received)
         return
     assert sent["errors"] == ["errno 1 (EPERM)"], sent  # fadvise denied: nothing is dropped
-    # preadv2 fails with ENOSYS, which the C library turns into ENOTSUP (asked with flags); mincore with EPERM
-    assert received["errors"] == ["errno 95 (ENOTSUP)", "errno 1 (EPERM)"], received
+    # mincore fails with EPERM; preadv2 with ENOSYS, which the C library turns into ENOTSUP (asked with a flag)
+    assert received["errors"] == ["errno 1 (EPERM)", "errno 95 (ENOTSUP)"], received
     assert_at_chance(bits, received["bits"])
 
 

@@ -16,8 +16,8 @@ for a 1) and the receiver reads again: a 1 when the counter went up (by 16 or mo
   the count it woke is the counter.
 ``pagecache`` (ARG: the folder of COUNT files of one page, which both see read-only, written and synced by the
 test): in its first turn the sender reads file I for a 1 and drops its page with ``posix_fadvise(DONTNEED)`` for
-a 0; the receiver, in its first turn, asks each page with ``preadv2(RWF_NOWAIT)`` (``EAGAIN``: not cached), or
-with ``mincore`` on a mapping of it when that call is missing: the bits at once.
+a 0; the receiver, in its first turn, asks whether each page is cached with ``mincore`` on a mapping of it, or with
+``preadv2(RWF_NOWAIT)`` (``EAGAIN``: not cached) when that call is denied: the bits at once.
 Each answer reports in ``debug`` (and on standard error, ``REPORT {json}``): the bits decoded so far (``bits``),
 what was read (``seen``) and the errors (``"errno N (NAME)"``).
 """
@@ -214,7 +214,17 @@ class Receiver:
         report(bits=bits)
 
     def probe(self, fd):
-        """``1`` when the file's first page is in the page cache, ``0`` when not (or when nothing can tell)."""
+        """``1`` when the file's first page is in the page cache, ``0`` when not (or when nothing can tell): asked
+        with ``mincore`` (exact), else with ``preadv2(RWF_NOWAIT)`` (which may find the page read in by the
+        readahead it starts itself, on a fast disk)."""
+        vector = (ctypes.c_ubyte * 1)()
+        pointer = LIBC.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        try:
+            if LIBC.mincore(pointer, 4096, vector) == 0:
+                return "1" if vector[0] & 1 else "0"
+            note_error(ctypes.get_errno())
+        finally:
+            LIBC.munmap(pointer, 4096)
         try:
             os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT)
             return "1"
@@ -222,15 +232,7 @@ class Receiver:
             return "0"
         except OSError as error:
             note_error(error.errno)
-        vector = (ctypes.c_ubyte * 1)()
-        pointer = LIBC.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
-        try:
-            if LIBC.mincore(pointer, 4096, vector) != 0:
-                note_error(ctypes.get_errno())
-                return "0"
-            return "1" if vector[0] & 1 else "0"
-        finally:
-            LIBC.munmap(pointer, 4096)
+        return "0"
 
 
 def answer(request):
