@@ -6,7 +6,9 @@ the whole machine: free memory, CPU time, load, forks, interrupts, I/O and memor
 other reads.  So every box sees, over each of those files, a fixed file that the judge made: nothing in it
 moves, whatever the machine does.  ``meminfo`` shows the box's memory limit as ``MemTotal`` (free and available
 alike), ``stat`` one line per CPU the judge may use (with no time spent), ``loadavg``, ``uptime``, ``vmstat`` and
-``pressure/*`` zeros, the others nothing; ``/proc/sys`` is an empty folder.
+``pressure/*`` zeros, ``cpuinfo`` the machine's as it was when the judge first asked (its ``cpu MHz`` lines
+move with the load), the others nothing; ``/proc/sys`` is an empty folder.  (``sysinfo(2)``, which gives the
+same figures, is answered by the box's init: :mod:`mjarena.sandbox.boxinit`.)
 
 The files are made once per content (their names carry a hash of it) in a folder of the judge's user, reused by
 every box and every later judge, and shown read-only (:func:`binds`):
