@@ -19,6 +19,21 @@ The figures are ratios to no sandbox, measured in the same run, interleaved requ
 - keep-running mode: the median round trip of one kept bot, box and no box, alternating rounds of 100 requests
   (with the box, each round trip also thaws and freezes the bot's process tree).
 
+- ``--page-cache N`` (issue 36): what is left of the page cache as a channel between two boxes at one table.
+  N files of one page, out of the page cache, shown read-only to two keep-running bots in boxes of their own
+  (as ``/usr`` is shown to every box); the sender reads file I for a 1 (it cannot drop a page: ``fadvise`` and
+  ``MADV_PAGEOUT`` are denied); the receiver times one read of each file (it cannot ask the cache:
+  ``preadv2(RWF_NOWAIT)``, ``mincore`` and ``cachestat`` are denied) and says 1 for a read under 8 times the
+  fastest.  Printed: bits right of N (N/2 is chance), the median read of a cached and of an
+  uncached page, and the receiver's time per bit.  Each page carries one bit once: reading it brings it in.
+
+- ``--mapcount N`` (issue 36): the other channel left, the count of processes that map a page of a shared file.
+  A file of N blocks of 2 MiB that both bots may read; the sender maps block I for a 1 (and stays stopped with
+  it mapped); the receiver maps every block and reads its own ``/proc/self/pagemap``: a page mapped by no one
+  else is marked "exclusively mapped" (``smaps``' ``Shared_Clean`` and ``Pss`` tell the same).  Printed: bits
+  right of N, and the receiver's time a bit.
+  Unlike the page cache's, this one is not used up: the sender can unmap and map again at every turn.
+
 Goals (issue 23): at most 1.5 ms per restart request over no sandbox, for the C bot and the Python bot alike,
 and at most 0.2 ms per keep-running round trip.  (Issue 12's goal, 10 ms per restart request, was met by a fresh
 ``bwrap`` per request.)  The figure names of earlier versions are kept: ``restart request, ...`` without a bot's
@@ -67,6 +82,31 @@ int main(void) {
 }
 """
 KINDS = ("none", "bwrap")
+PAGE_CACHE_BOT = r"""
+import json, os, sys, time
+role, folder, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+line = sys.stdin.readline()
+report = {}
+if role == "send":
+    for number, bit in enumerate(sys.argv[4]):
+        if bit == "1":
+            with open(os.path.join(folder, str(number)), "rb") as handle:
+                handle.read(4096)
+else:
+    times = []
+    begin = time.perf_counter()
+    for number in range(count):
+        fd = os.open(os.path.join(folder, str(number)), os.O_RDONLY)
+        start = time.perf_counter_ns()
+        os.pread(fd, 4096, 0)
+        times.append(time.perf_counter_ns() - start)
+        os.close(fd)
+    report = {"times": times, "seconds": time.perf_counter() - begin}
+while line:
+    sys.stdout.write(json.dumps({"response": "PASS", "debug": report}) + "\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+"""
 
 
 def request_text(number: int) -> str:
@@ -161,6 +201,138 @@ def compile_c_bot(folder: Path) -> list[str]:
     return [str(binary)]
 
 
+MAPCOUNT_BOT = r"""
+import ctypes, json, os, struct, sys
+role, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(path, os.O_RDONLY)
+STRIDE = 2 << 20  # a fault maps the pages around it too, and a large folio of the page cache is "shared" as a whole
+base = libc.mmap(None, count * STRIDE, 1, 2, fd, 0)  # PROT_READ, MAP_PRIVATE: the page cache's pages themselves
+line = sys.stdin.readline()
+report = {}
+if role == "send":
+    for number, bit in enumerate(sys.argv[4]):
+        if bit == "1":
+            ctypes.c_char.from_address(base + number * STRIDE).value
+else:
+    import time
+    begin = time.perf_counter()
+    bits = ""
+    with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+        for number in range(count):
+            ctypes.c_char.from_address(base + number * STRIDE).value
+            pagemap.seek((base + number * STRIDE) // 4096 * 8)
+            bits += "0" if struct.unpack("<Q", pagemap.read(8))[0] >> 56 & 1 else "1"
+    report = {"bits": bits, "seconds": time.perf_counter() - begin}
+while line:
+    sys.stdout.write(json.dumps({"response": "PASS", "debug": report}) + "\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+"""
+
+
+def mapcount(record: Record, folder: Path, count: int) -> None:
+    """The count of mappings of a shared file's pages between two boxes: bits right of ``count``."""
+    import json
+    import random
+
+    path = folder / "mapped"
+    path.write_bytes(os.urandom((2 << 20) * count))
+    path.chmod(0o644)
+    _cold([path])  # read in again by the bots' faults: folios of the size a read makes, not a write
+    bits = "".join(random.choice("01") for _ in range(count))
+    script = folder / "mapcount_bot.py"
+    script.write_text(MAPCOUNT_BOT)
+    python = os.path.realpath(sys.executable)
+    sender = BotProcess([python, str(script), "send", str(path), str(count), bits], time_limit=10.0)
+    receiver = BotProcess([python, str(script), "receive", str(path), str(count)], time_limit=10.0)
+    with sender, receiver:
+        sender.ask("0 0")
+        report = json.loads(receiver.ask("0 1").debug or "{}")
+        sender.ask("2 W1")
+    decoded = report["bits"]
+    right = sum(a == b for a, b in zip(bits, decoded, strict=True))
+    per_bit = report["seconds"] / count * 1e6
+    record.add("mapcount of a shared file's pages between two boxes, bits right", right, "bits",
+               anchor=("bits sent", count))
+    record.note("mapcount", {"receiver_us_per_bit": round(per_bit, 1)})
+    print(f"mapcount of a shared file's pages between two boxes: {right} of {count} bits right ({count // 2} is "
+          f"chance), {per_bit:.0f} us a bit, again at every turn")
+
+
+def _cold(paths: list[Path]) -> None:
+    """Drop the pages of freshly written files (ext4 lets them go once its journal has them)."""
+    import ctypes
+    import mmap
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+
+    def cached(path: Path) -> bool:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            pointer = libc.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+            vector = (ctypes.c_ubyte * 1)()
+            libc.mincore(pointer, 4096, vector)
+            libc.munmap(pointer, 4096)
+            return bool(vector[0] & 1)
+        finally:
+            os.close(fd)
+
+    for _ in range(500):
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+        if not any(cached(path) for path in paths):
+            return
+        time.sleep(0.02)
+    raise SystemExit("the benchmark's files stay in the page cache (a file system that keeps them, tmpfs?)")
+
+
+def page_cache(record: Record, folder: Path, count: int) -> None:
+    """The page cache's read timing between two boxes: bits right of ``count`` (see the module's docstring)."""
+    import json
+    import random
+
+    pages = folder / "pages"
+    pages.mkdir()
+    for number in range(count):
+        with open(pages / str(number), "wb") as handle:
+            handle.write(os.urandom(4096))
+            os.fsync(handle.fileno())
+        (pages / str(number)).chmod(0o644)
+    pages.chmod(0o755)
+    _cold([pages / str(number) for number in range(count)])
+    bits = "".join(random.choice("01") for _ in range(count))
+    script = folder / "page_cache_bot.py"
+    script.write_text(PAGE_CACHE_BOT)
+    python = os.path.realpath(sys.executable)
+    sender = BotProcess([python, str(script), "send", str(pages), str(count), bits], time_limit=10.0)
+    receiver = BotProcess([python, str(script), "receive", str(pages), str(count)], time_limit=10.0)
+    with sender, receiver:
+        sender.ask("0 0")
+        report = json.loads(receiver.ask("0 1").debug or "{}")
+        sender.ask("2 W1")  # both alive, as at a table
+    times = report["times"]
+    cutoff = 8 * min(times)  # a read from the disk takes tens of times longer than one from memory
+    decoded = "".join("1" if time_ns < cutoff else "0" for time_ns in times)
+    right = sum(a == b for a, b in zip(bits, decoded, strict=True))
+    warm = statistics.median([t for t, bit in zip(times, bits, strict=True) if bit == "1"] or [0]) / 1000
+    cold = statistics.median([t for t, bit in zip(times, bits, strict=True) if bit == "0"] or [0]) / 1000
+    per_bit = report["seconds"] / count * 1e6
+    record.add("page cache read timing between two boxes, bits right", right, "bits", anchor=("bits sent", count))
+    record.note("page cache read timing", {"cached_us": round(warm, 1), "uncached_us": round(cold, 1),
+                                           "receiver_us_per_bit": round(per_bit, 1)})
+    print(f"page cache read timing between two boxes: {right} of {count} bits right ({count // 2} is chance); "
+          f"a cached page read in {warm:.1f} us, an uncached one in {cold:.1f} us; {per_bit:.0f} us a bit")
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -206,6 +378,10 @@ def main() -> None:
                            help="requests per BotProcess before a new one (20): its first is the box start")
     arguments.add_argument("--requests", type=int, default=3000, help="keep-running requests per kind (3000)")
     arguments.add_argument("--bots", default="c,python", help="restart-mode bots to measure: c, python (both)")
+    arguments.add_argument("--mapcount", type=int, default=0, metavar="N",
+                           help="also measure the count of mappings of a shared file's pages as a channel (0: not)")
+    arguments.add_argument("--page-cache", type=int, default=0, metavar="N",
+                           help="also measure the page cache's read timing between two boxes with N bits (0: not)")
     args = arguments.parse_args()
     if args.runs is not None:
         args.py_requests = args.runs
@@ -230,6 +406,10 @@ def main() -> None:
         if "python" in bots:
             report_restart(record, "Python", restart_sequence(command, args.py_requests, args.per_box), legacy=True)
         kept = keep(command, args.requests)
+        if args.page_cache:
+            page_cache(record, Path(folder), args.page_cache)
+        if args.mapcount:
+            mapcount(record, Path(folder), args.mapcount)
     keep_ratio = record.add("keep-running round trip, boxed / no box", kept["bwrap"], "ms",
                             anchor=("no box, ms", kept["none"]))
     record.add("keep-running round trip, box overhead", kept["bwrap"] - kept["none"], "ms", goal=("<=", 0.2))

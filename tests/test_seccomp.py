@@ -93,6 +93,31 @@ def test_namespace_flags_lock_commands_and_foreign_sockets_are_denied_and_the_re
     assert results["fork"] == 7
 
 
+def test_page_cache_probes_fail_as_missing_calls_and_eviction_advice_is_denied() -> None:
+    """``preadv2``/``pwritev2`` (``RWF_NOWAIT`` tells whether a page is cached) fail with ENOSYS, so that the C
+    library falls back to ``preadv``; ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` (which drop a shared
+    file's pages) is denied, other advice is not; ``sysinfo`` with no listener (outside a box's init) ENOSYS."""
+    table = seccomp.numbers()
+
+    def check(libc) -> dict[str, int]:
+        found = {name: _errno_of(libc, table[name]) for name in seccomp.DENIED_ENOSYS if name != "clone3"}
+        for name, advice in seccomp.DENIED_MADVISE.items():
+            found[name] = _errno_of(libc, table["madvise"], 0, 0, advice)
+        found["MADV_DONTNEED"] = _errno_of(libc, table["madvise"], 0, 0, 4)  # allowed: a length of 0 is fine
+        found["sysinfo"] = _errno_of(libc, table["sysinfo"], 0)
+        read, write = os.pipe()  # the C library's preadv2 with no flags falls back to preadv
+        os.write(write, b"abc")
+        buffer = ctypes.create_string_buffer(3)
+        vector = (ctypes.c_void_p * 2)(ctypes.cast(buffer, ctypes.c_void_p), 3)
+        found["preadv2 fallback"] = libc.preadv2(read, vector, 1, -1, 0)
+        return found
+
+    results = _in_filtered_child(check)
+    assert results["preadv2"] == results["pwritev2"] == errno.ENOSYS, results
+    assert results["MADV_COLD"] == results["MADV_PAGEOUT"] == MARK and results["MADV_DONTNEED"] == 0, results
+    assert results["sysinfo"] == errno.ENOSYS and results["preadv2 fallback"] == 3, results
+
+
 def test_an_unknown_machine_is_refused_with_the_known_ones() -> None:
     with pytest.raises(ValueError, match="known: aarch64, x86_64"):
         seccomp.build("riscv64")

@@ -39,11 +39,12 @@ from pathlib import Path
 
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat, stat_fields
-from mjarena.sandbox import portable, seccomp
+from mjarena.sandbox import portable, procview, seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers", "Process", "Usage", "live_group_members", "peak_kib"]
+__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers", "Process", "Usage", "await_stopped", "live_group_members",
+           "peak_kib"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
@@ -61,10 +62,12 @@ _DEV_BYTES = 64 << 10  # a compiler's /dev: a read-only tmpfs holding null alone
 _BLOCK = 4096
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
-# The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left.
-_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+# The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
+# to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
 _REAP_SECONDS = 5.0
+_STOP_SECONDS = 0.2  # how long a freeze waits for the stop to take hold (a thread in the kernel may take longer)
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
 _slots_next = 0
@@ -136,6 +139,37 @@ def peak_kib(pid: int) -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+def await_stopped(pids: Iterable[int], seconds: float) -> bool:
+    """Wait, at most ``seconds``, until every thread of ``pids`` is stopped (or gone); whether all were.
+
+    A stop takes hold asynchronously: a thread runs on until it is scheduled and sees the signal, and until then
+    it still holds what a thread holds only while it runs, such as its place in the queue of a futex (a shared
+    futex on a page of a file that every box maps is keyed by the file's inode, so a bot at the same table,
+    asked next, would find it there: ``FUTEX_WAKE`` counts whom it wakes).  Stopped, a waiting thread has left
+    the queue (its wait is restarted when it is let go)."""
+    end = time.monotonic() + seconds
+    pending = list(pids)
+    while True:
+        pending = [pid for pid in pending if not _all_stopped(pid)]
+        if not pending:
+            return True
+        if time.monotonic() > end:
+            return False
+        os.sched_yield()
+
+
+def _all_stopped(pid: int) -> bool:
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True  # gone
+    for thread in threads:
+        fields = stat_fields(f"{pid}/task/{thread}")
+        if fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
 
 
 def live_group_members(pgid: int) -> list[int]:
@@ -253,8 +287,10 @@ class Process:
         self.frozen = True
         if self.box.cgroup is not None:
             self.box.cgroup.freeze(True)
+            self.box.cgroup.await_frozen(_STOP_SECONDS)
             return self.measure(peaks=True)
         self._stopped = self._signal_tree(signal.SIGSTOP)
+        await_stopped(self._stopped, _STOP_SECONDS)
         return self.measure(peaks=True, pids=self._stopped)
 
     def thaw(self) -> None:
@@ -507,9 +543,10 @@ def _init_python() -> str:
 
 
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
-           output_bytes: int | None = None) -> list[str]:
-    """bwrap arguments for the file system: system directories, the private tmpfs mounts, the given paths at
-    their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
+           output_bytes: int | None = None, memory_limit: int | None = None) -> list[str]:
+    """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
+    counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
+    given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
     working folder.  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of ``null`` alone,
     read-only, and the working folder a tmpfs of that size showing the judge's folder's files read-only."""
     args: list[str] = []
@@ -520,7 +557,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    args += ["--proc", "/proc"]
+    args += ["--proc", "/proc", *procview.binds(memory_limit)]
     if output_bytes is None:
         args += ["--dev", "/dev"]
     else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
@@ -905,7 +942,7 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
-        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output)
+        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -926,7 +963,7 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(_TMPFS), "seccomp": _filter(),
+            "tmpfs": list(_TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})

@@ -16,6 +16,12 @@ so that the judge never decodes anything richer from inside a box:
 - ``{"kill": True}``: kill every process of the box but this one and reap them all; answered ``clean``.
 - By itself, when the program it started is reaped: ``exit STATUS MAXRSS`` (its wait status, its peak KiB).
 
+It also answers the system calls that the filter hands to it (:data:`mjarena.sandbox.seccomp.NOTIFIED`):
+each program installs its filter with a listener, which it passes to the init over a socket made for it
+before the fork; the init answers ``sysinfo`` with the box's own figures (``config["totalram"]`` as the
+machine's memory, all of it free, no load, one process, the box's age as uptime), written into the caller's
+memory through ``/proc/PID/mem``, so that no box sees what another moves.
+
 As the namespace's init it adopts every orphan and reaps it, so the CPU time of every process that ever ran in
 the box reaches this process's ``cutime``/``cstime`` (``/proc/<pid>/stat``), where the judge counts it.  It
 takes no input from the programs it starts (they cannot signal it: a pid namespace's init gets only the signals
@@ -32,11 +38,15 @@ import _signal as signal
 import _socket
 import array
 import ctypes
+import errno
+import fcntl
 import marshal
 import os
 import resource
 import select
+import struct
 import sys
+import time
 
 _PR_SET_DUMPABLE = 4
 _PR_SET_NO_NEW_PRIVS = 38
@@ -46,6 +56,17 @@ _CAP_VERSION_3 = 0x20080522
 _SECCOMP_MODE_FILTER = 2
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 _KEYCTL = {"x86_64": 250, "aarch64": 219}
+_SECCOMP = {"x86_64": 317, "aarch64": 277}
+_SYSINFO = {"x86_64": 99, "aarch64": 179}
+_SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_NEW_LISTENER = 1, 8
+# linux/seccomp.h: struct seccomp_notif (80 bytes), struct seccomp_notif_resp (24), the ioctls on a listener
+_NOTIF = struct.Struct("=QIIiIQ6Q")
+_NOTIF_RESP = struct.Struct("=QqiI")
+_NOTIF_RECV, _NOTIF_SEND, _NOTIF_ID_VALID = 0xC0502100, 0xC0182101, 0x40082102
+# struct sysinfo of a 64-bit machine: uptime, loads[3], totalram, freeram, sharedram, bufferram, totalswap,
+# freeswap, procs, (pad), totalhigh, freehigh, mem_unit
+_SYSINFO_STRUCT = struct.Struct("=q3Q6QHH4xQQI4x")
+_IN, _HUP = select.POLLIN, select.POLLHUP | select.POLLERR | select.POLLNVAL
 _RESET_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -70,12 +91,20 @@ def _check(result: int, what: str) -> None:
         raise OSError(number, f"{what}: {os.strerror(number)}")
 
 
-def install_filter(program: bytes) -> None:
+def install_filter(program: bytes, listen: bool = False) -> int | None:
     """Set ``no_new_privs`` and load the seccomp ``program`` (:func:`mjarena.sandbox.seccomp.build`) on this
-    process, for good."""
+    process, for good; with ``listen``, the listener of its notified calls (None where the kernel has none to
+    give: those calls then fail with ``ENOSYS``)."""
     fprog = _SockFprog(len(program) // 8, program)
     _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    number = _SECCOMP.get(os.uname().machine)
+    if listen and number is not None:
+        listener = _libc.syscall(number, _SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                                 ctypes.byref(fprog))
+        if listener >= 0:
+            return listener
     _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+    return None
 
 
 def _entries(path: str) -> set[tuple[int, int]]:
@@ -124,6 +153,10 @@ class Init:
         self.program: bytes = b""
         self.made: dict[str, set[tuple[int, int]]] = {}
         self.main: int | None = None
+        self.started = time.monotonic()
+        self.poller = select.poll()
+        self.handoffs: set[int] = set()  # sockets over which a starting program passes its filter's listener
+        self.listeners: set[int] = set()
         wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.wake = wake_read
         signal.set_wakeup_fd(wake_write)
@@ -147,15 +180,23 @@ class Init:
         return data, list(fds)
 
     def serve(self) -> None:
+        control = self.control.fileno()
+        self.poller.register(control, _IN)
+        self.poller.register(self.wake, _IN)
         while True:
-            ready, _, _ = select.select([self.control, self.wake], [], [])
-            if self.wake in ready:
+            events = dict(self.poller.poll())
+            if self.wake in events:
                 try:  # noqa: SIM105
                     os.read(self.wake, 4096)
                 except OSError:
                     pass
                 self.reap()
-            if self.control in ready:
+            for fd, event in events.items():
+                if fd in self.listeners:
+                    self.answer(fd, event)
+                elif fd in self.handoffs:
+                    self.take_listener(fd)
+            if control in events:
                 data, fds = self.receive()
                 if not data:
                     return  # the judge is gone: the box ends with its init
@@ -172,6 +213,69 @@ class Init:
                     self.send("clean")
                 for fd in fds:
                     os.close(fd)
+
+    def forget(self, fd: int, kind: set[int]) -> None:
+        kind.discard(fd)
+        self.poller.unregister(fd)
+        os.close(fd)
+
+    def take_listener(self, handoff: int) -> None:
+        """Receive the listener that a starting program sends (nothing when it failed before)."""
+        self.handoffs.discard(handoff)
+        self.poller.unregister(handoff)
+        channel = _socket.socket(fileno=handoff)
+        try:
+            _, ancillary, _, _ = channel.recvmsg(1, _socket.CMSG_SPACE(4))
+        except OSError:
+            ancillary = []
+        finally:
+            channel.close()
+        for level, kind, payload in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS and len(payload) >= 4:
+                listener = int.from_bytes(payload[:4], sys.byteorder)
+                os.set_inheritable(listener, False)
+                self.listeners.add(listener)
+                self.poller.register(listener, _IN)
+
+    def answer(self, listener: int, event: int) -> None:
+        """Answer one call that a program's filter handed over (a listener whose programs are all gone is
+        closed: asking it then would wait for ever)."""
+        if not event & _IN:
+            if event & _HUP:
+                self.forget(listener, self.listeners)
+            return
+        request = bytearray(_NOTIF.size)
+        try:
+            fcntl.ioctl(listener, _NOTIF_RECV, request, True)
+        except OSError:
+            return  # the caller is gone
+        ident, pid, _, number, _, _, address, *_ = _NOTIF.unpack(request)
+        failure = errno.ENOSYS
+        if number == _SYSINFO.get(os.uname().machine):
+            failure = self.write_sysinfo(listener, ident, pid, address)
+        try:  # noqa: SIM105
+            fcntl.ioctl(listener, _NOTIF_SEND, _NOTIF_RESP.pack(ident, 0, -failure, 0))
+        except OSError:
+            pass  # the caller is gone
+
+    def write_sysinfo(self, listener: int, ident: int, pid: int, address: int) -> int:
+        """Write the box's ``struct sysinfo`` at ``address`` of process ``pid``: 0, or the errno to answer."""
+        total = self.config.get("totalram", 0)
+        data = _SYSINFO_STRUCT.pack(int(time.monotonic() - self.started), 0, 0, 0, total, total, 0, 0, 0, 0, 1,
+                                    0, 0, 0, 1)
+        try:
+            memory = os.open(f"/proc/{pid}/mem", os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            return errno.EFAULT
+        try:  # the request still stands, so ``pid`` is still its caller (not a process that took the pid since)
+            fcntl.ioctl(listener, _NOTIF_ID_VALID, _NOTIF_RESP.pack(ident, 0, 0, 0)[:8])
+            if os.pwrite(memory, data, address) != len(data):
+                return errno.EFAULT
+        except (OSError, OverflowError, ValueError):
+            return errno.EFAULT
+        finally:
+            os.close(memory)
+        return 0
 
     def reap(self, block: bool = False) -> bool:
         """Reap what has exited (``block``: wait for one); False when no process is left."""
@@ -201,19 +305,27 @@ class Init:
 
     def run(self, argv: list[str], fds: list[int]) -> None:
         self.clean()
+        for listener in list(self.listeners):  # the last program's, all of its processes gone
+            self.forget(listener, self.listeners)
         for path, keep in self.made.items():
             try:
                 _wipe(path, keep)
             except (OSError, RecursionError) as error:
                 self.send("leftover", f"cannot wipe {path}: {error}")
                 return
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
-            self.child(argv, fds)  # never returns
+            ours.close()
+            self.child(argv, fds, theirs)  # never returns
+        theirs.close()
+        handoff = ours.detach()
+        self.handoffs.add(handoff)
+        self.poller.register(handoff, _IN)
         self.main = pid
         self.send("started", pid)
 
-    def child(self, argv: list[str], fds: list[int]) -> None:
+    def child(self, argv: list[str], fds: list[int], handoff: _socket.socket) -> None:
         step = "set up"
         try:
             config = self.config
@@ -223,7 +335,8 @@ class Init:
             os.setsid()
             for target, fd in enumerate(fds):
                 os.dup2(fd, target, inheritable=True)
-            os.closerange(3, max(os.sysconf("SC_OPEN_MAX"), 1024))
+            handoff = _socket.socket(fileno=os.dup2(handoff.detach(), 3, inheritable=False))
+            os.closerange(4, max(os.sysconf("SC_OPEN_MAX"), 1024))
             step = f"enter {config['cwd']}"
             os.chdir(config["cwd"])
             step = "drop privileges"
@@ -241,7 +354,11 @@ class Init:
             for number, soft, hard in config["rlimits"]:
                 resource.setrlimit(number, (soft, hard))
             step = "install the system-call filter"
-            install_filter(self.program)
+            listener = install_filter(self.program, listen=True)
+            if listener is not None:
+                handoff.sendmsg([b"L"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", [listener]))])
+                os.close(listener)
+            handoff.close()
             step = f"start {argv[0]}"
             os.execve(argv[0], argv, config["env"])
         except BaseException as error:  # report anything, then leave

@@ -4,12 +4,15 @@ table of what a bot may not do, with no library beyond the standard one.
 A namespace does not separate everything the kernel has: file locks live on the inode (two boxes that show the
 same read-only file share its lock table), keyrings belong to the uid and the session, memfds and System V
 shared memory sit in no process's resident size, ``ptrace`` can resume a process the judge stopped, and a box
-that may make namespaces may mount a tmpfs of its own.  The filter closes those doors; each denied call fails
-with ``EPERM`` (``clone3`` with ``ENOSYS``, so that the C library falls back to ``clone``, whose flags the
-filter can read), so an honest program sees an ordinary error and is never killed:
+that may make namespaces may mount a tmpfs of its own.  Two bots at one table could also talk through what the
+whole machine counts (AIO contexts, free memory, processes) and through the page cache of files every box reads
+(drop a page, or ask whether it is cached).  The filter closes those doors; each denied call fails with
+``EPERM`` (``clone3``, ``preadv2`` and ``pwritev2`` with ``ENOSYS``, so that the C library falls back to
+``clone``, whose flags the filter can read, and to ``preadv``), so an honest program sees an ordinary error and
+is never killed; ``sysinfo`` is answered by the box's init with the box's own figures (:data:`NOTIFIED`):
 
 >>> sorted(DENIED)[:4]
-['acct', 'add_key', 'bpf', 'chroot']
+['acct', 'add_key', 'bpf', 'cachestat']
 >>> program = build("x86_64")
 >>> len(program) % 8, len(program) // 8 < 200
 (0, True)
@@ -29,7 +32,10 @@ import errno
 import platform
 import struct
 
-__all__ = ["CLONE_NEW_FLAGS", "DENIED", "DENIED_FCNTL", "SOCKET_FAMILIES", "build", "numbers"]
+__all__ = [
+    "CLONE_NEW_FLAGS", "DENIED", "DENIED_ENOSYS", "DENIED_FCNTL", "DENIED_MADVISE", "NOTIFIED", "SOCKET_FAMILIES",
+    "build", "numbers",
+]
 
 #: Calls denied outright, and why (the attack they would serve).
 DENIED: dict[str, str] = {
@@ -52,6 +58,12 @@ DENIED: dict[str, str] = {
     "mq_open": "memory outside the count",
     # kernel surfaces a bot has no use for
     "io_uring_setup": "unfiltered I/O", "io_uring_enter": "unfiltered I/O", "io_uring_register": "unfiltered I/O",
+    # the machine's AIO contexts are one counter (/proc/sys/fs/aio-nr) that every box could move and read
+    "io_setup": "shared AIO counter", "io_destroy": "shared AIO counter", "io_submit": "shared AIO counter",
+    "io_cancel": "shared AIO counter", "io_getevents": "shared AIO counter", "io_pgetevents": "shared AIO counter",
+    # the page cache of a file that other boxes also read: evicting it, or asking what it holds
+    "fadvise64": "evict a shared file's page cache", "readahead": "fill a shared file's page cache",
+    "mincore": "probe a shared file's page cache", "cachestat": "probe a shared file's page cache",
     "userfaultfd": "kernel attack surface", "bpf": "kernel attack surface", "perf_event_open": "side channels",
     "name_to_handle_at": "open files by handle", "open_by_handle_at": "open files by handle",
     "syslog": "kernel log", "kexec_load": "privileged", "kexec_file_load": "privileged", "init_module": "privileged",
@@ -59,6 +71,22 @@ DENIED: dict[str, str] = {
     "swapoff": "privileged", "reboot": "privileged", "quotactl": "privileged", "vhangup": "privileged",
 }
 
+#: Calls that fail with ``ENOSYS``, as on a kernel without them, so that the C library falls back: ``preadv2``
+#: and ``pwritev2`` with ``RWF_NOWAIT`` tell whether a shared file's page is cached (glibc's ``preadv2`` with no
+#: flags falls back to ``preadv``); ``clone3``, so that the C library uses ``clone``, whose flags are read.
+DENIED_ENOSYS: dict[str, str] = {
+    "preadv2": "probe a shared file's page cache (RWF_NOWAIT)", "pwritev2": "the same call's writing twin",
+    "clone3": "namespace flags the filter cannot read",
+}
+#: Calls that the box's init answers itself (``SECCOMP_RET_USER_NOTIF``): ``sysinfo`` gives the machine's free
+#: memory, load and count of processes, and the C library's ``sysconf(_SC_PHYS_PAGES)`` (what the JVM sizes
+#: itself by) reads a ``struct sysinfo`` that it never checks, so a plain denial would hand it stack garbage.
+#: The init writes the box's own (its memory limit, no load, one process); a program whose filter has no
+#: listener (a test's) gets ``ENOSYS``.
+NOTIFIED: dict[str, str] = {"sysinfo": "the machine's free memory, load and process count"}
+#: ``madvise`` advice denied: ``MADV_COLD`` and ``MADV_PAGEOUT`` drop the page cache of a file mapped by this
+#: process alone, which another box may read (the ``fadvise`` eviction by another door).
+DENIED_MADVISE = {"MADV_COLD": 20, "MADV_PAGEOUT": 21}
 #: ``fcntl`` commands denied: locks, leases and directory notification on files other boxes also see.
 DENIED_FCNTL = {
     "F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
@@ -83,7 +111,10 @@ _X86_64 = {
     "io_uring_register": 427, "userfaultfd": 323, "bpf": 321, "perf_event_open": 298, "name_to_handle_at": 303,
     "open_by_handle_at": 304, "syslog": 103, "kexec_load": 246, "kexec_file_load": 320, "init_module": 175,
     "finit_module": 313, "delete_module": 176, "acct": 163, "swapon": 167, "swapoff": 168, "reboot": 169,
-    "quotactl": 179, "vhangup": 153, "clone": 56, "clone3": 435, "fcntl": 72, "socket": 41,
+    "quotactl": 179, "vhangup": 153, "clone": 56, "clone3": 435, "fcntl": 72, "socket": 41, "io_setup": 206,
+    "io_destroy": 207, "io_getevents": 208, "io_submit": 209, "io_cancel": 210, "io_pgetevents": 333,
+    "fadvise64": 221, "readahead": 187, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
+    "madvise": 28, "sysinfo": 99,
 }
 _AARCH64 = {
     "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
@@ -95,7 +126,10 @@ _AARCH64 = {
     "io_uring_register": 427, "userfaultfd": 282, "bpf": 280, "perf_event_open": 241, "name_to_handle_at": 264,
     "open_by_handle_at": 265, "syslog": 116, "kexec_load": 104, "kexec_file_load": 294, "init_module": 105,
     "finit_module": 273, "delete_module": 106, "acct": 89, "swapon": 224, "swapoff": 225, "reboot": 142,
-    "quotactl": 60, "vhangup": 58, "clone": 220, "clone3": 435, "fcntl": 25, "socket": 198,
+    "quotactl": 60, "vhangup": 58, "clone": 220, "clone3": 435, "fcntl": 25, "socket": 198, "io_setup": 0,
+    "io_destroy": 1, "io_submit": 2, "io_cancel": 3, "io_getevents": 4, "io_pgetevents": 292, "fadvise64": 223,
+    "readahead": 213, "mincore": 232, "cachestat": 451, "preadv2": 286, "pwritev2": 287, "madvise": 233,
+    "sysinfo": 179,
 }
 _TABLES = {"x86_64": (0xC000003E, _X86_64), "aarch64": (0xC00000B7, _AARCH64)}
 _X32_BIT = 0x40000000  # x86-64's x32 ABI: the same calls under other numbers
@@ -103,6 +137,7 @@ _X32_BIT = 0x40000000  # x86-64's x32 ABI: the same calls under other numbers
 # Classic BPF, as linux/filter.h and linux/seccomp.h spell it.
 _LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW = 0x7FFF0000
+_USER_NOTIF = 0x7FC00000
 _ERRNO = 0x00050000
 _NR, _ARCH = 0, 4  # offsets in struct seccomp_data
 
@@ -156,10 +191,15 @@ def build(machine: str | None = None, *, denial: int = errno.EPERM) -> bytes:
     for name in DENIED:
         if name in table:
             program.deny_if(table[name], denial)
-    program.deny_if(table["clone3"], errno.ENOSYS)
+    for name in DENIED_ENOSYS:
+        program.deny_if(table[name], errno.ENOSYS)
+    for name in NOTIFIED:
+        program.op(_JEQ, table[name], 0, 1)
+        program.op(_RET, _USER_NOTIF)
     # The checks of an argument load it over the call number: each ends the program.
     _deny_flags(program, table["clone"], 0, CLONE_NEW_FLAGS, denial)
     _deny_values(program, table["fcntl"], 1, set(DENIED_FCNTL.values()), denial, allowed=False)
+    _deny_values(program, table["madvise"], 2, set(DENIED_MADVISE.values()), denial, allowed=False)
     _deny_values(program, table["socket"], 0, set(SOCKET_FAMILIES.values()), denial, allowed=True)
     program.op(_RET, _ALLOW)
     return program.pack()

@@ -1,0 +1,279 @@
+"""No channel between colluding bots at one table (issue 36): what the kernel shares between boxes.
+
+Two keep-running bots of ``tests/bots/attacks/counter_channel_bot.py``, both alive in boxes of their own, asked in
+turn as at a table (the judge stops each between its turns): the sender encodes a secret of 32 bits (16 ones,
+so that a receiver that learns nothing gets exactly half right), the receiver decodes it.  With
+``--sandbox none`` it decodes every bit (so each test can fail); in the box the channel is closed: the calls
+fail, the counters stand still, and it decodes half the bits, chance.  And the box's ``/proc`` and ``sysinfo``
+show the box's own figures, not the machine's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import mmap
+import os
+import random
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mjarena.protocol.process import BotProcess
+from mjarena.sandbox import Sandbox, procview, run
+
+from boxes import sandbox_kinds
+
+BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "counter_channel_bot.py"
+BITS = 32
+
+
+def secret() -> str:
+    """32 random bits, 16 of them ones."""
+    bits = ["1"] * (BITS // 2) + ["0"] * (BITS // 2)
+    random.SystemRandom().shuffle(bits)
+    return "".join(bits)
+
+
+def bot(kind: str, *argv: str, memory_mib: int = 128, readable: tuple[str, ...] = ()) -> BotProcess:
+    return BotProcess([sys.executable, str(BOT), *argv], time_limit=5.0, memory_limit_mib=memory_mib,
+                      sandbox=Sandbox(kind=kind), readable=readable)
+
+
+def table(sender: BotProcess, receiver: BotProcess, turns: int) -> tuple[dict, dict]:
+    """Ask the two in turn, sender first, ``turns`` times each; their last reports."""
+    sent = received = {}
+    with sender, receiver:
+        for number in range(turns):
+            request = "0 0" if number == 0 else f"3 {number % 4} PLAY W{number % 9 + 1}"
+            replies = [sender.ask(request), receiver.ask(request.replace("0 0", "0 1"))]
+            assert all(reply.kept for reply in replies), "both stay alive, stopped between their turns"
+            sent, received = (json.loads(reply.debug or "{}") for reply in replies)
+    return sent, received
+
+
+def right(sent: str, decoded: str) -> int:
+    return sum(a == b for a, b in zip(sent, decoded, strict=False))
+
+
+def assert_at_chance(bits: str, decoded: str) -> None:
+    """The receiver learned nothing: half its bits right (no more than chance allows), the counter unmoved."""
+    assert len(decoded) == len(bits), decoded
+    assert right(bits, decoded) <= BITS * 3 // 4, (bits, decoded)
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_aio_counter(kind: str) -> None:
+    """The sender holds an AIO context (``io_setup``) while it is stopped for a 1; the receiver reads the
+    machine's count of AIO events (``/proc/sys/fs/aio-nr``) at its turn."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", "aio", bits), bot(kind, "receive", "aio", str(BITS)), 2 * BITS)
+    if kind == "none":  # the channel is real: every bit arrives
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert sent["errors"] == ["errno 1 (EPERM)"], sent  # io_setup is denied
+    assert received["errors"] == ["errno 2 (ENOENT)"], received  # /proc/sys is empty
+    assert set(received["seen"]) == {None}, received
+    assert_at_chance(bits, received["bits"])
+
+
+@pytest.mark.parametrize("counter", ["loadavg", "sysinfo"])
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_machines_count_of_threads(kind: str, counter: str) -> None:
+    """The sender holds 32 threads while it is stopped for a 1 (within its 128 processes); the receiver reads
+    the machine's count of threads at its turn, from ``/proc/loadavg`` or ``sysinfo(2)`` (``procs``)."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", counter, bits), bot(kind, "receive", counter, str(BITS)), 2 * BITS)
+    assert sent["errors"] == [], sent
+    if kind == "none":
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert received["errors"] == [] and set(received["seen"]) == {1}, received  # the box's own: one
+    assert_at_chance(bits, received["bits"])
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_colluding_bots_cannot_talk_through_the_page_cache(kind: str, tmp_path: Path) -> None:
+    """32 files of one page that both bots may read (the test's own, shown read-only, as ``/usr`` is to every
+    box), out of the page cache: the sender drops a file's page (``posix_fadvise(DONTNEED)``) for a 0 and reads
+    it for a 1; the receiver asks whether each page is cached (``mincore``, else ``preadv2(RWF_NOWAIT)``).  (What
+    is left in the box, timing a read of a page that only the sender can have brought in, is measured by
+    ``benchmarks/sandbox.py --page-cache``: docs/security.md.)"""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for number in range(BITS):
+        with open(folder / str(number), "wb") as handle:
+            handle.write(os.urandom(4096))
+            os.fsync(handle.fileno())
+        (folder / str(number)).chmod(0o644)
+    folder.chmod(0o755)
+    tmp_path.chmod(0o755)
+    out_of_the_cache([folder / str(number) for number in range(BITS)])
+    bits = secret()
+    sender = bot(kind, "send", "pagecache", bits, str(folder), readable=(str(folder),))
+    receiver = bot(kind, "receive", "pagecache", str(BITS), str(folder), readable=(str(folder),))
+    sent, received = table(sender, receiver, 2)
+    if kind == "none":
+        assert received["bits"] == bits, (bits, received)
+        return
+    assert sent["errors"] == ["errno 1 (EPERM)"], sent  # fadvise denied: nothing is dropped
+    # mincore fails with EPERM; preadv2 with ENOSYS, which the C library turns into ENOTSUP (asked with a flag)
+    assert received["errors"] == ["errno 1 (EPERM)", "errno 95 (ENOTSUP)"], received
+    assert_at_chance(bits, received["bits"])
+
+
+def cached(path: Path) -> bool:
+    """Whether the first page of ``path`` is in the page cache (``mincore`` of a mapping: brings nothing in)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pointer = libc.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        vector = (ctypes.c_ubyte * 1)()
+        assert libc.mincore(pointer, 4096, vector) == 0, ctypes.get_errno()
+        libc.munmap(pointer, 4096)
+        return bool(vector[0] & 1)
+    finally:
+        os.close(fd)
+
+
+def out_of_the_cache(paths: list[Path]) -> None:
+    """Drop the pages of freshly written files (the file system lets them go once its journal has them)."""
+    for _ in range(500):
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+        if not any(cached(path) for path in paths):
+            return
+        time.sleep(0.02)
+    pytest.fail("the test's files stay in the page cache")
+
+
+FUTEX_BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "futex_channel_bot.py"
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_bots_at_one_table_cannot_talk_through_a_futex_of_a_shared_file(kind: str) -> None:
+    """48 threads of the sender wait (a shared ``FUTEX_WAIT``) on a word of the C library's code for a 1, and it
+    answers once all of them wait; the receiver wakes that word at its turn and counts whom it woke.  A shared
+    futex on a page of a file is keyed by the file's inode, so every box that maps the same ``libc.so`` shares
+    it.  A stopped thread leaves the futex's queue, so the judge's stop between turns closes it, once the stop
+    has taken hold: the freeze now waits for that (``mjarena.sandbox.box.await_stopped``).  Before, the
+    receiver asked next found some of the waiters still queued (5 to 7 of 16 ones with no box, 1 or 2 in it):
+    this test failed."""
+    bits = secret()
+    sent, received = table(bot(kind, "send", "futex", bits), bot(kind, "receive", "futex", str(BITS)), 2 * BITS)
+    assert sent["errors"] == [] and received["errors"] == [], (sent, received)
+    assert set(received["seen"]) == {0}, received  # a wake never found a waiter
+    assert_at_chance(bits, received["bits"])
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_bots_running_side_by_side_share_a_futex_of_a_shared_file(kind: str) -> None:
+    """What is left, and why the stop matters: two bots that run at once (two games side by side, never two
+    seats of one table) find each other through a futex of the C library's code, in the box too.  The sender's
+    thread waits on the SECRET-th of 32 words; the receiver wakes each word until one wakes someone (5 bits)."""
+    word = random.SystemRandom().randrange(32)
+    results: dict[str, object] = {}
+
+    def play(role: str, *argv: str) -> None:
+        results[role] = run([sys.executable, str(FUTEX_BOT), role, *argv], sandbox=Sandbox(kind=kind), time_limit=10)
+
+    sender = threading.Thread(target=play, args=("send", str(word)))
+    receiver = threading.Thread(target=play, args=("receive",))
+    sender.start()
+    receiver.start()
+    sender.join()
+    receiver.join()
+    sent, received = (json.loads(results[role].stdout) for role in ("send", "receive"))  # type: ignore[attr-defined]
+    assert sent == {"waited": "woken"} and received["woke"] == [word], (word, sent, received)
+
+
+# -- what a box sees instead ------------------------------------------------------------------------------------
+
+PROBE = r"""
+import ctypes, json, os
+class SysInfo(ctypes.Structure):
+    _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3), ("totalram", ctypes.c_ulong),
+                ("freeram", ctypes.c_ulong), ("rest", ctypes.c_char * 72)]
+info = SysInfo()
+ctypes.CDLL(None).sysinfo(ctypes.byref(info))
+found = {"sysinfo": [info.totalram, info.freeram, list(info.loads)], "sys": os.path.isdir("/proc/sys/fs"),
+         "phys": os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), "cpus": os.cpu_count()}
+for name in ("meminfo", "stat", "loadavg", "uptime", "vmstat", "pressure/memory", "diskstats", "interrupts"):
+    try:
+        with open("/proc/" + name) as handle:
+            found[name] = handle.read()
+    except OSError as error:
+        found[name] = error.errno
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_box_sees_its_own_memory_and_fixed_counters(kind: str) -> None:
+    """``/proc/meminfo``, ``sysinfo(2)`` and ``sysconf`` give the box's memory limit; ``stat``, ``loadavg``,
+    ``uptime``, ``vmstat`` and pressure are fixed files (as many CPUs as the judge may use); ``/proc/sys`` is
+    empty.  With no box, the machine's own."""
+    found = json.loads(run([sys.executable, "-c", PROBE], sandbox=Sandbox(kind=kind), memory_mib=300).stdout)
+    limit = 300 << 20
+    if kind == "none":
+        assert found["phys"] > limit and found["sys"] and found["loadavg"] != "0.00 0.00 0.00 1/1 1\n", found
+        return
+    assert found["sysinfo"] == [limit, limit, [0, 0, 0]] and found["phys"] == limit, found
+    assert found["meminfo"] == procview.meminfo(limit), found["meminfo"]
+    assert found["stat"] == procview.stat(len(os.sched_getaffinity(0))) and found["cpus"] == os.cpu_count()
+    assert (found["loadavg"], found["uptime"]) == ("0.00 0.00 0.00 1/1 1\n", "0.00 0.00\n"), found
+    assert set(found["vmstat"].split()[1::2]) == {"0"}, found["vmstat"]
+    assert "total=0" in found["pressure/memory"] and found["diskstats"] == found["interrupts"] == ""
+    assert found["sys"] is False
+
+
+def test_sysinfo_outside_a_box_filter_fails_cleanly() -> None:
+    """A program under the filter with no listener (not started by a box's init) gets ENOSYS from sysinfo,
+    not a hang."""
+    from mjarena.sandbox import seccomp
+    from mjarena.sandbox.boxinit import install_filter
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            install_filter(seccomp.build())
+            libc = ctypes.CDLL(None, use_errno=True)
+            result = libc.syscall(seccomp.numbers()["sysinfo"], ctypes.create_string_buffer(128))
+            os.write(write, f"{result} {ctypes.get_errno()}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as handle:
+        said = handle.read()
+    os.waitpid(pid, 0)
+    assert said == "-1 38", said
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+@pytest.mark.parametrize("runtime", ["java", "node"])
+def test_the_jvm_and_node_size_themselves_by_the_box_limit(kind: str, runtime: str) -> None:
+    """A bot that asks how much memory there is gets its limit (1 GiB here): the JVM sizes its heap by it (a
+    quarter, by default) and Node's ``os.totalmem()`` gives it; with no box, the machine's."""
+    if shutil.which(runtime) is None and os.environ.get("MJARENA_REQUIRE_TOOLCHAINS") != "1":
+        pytest.skip(f"{runtime} is not installed")
+    argv = (["java", "-XX:+PrintFlagsFinal", "-version"] if runtime == "java"
+            else ["node", "-e", "console.log('MaxHeapSize = ' + require('os').totalmem() / 4)"])
+    result = run(argv, sandbox=Sandbox(kind=kind), memory_mib=1024, time_limit=20)
+    assert result.ok, result.stderr.decode()
+    heap = next(int(line.split("=")[1].split()[0]) for line in result.stdout.decode().splitlines()
+                if line.split()[:2] in (["size_t", "MaxHeapSize"], ["MaxHeapSize", "="]))
+    if kind == "none":
+        assert heap > 1 << 28, heap
+    else:
+        assert heap == 1 << 28, heap  # a quarter of 1 GiB
