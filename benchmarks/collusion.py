@@ -33,7 +33,7 @@ from colluding_agents import Colluder
 from mjarena.agents.builtin import GreedyAgent, RandomAgent
 from mjarena.agents.strong import StrongNoiAgent
 from mjarena.arena.collusion import TableGame, collusion_report
-from mjarena.arena.tournament import round_robin_schedule
+from mjarena.arena.schedules import round_robin_schedule
 from mjarena.formats import event_dict
 from mjarena.variants.base import play
 from mjarena.variants.noi2014 import NoiGame, shuffled_wall

@@ -29,15 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench import Record, interleave, machine_line, median, parser
 
 from mjarena.arena.executors import Executor, LocalExecutor, make_executor
-from mjarena.arena.tournament import (
-    Entrant,
-    GameTask,
-    Settings,
-    Tournament,
-    compute_standings,
-    play_game,
-    round_robin_schedule,
-)
+from mjarena.arena.schedules import round_robin_schedule
+from mjarena.arena.standings import compute_standings
+from mjarena.arena.tournament import GameTask, Tournament, play_game
+from mjarena.arena.tournament_settings import Entrant, Settings
 
 BOTS = [Entrant(f"{kind}{i}", f"builtin:{kind}") for i in range(4) for kind in ("greedy", "random")]
 

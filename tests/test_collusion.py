@@ -28,7 +28,7 @@ from mjarena.arena.collusion import (
     report_text,
 )
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import round_robin_schedule
+from mjarena.arena.schedules import round_robin_schedule
 from mjarena.cli import main
 from test_contest import Server
 from test_contest_admin import console
@@ -272,7 +272,8 @@ def test_no_pair_stands_out_in_a_contest_of_ordinary_bots(colluding: Any) -> Non
 
 def test_the_pairs_of_a_tournament_folder(tmp_path: Path, capsys: Any) -> None:
     """``mjarena pairs DIR``: the report of a tournament's games, house bots left out, a lost replay named."""
-    from mjarena.arena.tournament import Entrant, Settings, Tournament
+    from mjarena.arena.tournament import Tournament
+    from mjarena.arena.tournament_settings import Entrant, Settings
     from test_contest import Inline
 
     specs = ["builtin:greedy", "builtin:random", "builtin:greedy", "builtin:random", "builtin:greedy"]

@@ -28,7 +28,8 @@ import pytest
 from mjarena.agents.errors import JudgeError
 from mjarena.arena.executors import LocalExecutor
 from mjarena.arena.rulesets import judge_rules
-from mjarena.arena.tournament import Entrant, Settings, run_tournament
+from mjarena.arena.tournament import run_tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.builds.cache import remove
 from mjarena.cli import main
 from mjarena.contest.building import evict

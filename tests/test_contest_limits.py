@@ -15,8 +15,9 @@ import pytest
 
 from mjarena.agents.errors import BotTimeout
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import Entrant, GameTask, Tournament
-from mjarena.arena.tournament import Settings as TournamentSettings
+from mjarena.arena.tournament import GameTask, Tournament
+from mjarena.arena.tournament_settings import Entrant
+from mjarena.arena.tournament_settings import Settings as TournamentSettings
 from mjarena.cli import main
 from mjarena.contest.model import ContestError, Settings
 from mjarena.limits import Limits

@@ -17,7 +17,8 @@ from pettingzoo.test import api_test, seed_test
 from mjarena.agents.builtin import best_target
 from mjarena.agents.factory import BotSpecError, check_spec
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import Entrant, Settings, run_tournament
+from mjarena.arena.tournament import run_tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.env import baida_v0, noi2014_v0, spec_for, thupc2021_v0
 from mjarena.env._aec import MahjongEnv
 from mjarena.env._spec import DISCARDER, REQUEST, STAGE, STATE, WALL, IllegalActionError

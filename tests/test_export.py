@@ -55,7 +55,8 @@ def test_replays_validate_against_the_schema(validator: Any, replays: dict[str, 
 def test_a_tournament_replay_validates(validator: Any, tmp_path: Path) -> None:
     import io
 
-    from mjarena.arena.tournament import Entrant, Settings, Tournament
+    from mjarena.arena.tournament import Tournament
+    from mjarena.arena.tournament_settings import Entrant, Settings
 
     class InProcess:
         remote = False

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mjarena import files
-from mjarena.arena.tournament import _GroupCommit
+from mjarena.arena.results_file import GroupCommit
 
 
 @pytest.mark.parametrize("syncfs", [True, False], ids=["syncfs", "fsync"])
@@ -34,7 +34,7 @@ def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Pa
         replay = tmp_path / f"g{number:02d}.json"
         replay.write_text("{}\n")
         replays.append(replay)
-    with open(tmp_path / "games.jsonl", "a", encoding="utf-8") as out, _GroupCommit(out) as commits:
+    with open(tmp_path / "games.jsonl", "a", encoding="utf-8") as out, GroupCommit(out) as commits:
         for number, replay in enumerate(replays):
             commits.put(f'{{"game": {number}}}\n', replay)
             if number == 24:
@@ -55,7 +55,7 @@ def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Pa
 
 def test_a_failing_commit_is_raised_in_the_main_thread(tmp_path: Path) -> None:
     out = open(tmp_path / "games.jsonl", "a", encoding="utf-8")  # noqa: SIM115 - closed under the committer
-    commits = _GroupCommit(out)
+    commits = GroupCommit(out)
     out.close()
     commits.put('{"game": 1}\n', tmp_path / "missing.json")
     with pytest.raises(ValueError, match="closed file"):

@@ -396,7 +396,8 @@ def test_a_sound_replay_with_surrogate_escapes_prints(replay_data: dict, tmp_pat
 
 @pytest.fixture(scope="module")
 def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mjarena.arena.tournament import Entrant, Settings, run_tournament
+    from mjarena.arena.tournament import run_tournament
+    from mjarena.arena.tournament_settings import Entrant, Settings
 
     out = tmp_path_factory.mktemp("t") / "t"
     bots = [Entrant("a", GREEDY), Entrant("b", "builtin:random"), Entrant("c", GREEDY), Entrant("d", GREEDY),

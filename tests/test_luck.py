@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from mjarena.arena.compare import SEATINGS, CompareResult, compare
+from mjarena.arena.draws import derive_seed
 from mjarena.arena.luck import CAP, LuckError, ValueTable, draws, seat_luck, value_table
 from mjarena.arena.match import run_match
 from mjarena.arena.rulesets import RULE_SETS
-from mjarena.arena.tournament import derive_seed
 from mjarena.cli import main
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance

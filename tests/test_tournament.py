@@ -18,19 +18,11 @@ import pytest
 
 from mjarena.arena.executors import LocalExecutor
 from mjarena.arena.ratings import Ratings
-from mjarena.arena.tournament import (
-    Entrant,
-    Settings,
-    Tally,
-    compute_standings,
-    house_names,
-    load_records,
-    parse_bot,
-    round_robin_schedule,
-    run_tournament,
-    swiss_tables,
-    table_games,
-)
+from mjarena.arena.results_file import load_records
+from mjarena.arena.schedules import house_names, round_robin_schedule, swiss_tables, table_games
+from mjarena.arena.standings import Tally, compute_standings
+from mjarena.arena.tournament import run_tournament
+from mjarena.arena.tournament_settings import Entrant, Settings, parse_bot
 from mjarena.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,8 @@ with warnings.catch_warnings():  # Starlette 1.x would rather its test client ra
     from starlette.testclient import TestClient
 
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.arena.tournament import Tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.replay import load, load_events, replay_game, save
 from mjarena.variants.base import Action, Event
 from mjarena.web import create_app

@@ -31,7 +31,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.arena.tournament import Tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.replay import ReplayError, check, save
 from mjarena.web import create_app
 from mjarena.web.play import PlayError, PlayRoom

@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 from mjarena.arena.match import run_match
-from mjarena.arena.tournament import Entrant, Settings, Tournament
+from mjarena.arena.tournament import Tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.replay import save
 
 CHROMIUM = "/usr/bin/chromium"

@@ -22,10 +22,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from mjarena.arena.compare import SEATINGS
+from mjarena.arena.draws import derive_seed
 from mjarena.arena.luck import CAP, STAGE_DRAWS, draws
 from mjarena.arena.match import run_match
 from mjarena.arena.rulesets import RULE_SETS
-from mjarena.arena.tournament import derive_seed
 
 SEED = 0
 SHRINK = 20.0

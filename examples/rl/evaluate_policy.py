@@ -20,7 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mjarena.arena.tournament import Entrant, Settings, format_standings, run_tournament
+from mjarena.arena.standings import format_standings
+from mjarena.arena.tournament import run_tournament
+from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.env.noi2014_v0 import HU, PASS, PLAY, TARGET_BEST
 
 KINDS = 27

@@ -446,8 +446,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     import random
 
     from mjarena.arena.executors import ExecutorUnavailable
-    from mjarena.arena.tournament import Settings as TournamentSettings
-    from mjarena.arena.tournament import TournamentError, format_standings, parse_bot, run_tournament
+    from mjarena.arena.standings import format_standings
+    from mjarena.arena.tournament import run_tournament
+    from mjarena.arena.tournament_settings import Settings as TournamentSettings
+    from mjarena.arena.tournament_settings import TournamentError, parse_bot
     from mjarena.limits import Limits
 
     if args.workers is not None and args.workers < 1:
@@ -570,7 +572,9 @@ def _write_plot(path: str, svg: str, *, quiet: bool = False) -> None:
 def _cmd_standings(args: argparse.Namespace) -> int:
     import json
 
-    from mjarena.arena.tournament import TournamentError, compute_standings, format_standings, read_tournament
+    from mjarena.arena.results_file import read_tournament
+    from mjarena.arena.standings import compute_standings, format_standings
+    from mjarena.arena.tournament_settings import TournamentError
 
     try:
         settings, records = read_tournament(args.dir)
@@ -590,7 +594,8 @@ def _cmd_pairs(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.arena.collusion import CollusionError, collusion_report, game_from_replay, pairs_csv, report_text
-    from mjarena.arena.tournament import TournamentError, read_tournament
+    from mjarena.arena.results_file import read_tournament
+    from mjarena.arena.tournament_settings import TournamentError
 
     try:
         _, records = read_tournament(args.dir)

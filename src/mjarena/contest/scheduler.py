@@ -5,8 +5,8 @@ Rounds, while the window is open, back to back:
 
 1. the teams with a bot that builds are sorted by points (ties by a draw from the contest's secret and the
    round number, :meth:`~mjarena.contest.model.Contest.draws`) and seated 1–4, 5–8, …
-   (:func:`mjarena.arena.tournament.swiss_tables`); house bots (``builtin:greedy``) pad the last table and are
-   not scored.  Each table plays ``games_per_table`` walls (:func:`~mjarena.arena.tournament.table_games`), the
+   (:func:`mjarena.arena.schedules.swiss_tables`); house bots (``builtin:greedy``) pad the last table and are
+   not scored.  Each table plays ``games_per_table`` walls (:func:`~mjarena.arena.schedules.table_games`), the
    seats drawn from the secret too.  The round and its games are one transaction: game ids are
    fixed from then on.
 2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.agents.errors import JudgeError
-from mjarena.arena.tournament import house_names, swiss_tables, table_games
+from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest

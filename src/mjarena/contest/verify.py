@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.arena.draws import Draws, commitment, parse_secret
-from mjarena.arena.tournament import HOUSE_PREFIX
+from mjarena.arena.schedules import HOUSE_PREFIX
 
 __all__ = ["ExportError", "read_export", "verify"]
 
@@ -54,7 +54,7 @@ def _name(game: Mapping[str, Any]) -> str:
 
 def _expected_seats(draws: Draws, game: Mapping[str, Any]) -> list[str | None]:
     """The teams by seat (None: a house bot) that the secret draws from the players at the game's table, as the
-    scheduler seats them (:func:`mjarena.arena.tournament.table_games` on the players in name order)."""
+    scheduler seats them (:func:`mjarena.arena.schedules.table_games` on the players in name order)."""
     teams = [seat["team"] for seat in game["players"]]
     houses = sum(team is None for team in teams)
     players = sorted([team for team in teams if team is not None] +

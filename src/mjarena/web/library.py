@@ -383,7 +383,8 @@ class Library:
     def tournament(self, name: str) -> dict[str, Any]:
         """The state of tournament ``name`` now: settings, standings and every finished game.  Every file it reads
         is resolved inside the root (a link leading out reads as no file)."""
-        from mjarena.arena.tournament import Settings, Tally, TournamentError
+        from mjarena.arena.standings import Tally
+        from mjarena.arena.tournament_settings import Settings, TournamentError
 
         folder = self.root if name == ROOT_TOURNAMENT else self.resolve(name, folder=True)
         if folder != self.root and folder.relative_to(self.root).parts[0] in _SERVERS_FOLDERS:

@@ -82,7 +82,7 @@ def eta_seconds(started: float, finished: Sequence[float], played: int, total: i
 def rating_chart(standings: Sequence[Mapping[str, Any]],
                  ratings_by_round: Mapping[str, Sequence[tuple[int, float, float]]]) -> dict[str, str]:
     """The tournament page's chart of each entrant's rating over the rounds, ``{"svg": ..., "table": ...}``
-    (:mod:`mjarena.charts`), from ``ratings_by_round`` (:meth:`mjarena.arena.tournament.Tally.ratings_by_round`:
+    (:mod:`mjarena.charts`), from ``ratings_by_round`` (:meth:`mjarena.arena.standings.Tally.ratings_by_round`:
     house bots are not rated): a line of μ per entrant with its ±σ band, in standings order, the first
     :data:`CHART_SHOWN` drawn and the others hidden until asked for; the table holds every value.
 
