@@ -13,11 +13,11 @@ import pytest
 from mjarena.arena.compare import SEATINGS, CompareResult, compare
 from mjarena.arena.luck import CAP, LuckError, ValueTable, draws, seat_luck, value_table
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import RULE_SETS
 from mjarena.arena.tournament import derive_seed
 from mjarena.cli import main
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance
+from mjarena.rulesets import RULE_SETS
 from mjarena.tiles import counts_of
 from mjarena.variants.base import Event
 

@@ -31,8 +31,9 @@ import shlex
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from mjarena.rulesets import JudgeRules, judge_rules
+
 if TYPE_CHECKING:
-    from mjarena.arena.rulesets import JudgeRules
     from mjarena.limits import Limits
     from mjarena.variants.base import Agent
 
@@ -49,8 +50,6 @@ class BotSpecError(ValueError):
 def check_spec(spec: str, rules: JudgeRules | None = None, *, toolchains: str | None = None) -> None:
     """Raise :class:`BotSpecError` unless ``spec`` can make an agent (for ``rules``; NOI 2014 by default;
     ``toolchains``: the user's toolchain table, whose suffixes make a spec a source file)."""
-    from mjarena.arena.rulesets import judge_rules
-
     agents = (rules or judge_rules("noi2014")).agents
     if spec.startswith(BUILTIN):
         name = spec[len(BUILTIN):]
@@ -80,8 +79,6 @@ def make_agent(
 ) -> Agent:
     """The agent for one seat: a built-in policy of ``rules`` (seeded with ``seed``), or a program spoken to
     over that rule set's protocol (NOI 2014 by default)."""
-    from mjarena.arena.rulesets import judge_rules
-
     rules = rules or judge_rules("noi2014")
     check_spec(spec, rules, toolchains=limits.toolchains)
     if spec.startswith(BUILTIN):
