@@ -127,6 +127,6 @@ def _python_agent(target: Any, seed: int | None, rules: JudgeRules) -> Agent:
         return target(seed=seed) if takes_seed else target()
     if callable(getattr(target, "act", None)):
         return target
-    from mjarena.env.policy_agent import PolicyAgent  # the one edge import: policies play env observations
+    from mjarena.env.policy_agent import PolicyAgent  # here, not at the top: the environments need numpy ([rl])
 
     return PolicyAgent(target, rules=rules.name, name=getattr(target, "__name__", "policy"))
