@@ -186,8 +186,19 @@ def test_no_two_modules_import_each_other(graph: dict[str, set[str]]) -> None:
     assert found == [], "modules that import each other:\n" + "\n".join(found)
 
 
-def test_the_graph_sees_imports_inside_functions_and_type_checking(graph: dict[str, set[str]]) -> None:
-    """The reader finds imports wherever they are: a lazy one inside a function (the CLI's), and one under
-    ``TYPE_CHECKING`` (the distance tracker's table)."""
-    assert "mjarena.arena.tournament" in graph["mjarena.cli"]
-    assert "mjarena.table" in graph["mjarena.web.distances"]
+def test_the_reader_sees_imports_inside_functions_and_type_checking() -> None:
+    """An import inside a function, a method or under ``TYPE_CHECKING`` is an import like the others."""
+    code = """
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from mjarena.web.timeline import Table
+class Model:
+    def store(self):
+        from mjarena.contest.building import check_quota
+def later():
+    import mjarena.arena.match
+"""
+    modules = {"mjarena.web.timeline": 0, "mjarena.contest.building": 0, "mjarena.arena.match": 0}
+    assert imports_of("mjarena.x", ast.parse(code), modules) == set(modules)
+    layers = [("top", ["mjarena.web", "mjarena.contest"]), ("middle", ["mjarena.arena"]), ("low", ["mjarena.x"])]
+    assert len(upward_imports({"mjarena.x": imports_of("mjarena.x", ast.parse(code), modules)}, layers)) == 3
