@@ -28,7 +28,7 @@ from _machine import describe
 from mjarena.agents.strong import STRONG_AGENTS
 from mjarena.arena.compare import SEATINGS, compare
 from mjarena.arena.executors import LocalExecutor
-from mjarena.arena.rulesets import judge_rules
+from mjarena.rulesets import judge_rules
 from mjarena.variants.base import play
 
 

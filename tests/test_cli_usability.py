@@ -7,9 +7,9 @@ import pytest
 
 from mjarena import __version__
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import RULE_SETS, judge_rules
 from mjarena.cli import main
 from mjarena.replay import replay_game
+from mjarena.rulesets import RULE_SETS, judge_rules
 
 CRASHING = "python:test_cli_usability:CrashOnThirdAnswer"
 

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from mjarena.builds import disk_bytes
 from mjarena.cli import main
 from mjarena.contest.app import create_app
-from mjarena.contest.building import Builder, QuotaError, evict, team_usage
+from mjarena.contest.building import Builder, QuotaError, evict, store_submission, team_usage
 from mjarena.contest.db import Submission, Team
 from mjarena.contest.model import Contest, ContestError, Settings
 from mjarena.contest.scheduler import Scheduler
@@ -60,7 +60,7 @@ def team(contest: Contest, name: str) -> Team:
 
 def upload(contest: Contest, name: str, raw: bytes, filename: str = "bot.py") -> Submission:
     language = {".py": "python", ".cpp": "cpp", ".c": "c"}[Path(filename).suffix]
-    return contest.store_submission(team(contest, name), filename, language, raw)
+    return store_submission(contest, team(contest, name), filename, language, raw)
 
 
 def status(contest: Contest, submission: Submission) -> Submission:

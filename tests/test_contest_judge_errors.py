@@ -27,13 +27,13 @@ import pytest
 
 from mjarena.agents.errors import JudgeError
 from mjarena.arena.executors import LocalExecutor
-from mjarena.arena.rulesets import judge_rules
 from mjarena.arena.tournament import run_tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.builds.cache import remove
 from mjarena.cli import main
 from mjarena.contest.building import evict
 from mjarena.contest.db import MAX_JUDGE_ERRORS, Transaction
+from mjarena.rulesets import judge_rules
 from mjarena.sandbox import Sandbox
 from mjarena.tiles import format_tile
 from test_contest import TEAMS, Inline, Server, play_round, version_of

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from mjarena.arena.draws import Draws, commitment, derive_seed
-from mjarena.arena.rulesets import judge_rules
 from mjarena.cli import main
 from mjarena.contest.export import results_json
+from mjarena.rulesets import judge_rules
 from mjarena.tiles import parse_tiles
 from test_contest import Server, play_round
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from mjarena.arena.match import MatchResult, run_match
+from mjarena.arena.match import run_match
 from mjarena.limits import Limits
+from mjarena.replay import MatchResult
 
 BOTS = Path(__file__).resolve().parent.parent / "examples" / "bots"
 

@@ -9,7 +9,7 @@ import pytest
 
 from mjarena.arena.illegal import why_illegal
 from mjarena.arena.match import JudgeFallback
-from mjarena.arena.rulesets import judge_rules
+from mjarena.rulesets import judge_rules
 from mjarena.variants.base import Action
 
 

@@ -14,10 +14,10 @@ from mjarena.arena.compare import SEATINGS, CompareResult, compare
 from mjarena.arena.draws import derive_seed
 from mjarena.arena.luck import CAP, LuckError, ValueTable, draws, seat_luck, value_table
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import RULE_SETS
 from mjarena.cli import main
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance
+from mjarena.rulesets import RULE_SETS
 from mjarena.tiles import counts_of
 from mjarena.variants.base import Event
 

@@ -25,10 +25,10 @@ from mjarena.env import noi2014_v0
 from mjarena.env._spec import Observer
 from mjarena.formats import noi_log
 from mjarena.protocol.botzone import requests_for
+from mjarena.table import Table
 from mjarena.tiles import TileError, format_tiles
 from mjarena.variants.base import Action, Event, IllegalAction, get_variant
 from mjarena.variants.noi2014 import Meld, NoiGame, NoiOptions, rank, shuffled_wall, validate_wall
-from mjarena.web.timeline import Table
 
 from noi_scenarios import (
     DEALT,

@@ -17,10 +17,11 @@ from mjarena.arena.match import run_match
 from mjarena.hand.options import RULES
 from mjarena.hand.wild import distance
 from mjarena.replay import load_events
+from mjarena.table import Table
 from mjarena.tiles import counts_of
 from mjarena.variants.base import Event
 from mjarena.web.distances import WIN_EVENTS, DistanceTracker
-from mjarena.web.timeline import Table, timeline
+from mjarena.web.timeline import timeline
 
 GAMES = {"noi2014": (["builtin:greedy", "builtin:strong"] * 2, 1),
          "baida": (["builtin:greedy", "builtin:strong"] * 2, 2),

@@ -13,10 +13,10 @@ from mjarena.agents.builtin import best_target
 from mjarena.agents.strong import StrongBaidaAgent, StrongNoiAgent, StrongThupcAgent, chance_target, seen_tiles
 from mjarena.agents.strong_baida import Opponent, Table, claim_share
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import judge_rules
 from mjarena.hand.options import RULES
 from mjarena.hand.tracked import TrackedHand
 from mjarena.hand.wild import distance
+from mjarena.rulesets import judge_rules
 from mjarena.tiles import counts_of, parse_mpsz, parse_tiles
 from mjarena.variants.baida import BaidaGame
 from mjarena.variants.baida import shuffled_wall as baida_wall

@@ -10,10 +10,10 @@ from mjarena.agents.botzone_agent import BotzoneAgent
 from mjarena.agents.errors import BotBadOutput
 from mjarena.agents.thupc_fixed import FixedStrategy
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import judge_rules
 from mjarena.protocol import thupc
 from mjarena.protocol.transport import Reply
 from mjarena.replay import replay_game
+from mjarena.rulesets import judge_rules
 from mjarena.tiles import DOUBLE, PASS, REVERSE
 from mjarena.variants.base import Action, play
 from mjarena.variants.thupc2021 import ThupcGame, rank, shuffled_wall

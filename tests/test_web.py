@@ -30,12 +30,13 @@ from mjarena.arena.match import run_match
 from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.replay import load, load_events, replay_game, save
+from mjarena.table import Table, TimelineError
 from mjarena.variants.base import Action, Event
 from mjarena.web import create_app
 from mjarena.web.library import Library
 from mjarena.web.play import PlayError, PlayRoom, choice_views
 from mjarena.web.tiles import BACK, KINDS, tile_svg, tile_title
-from mjarena.web.timeline import Table, TimelineError, timeline
+from mjarena.web.timeline import timeline
 
 BOTS = {"noi2014": ["builtin:greedy", "builtin:random"] * 2, "baida": ["builtin:greedy", "builtin:random"] * 2,
         "thupc2021": ["builtin:fixed", "builtin:random"] * 2}
@@ -381,7 +382,7 @@ def test_wait_must_be_a_small_number(client: TestClient) -> None:
 
 def test_only_offered_opponents_and_server_bots(root: Path) -> None:
     room = PlayRoom(root, bots=["python3 mybot.py", "baida:python3 baida_bot.py", "THUPC:./thupc_bot"])
-    from mjarena.arena.rulesets import judge_rules
+    from mjarena.rulesets import judge_rules
 
     builtins = [f"builtin:{name}" for name in judge_rules("noi2014").agents]
     assert "builtin:greedy" in builtins and room.opponents("noi2014") == [*builtins, "bot:mybot"]
@@ -745,8 +746,8 @@ def test_a_request_body_that_does_not_arrive_in_time_is_408(root: Path) -> None:
 
 
 def test_baida_logs_and_pages_name_tiles_as_its_bots_read_them() -> None:
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.protocol import baida as protocol
+    from mjarena.rulesets import judge_rules
     from mjarena.web.timeline import tile_names
 
     data = run_match(BOTS["baida"], rules="baida", seed=1).to_json()

@@ -25,7 +25,7 @@ from mjarena.arena.compare import SEATINGS
 from mjarena.arena.draws import derive_seed
 from mjarena.arena.luck import CAP, STAGE_DRAWS, draws
 from mjarena.arena.match import run_match
-from mjarena.arena.rulesets import RULE_SETS
+from mjarena.rulesets import RULE_SETS
 
 SEED = 0
 SHRINK = 20.0

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mjarena.arena.match import MatchResult
-    from mjarena.arena.rulesets import JudgeRules
     from mjarena.limits import Limits
+    from mjarena.replay import MatchResult
+    from mjarena.rulesets import JudgeRules
     from mjarena.sandbox import Sandbox
 
 __all__ = ["main"]
@@ -57,7 +57,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _match_epilog() -> str:
-    from mjarena.arena.rulesets import RULE_SETS, judge_rules
+    from mjarena.rulesets import RULE_SETS, judge_rules
 
     builtins = "".join(f"\n                        {name}: {', '.join(judge_rules(name).agents)}" for name in RULE_SETS)
     return f"""bots (SPEC, four times, seats 0..3):
@@ -160,7 +160,7 @@ def _read_wall(source: str, judge: JudgeRules) -> list[int]:
 
 def _print_match(result: MatchResult, *, log: bool = True) -> None:
     """The rule set and seed, then (with ``log``) the seats and the game's log, then the results."""
-    from mjarena.arena.rulesets import judge_rules
+    from mjarena.rulesets import judge_rules
     from mjarena.variants import get_variant
 
     judge = judge_rules(result.rules)
@@ -194,7 +194,7 @@ def _error_marks(result: MatchResult, names: Sequence[str]) -> dict[int, list[st
 
 
 def _result_table(result: MatchResult) -> str:
-    from mjarena.arena.rulesets import judge_rules
+    from mjarena.rulesets import judge_rules
 
     names = judge_rules(result.rules).seats
     header = ("seat", "bot", "status", "rank", "points", "target", "distance")
@@ -315,9 +315,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.match import run_match
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.limits import Limits, check_budget, check_limits
     from mjarena.replay import save
+    from mjarena.rulesets import judge_rules
 
     try:
         judge = judge_rules(args.rules)
@@ -382,8 +382,7 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from mjarena.arena.match import MatchResult, SeatOutcome
-    from mjarena.replay import ReplayError, load, load_events, replay_game
+    from mjarena.replay import MatchResult, ReplayError, SeatOutcome, load, load_events, replay_game
 
     if args.format is not None or args.out is not None:
         option = "--format" if args.format is not None else "--out"
@@ -486,8 +485,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.compare import SEATINGS, compare, format_result, plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.limits import Limits, check_limits
+    from mjarena.rulesets import judge_rules
 
     try:
         judge = judge_rules(args.rules)

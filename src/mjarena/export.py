@@ -55,8 +55,8 @@ def export(data: dict[str, Any], fmt: str, name: str = "replay") -> str:
 def _botzone(data: dict[str, Any]) -> dict[str, Any]:
     """Each seat's requests (from the events, as the protocol writes them) and its answers: the recorded
     decisions for requests that carry one, ``PASS`` for the others (``0 id``, ``1 hand``, announcements)."""
-    from mjarena.arena.rulesets import judge_rules
     from mjarena.replay import load_events
+    from mjarena.rulesets import judge_rules
 
     judge = judge_rules(data["rules"])
     events = load_events(data)

@@ -1,7 +1,7 @@
 """Replays: a saved game (rules, wall, seats, every decision and every bot request/response with its
 timing) that can be read back, checked and played again.
 
-A replay is one JSON object (see :meth:`mjarena.arena.match.MatchResult.to_json`).  Playing it again feeds
+A replay is one JSON object (see :meth:`MatchResult.to_json`).  Playing it again feeds
 the recorded answers back to the rules engine from the recorded wall; the events must come out the same.
 
 Replays come from users, so reading one never ends in a traceback: :func:`load` checks the whole structure
@@ -19,20 +19,68 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mjarena.agents.errors import AgentError
 from mjarena.files import write_atomically
+from mjarena.formats import event_dict, event_from_dict
+from mjarena.rulesets import judge_rules
+from mjarena.tiles import TileError, format_tile, parse_tile, parse_tiles
 from mjarena.untrusted import excerpt, parse_json
-from mjarena.variants.base import Action, Event
+from mjarena.variants.base import Action, Event, play
 
-__all__ = ["HAND_TILES", "MAX_DEAL", "MAX_TAI", "MELD_TILES", "ReplayError", "check", "load", "load_events",
-           "max_decisions", "max_events", "replay_game", "save"]
+__all__ = ["HAND_TILES", "MAX_DEAL", "MAX_TAI", "MELD_TILES", "MatchResult", "ReplayError", "SeatOutcome", "check",
+           "load", "load_events", "max_decisions", "max_events", "replay_game", "save"]
 
 
 class ReplayError(ValueError):
     """A replay file that cannot be read, or whose game does not play out as recorded."""
+
+
+@dataclass
+class SeatOutcome:
+    """What became of one seat: the result vocabulary of RULINGS.md."""
+
+    seat: int
+    bot: str
+    status: str  # won | in | error
+    reason: str | None = None
+    detail: str | None = None
+    rank: int = 0
+    points: float = 0.0
+    target: list[str] | None = None
+    distance: int | None = None
+    chance: int | None = None
+
+
+@dataclass
+class MatchResult:
+    """A played game: what :func:`mjarena.arena.match.run_match` gives back, and its replay (:meth:`to_json`)."""
+
+    rules: str
+    seed: int | None
+    wall: list[int]
+    seats: list[SeatOutcome]
+    events: list[Any]
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    transcripts: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The match's JSON: ``seed``, ``wall`` (tile names), ``seats``, ``events``, and the replay data."""
+        notation = judge_rules(self.rules).notation
+        return {
+            "format": "mjarena-replay",
+            "version": 1,
+            "rules": self.rules,
+            "seed": self.seed,
+            "wall": [format_tile(kind, notation) for kind in self.wall],
+            "seats": [asdict(seat) for seat in self.seats],
+            "events": [event_dict(event, notation=notation) for event in self.events],
+            "decisions": self.decisions,
+            "transcripts": {str(seat): lines for seat, lines in self.transcripts.items()},
+        }
 
 
 def save(data: dict[str, Any], path: str | Path, *, sync: bool = True) -> None:
@@ -98,10 +146,6 @@ def check(data: Any) -> dict[str, Any]:
     ...
     mjarena.replay.ReplayError: the wall: a NOI 2014 wall has 108 tiles (4 of each of 27 kinds), not 1
     """
-    from mjarena.arena.match import SeatOutcome
-    from mjarena.arena.rulesets import judge_rules
-    from mjarena.formats import event_from_dict
-    from mjarena.tiles import TileError, parse_tile
 
     if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
         raise ReplayError('not an mjarena replay (no "format": "mjarena-replay")')
@@ -291,8 +335,6 @@ class _Hands:
 
 def load_events(data: dict[str, Any]) -> list[Event]:
     """The recorded events as :class:`Event` records."""
-    from mjarena.arena.rulesets import judge_rules
-    from mjarena.formats import event_from_dict
 
     notation = judge_rules(data["rules"]).notation
     return [event_from_dict(item, notation) for item in data["events"]]
@@ -313,9 +355,6 @@ class _Recorded:
 
 def replay_game(data: dict[str, Any]) -> Any:
     """Play a replay's game again from its wall and recorded answers; check the events match."""
-    from mjarena.arena.rulesets import judge_rules
-    from mjarena.tiles import TileError, parse_tiles
-    from mjarena.variants.base import play
 
     try:
         judge = judge_rules(data["rules"])

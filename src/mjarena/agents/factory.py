@@ -32,9 +32,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from mjarena.command_line import split_command
+from mjarena.rulesets import JudgeRules, judge_rules
 
 if TYPE_CHECKING:
-    from mjarena.arena.rulesets import JudgeRules
     from mjarena.limits import Limits
     from mjarena.variants.base import Agent
 
@@ -51,8 +51,6 @@ class BotSpecError(ValueError):
 def check_spec(spec: str, rules: JudgeRules | None = None, *, toolchains: str | None = None) -> None:
     """Raise :class:`BotSpecError` unless ``spec`` can make an agent (for ``rules``; NOI 2014 by default;
     ``toolchains``: the user's toolchain table, whose suffixes make a spec a source file)."""
-    from mjarena.arena.rulesets import judge_rules
-
     agents = (rules or judge_rules("noi2014")).agents
     if spec.startswith(BUILTIN):
         name = spec[len(BUILTIN):]
@@ -82,8 +80,6 @@ def make_agent(
 ) -> Agent:
     """The agent for one seat: a built-in policy of ``rules`` (seeded with ``seed``), or a program spoken to
     over that rule set's protocol (NOI 2014 by default)."""
-    from mjarena.arena.rulesets import judge_rules
-
     rules = rules or judge_rules("noi2014")
     check_spec(spec, rules, toolchains=limits.toolchains)
     if spec.startswith(BUILTIN):
@@ -132,6 +128,6 @@ def _python_agent(target: Any, seed: int | None, rules: JudgeRules) -> Agent:
         return target(seed=seed) if takes_seed else target()
     if callable(getattr(target, "act", None)):
         return target
-    from mjarena.env.policy_agent import PolicyAgent  # the one edge import: policies play env observations
+    from mjarena.env.policy_agent import PolicyAgent  # here, not at the top: the environments need numpy ([rl])
 
     return PolicyAgent(target, rules=rules.name, name=getattr(target, "__name__", "policy"))

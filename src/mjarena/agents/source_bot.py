@@ -18,9 +18,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from mjarena.agents.errors import BotCrash
+from mjarena.rulesets import JudgeRules
 
 if TYPE_CHECKING:
-    from mjarena.arena.rulesets import JudgeRules
     from mjarena.builds import BuildResult
     from mjarena.limits import Limits
     from mjarena.variants.base import Action, Agent

@@ -11,7 +11,7 @@ its PENGs, the discard that can be claimed, and the legal answers.  The reasons:
 - a GANG from the hand without four of the kind (or one and a PENG of it);
 - otherwise, the answer is not among the ones offered, and the message lists them.
 
->>> from mjarena.arena.rulesets import judge_rules
+>>> from mjarena.rulesets import judge_rules
 >>> from mjarena.variants.base import Action
 >>> judge = judge_rules("noi2014")
 >>> game = judge.new_game(judge.shuffled_wall(2014))
@@ -169,10 +169,10 @@ def _draw_reason(judge: Any, game: Any, seat: int, action: Action, counts: list[
 
 def why_illegal(judge: Any, game: Any, seat: int, action: Action, stage: str, legal: Sequence[Action]) -> str:
     """What made ``action`` illegal for ``seat`` at this ``stage`` of ``game`` (``judge``: the rule set's
-    :class:`~mjarena.arena.rulesets.JudgeRules`), as a clause for the judge's message; the choices it had when no
+    :class:`~mjarena.rulesets.JudgeRules`), as a clause for the judge's message; the choices it had when no
     rule names the fault.
 
-    >>> from mjarena.arena.rulesets import judge_rules
+    >>> from mjarena.rulesets import judge_rules
     >>> judge = judge_rules("noi2014")
     >>> game = judge.new_game(judge.shuffled_wall(2014))
     >>> why_illegal(judge, game, 0, Action("peng", 0), "draw", game.decision.legal[0])[:80]

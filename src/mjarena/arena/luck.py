@@ -33,12 +33,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from mjarena.arena.rulesets import judge_rules
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
+from mjarena.rulesets import judge_rules
+from mjarena.table import Table, TimelineError
 from mjarena.tiles import NUM_KINDS, counts_of
 from mjarena.variants.base import Event
-from mjarena.web.timeline import Table, TimelineError
 
 __all__ = ["CAP", "STAGE_DRAWS", "Draw", "LuckError", "ValueTable", "draws", "seat_luck", "value_table"]
 
@@ -141,7 +141,7 @@ def draws(rules: str, wall: Sequence[int], events: Sequence[Event]) -> Iterator[
 def seat_luck(rules: str, wall: Sequence[int], events: Sequence[Event], table: ValueTable | None = None) -> list[float]:
     """Each seat's luck in one game: the sum over the wall's draws of its value's surprise (module docstring).
 
-    ``rules``: a rule set's name (:func:`~mjarena.arena.rulesets.judge_rules`: :class:`KeyError` if unknown);
+    ``rules``: a rule set's name (:func:`~mjarena.rulesets.judge_rules`: :class:`KeyError` if unknown);
     ``wall``: every tile of the game (the deal included) as kinds; ``events``: the game's events in order.
     :class:`LuckError` if the events do not fit the wall.
     """

@@ -17,82 +17,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mjarena.agents.errors import AgentError, JudgeError
+from mjarena.agents.fallback import JudgeFallback
 from mjarena.arena.illegal import why_illegal
-from mjarena.arena.rulesets import JudgeRules, judge_rules
 from mjarena.limits import DEFAULT_LIMITS, Limits
+from mjarena.replay import MatchResult, SeatOutcome
+from mjarena.rulesets import JudgeRules, judge_rules
 from mjarena.tiles import format_tile
 from mjarena.variants.base import Action, Agent, Decision
 
-__all__ = ["JudgeFallback", "MatchResult", "SeatOutcome", "run_match"]
-
-
-@dataclass
-class SeatOutcome:
-    """What became of one seat: the result vocabulary of RULINGS.md."""
-
-    seat: int
-    bot: str
-    status: str  # won | in | error
-    reason: str | None = None
-    detail: str | None = None
-    rank: int = 0
-    points: float = 0.0
-    target: list[str] | None = None
-    distance: int | None = None
-    chance: int | None = None
-
-
-@dataclass
-class MatchResult:
-    rules: str
-    seed: int | None
-    wall: list[int]
-    seats: list[SeatOutcome]
-    events: list[Any]
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    transcripts: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The match's JSON: ``seed``, ``wall`` (tile names), ``seats``, ``events``, and the replay data."""
-        from mjarena.formats import event_dict
-
-        notation = judge_rules(self.rules).notation
-        return {
-            "format": "mjarena-replay",
-            "version": 1,
-            "rules": self.rules,
-            "seed": self.seed,
-            "wall": [format_tile(kind, notation) for kind in self.wall],
-            "seats": [asdict(seat) for seat in self.seats],
-            "events": [event_dict(event, notation=notation) for event in self.events],
-            "decisions": self.decisions,
-            "transcripts": {str(seat): lines for seat, lines in self.transcripts.items()},
-        }
-
-
-_DISCARDS = ("play", "discard")  # the discard verb of NOI 2014 and 百搭, and of THUPC 2021
-
-
-class JudgeFallback:
-    """How the judge plays for a seat that erred: discard the tile just drawn, never claim."""
-
-    name = "judge"
-
-    def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
-        if not legal:  # the target hand: none given
-            return Action("target")
-        drawn = getattr(game, "last_drawn", [None] * 4)[seat]
-        for action in legal:
-            if action.type in _DISCARDS and action.tile == drawn:
-                return action
-        for action in legal:
-            if action.type in _DISCARDS or action.type == "pass":
-                return action
-        return legal[0]
+__all__ = ["run_match"]
 
 
 def run_match(

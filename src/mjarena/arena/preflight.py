@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from mjarena.agents.errors import AgentError, JudgeError
+from mjarena.agents.fallback import JudgeFallback
 from mjarena.arena.illegal import why_illegal
-from mjarena.arena.match import JudgeFallback
-from mjarena.arena.rulesets import judge_rules
 from mjarena.limits import Limits
+from mjarena.rulesets import judge_rules
 
 __all__ = ["PROBE_SEED", "Problem", "describe", "is_program", "preflight", "probe"]
 

@@ -120,7 +120,7 @@ class Settings:
     ) -> Settings:
         """Checked settings; ``rounds`` defaults to :func:`default_rounds`; ``seed`` None: the walls come from
         ``secret`` (read from or written to ``DIR/secret`` by :class:`Tournament`)."""
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
 
         try:
             judge = judge_rules(rules)

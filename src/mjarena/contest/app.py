@@ -163,10 +163,10 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         problem = check_text(raw)
         if problem is not None:
             raise HTTPException(400, f"{filename}: {problem}")
-        from mjarena.contest.building import QuotaError  # (uploads alone need it)
+        from mjarena.contest.building import QuotaError, store_submission  # (uploads alone need it)
 
         try:
-            submission = await run_in_threadpool(contest.store_submission, team, filename, language, raw)
+            submission = await run_in_threadpool(store_submission, contest, team, filename, language, raw)
         except QuotaError as error:  # the team's sources and builds would pass its storage quota
             raise HTTPException(413, str(error)) from None
         if on_submission is not None:

@@ -14,14 +14,20 @@
   of two): it is kept while any of them is.  An
   evicted build is built again from its stored source if a game ever needs it
   (:func:`~mjarena.contest.sources.program_of`).
-- :func:`check_quota` refuses an upload (:class:`QuotaError`) when the team's sources (``DIR/submissions/TEAM/``),
-  its builds, the builds still to make for its pending submissions, and this upload with room for its build
-  would pass ``team_quota_mib``.
+- :func:`store_submission` keeps an upload as its team's next version; :func:`check_quota` refuses it
+  (:class:`QuotaError`) when the team's sources (``DIR/submissions/TEAM/``), its builds, the builds still to make
+  for its pending submissions, and this upload with room for its build
+  (:func:`~mjarena.contest.model.upload_room`) would pass ``team_quota_mib``.
+
+The contest's model (:mod:`mjarena.contest.model`) knows nothing of this module: it owns the settings and the
+arithmetic of a build's room; this module uses them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 import threading
 import time
 from collections import deque
@@ -29,54 +35,23 @@ from pathlib import Path
 
 from mjarena import builds
 from mjarena.contest.db import Submission, Team
-from mjarena.contest.model import Contest, ContestError, Settings
+from mjarena.contest.model import MIB, Contest, ContestError, build_room, upload_room
 from mjarena.contest.sources import build_scope, build_source, contest_sandbox
 
-__all__ = ["BUILD_OVERHEAD", "GRACE_SECONDS", "Builder", "QuotaError", "build_room", "check_quota", "evict",
-           "kept_keys", "team_usage", "upload_room"]
+__all__ = ["GRACE_SECONDS", "Builder", "QuotaError", "check_quota", "evict", "kept_keys", "store_submission",
+           "team_usage"]
 
 log = logging.getLogger("mjarena.contest")
 
-MIB = 1 << 20
-BLOCK = 4096
 GRACE_SECONDS = 60.0
 """A build made, or superseded by a newer one of its team, less than this long ago is never evicted: a game may
 be pinning it at this moment (the scheduler reads the current bots, then pins them)."""
-BUILD_OVERHEAD = 48 << 10
-"""Disk a build folder takes besides its source and its output: the folder and its ``work/`` (4 KiB each) and
-``build.json`` (at most 40 KiB: a message of at most 6,040 characters, each at most 6 bytes in JSON)."""
-SOURCE_OVERHEAD = 4 << 10
-"""Disk an upload takes besides its file: its ``vN/`` folder."""
 _evicting = threading.Lock()
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 class QuotaError(ContestError):
     """An upload that would take a team past its storage quota; the message gives the figures."""
-
-
-def _blocks(size: int) -> int:
-    """``size`` rounded up to whole 4 KiB blocks.
-
-    >>> _blocks(0), _blocks(1), _blocks(4097)
-    (0, 4096, 8192)
-    """
-    return -(-size // BLOCK) * BLOCK
-
-
-def build_room(settings: Settings, source_bytes: int) -> int:
-    """The most disk the build of a ``source_bytes`` source can take: its output cap, its copy of the source and
-    :data:`BUILD_OVERHEAD`.
-
-    >>> build_room(Settings(), 1000) == 16 * MIB + 4096 + BUILD_OVERHEAD
-    True
-    """
-    return settings.build_output_mib * MIB + _blocks(source_bytes) + BUILD_OVERHEAD
-
-
-def upload_room(settings: Settings, source_bytes: int) -> int:
-    """The disk an upload of ``source_bytes`` counts against its team's quota: the file, its folder, and
-    :func:`build_room` for its build."""
-    return _blocks(source_bytes) + SOURCE_OVERHEAD + build_room(settings, source_bytes)
 
 
 def _size(path: str) -> int:
@@ -88,8 +63,8 @@ def _size(path: str) -> int:
 
 def team_usage(contest: Contest, team: Team) -> int:
     """The bytes that count against ``team``'s quota: its sources folder, the cache folders its submissions built
-    into (its own: builds are not shared between teams), and :func:`build_room` for each submission still
-    to build."""
+    into (its own: builds are not shared between teams), and :func:`~mjarena.contest.model.build_room` for each
+    submission still to build."""
     used = builds.disk_bytes(contest.root / "submissions" / team.name)
     keys = {key for key, _ in contest.db.build_records(team.id).values() if key}
     used += sum(builds.disk_bytes(contest.root / "builds" / key) for key in keys)
@@ -155,6 +130,31 @@ def evict(contest: Contest, now: float | None = None) -> list[str]:
     if removed:
         log.info("evicted %d build(s) that no game needs", len(removed))
     return removed
+
+
+def store_submission(contest: Contest, team: Team, filename: str, language: str, raw: bytes) -> Submission:
+    """Keep an upload (exactly its bytes) as the team's next version, pending its build; a :class:`QuotaError` (a
+    :class:`~mjarena.contest.model.ContestError`) when it and its build would pass the team's storage quota
+    (checked again after evicting the builds no game needs)."""
+    try:
+        check_quota(contest, team, len(raw))
+    except QuotaError:
+        evict(contest)
+    digest = hashlib.sha256(raw).hexdigest()
+    suffix = Path(filename).suffix.lower()
+    with contest.db.transaction() as tx:
+        check_quota(contest, team, len(raw))  # again, one upload at a time
+        submission_id, version = tx.add_submission(team.id, language, filename[:255], "", digest,
+                                                   now=time.time())
+        folder = contest.root / "submissions" / team.name / f"v{version}"
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = _SAFE.sub("_", Path(filename).stem).strip("._")[:60] or "source"
+        path = folder / f"{stem}{suffix}"  # the compiler's messages name the team's own file
+        path.write_bytes(raw)
+        tx.set_source_path(submission_id, str(path))
+    found = contest.db.submission(submission_id)
+    assert found is not None
+    return found
 
 
 class Builder:

@@ -16,7 +16,6 @@ keeps each uploaded file exactly as sent; ``DIR/builds/`` is the build cache (it
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from dataclasses import asdict, dataclass, fields
@@ -25,18 +24,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mjarena.contest.auth import hash_token, matches, new_token
-from mjarena.contest.db import Database, GameRow, Submission, Team
+from mjarena.contest.db import Database, GameRow, Team
 
 if TYPE_CHECKING:
     from mjarena.arena.draws import Draws
     from mjarena.limits import Limits
 
-__all__ = ["ADMIN", "Contest", "ContestError", "Settings", "check_team_name"]
+__all__ = ["ADMIN", "BUILD_OVERHEAD", "MIB", "SOURCE_OVERHEAD", "Contest", "ContestError", "Settings", "build_room",
+           "check_team_name", "upload_room"]
 
 ADMIN = "admin"
 """The name that :meth:`Contest.authenticate` gives the organiser's token."""
 _TEAM_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
-_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 MAX_EXTENSION_MINUTES = 7 * 24 * 60
 """The most one *Extend the window* adds (a week)."""
 
@@ -96,7 +95,7 @@ class Settings:
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
 
         try:
             judge_rules(self.rules)
@@ -123,8 +122,6 @@ class Settings:
             raise ContestError(f"--compile-wall {self.compile_wall:g}: must be positive (seconds)")
         if self.build_output_mib < 1:
             raise ContestError(f"--build-output-mib {self.build_output_mib}: must be at least 1")
-        from mjarena.contest.building import upload_room  # (it imports this module)
-
         need = upload_room(self, self.max_upload)
         if self.team_quota_mib << 20 < need:
             raise ContestError(f"--team-quota-mib {self.team_quota_mib}: leaves no room for one upload of "
@@ -167,6 +164,40 @@ class Settings:
     def from_json(cls, data: dict[str, Any]) -> Settings:
         known = {field.name for field in fields(cls)}
         return cls(**{key: value for key, value in data.items() if key in known})
+
+
+MIB = 1 << 20
+BLOCK = 4096
+BUILD_OVERHEAD = 48 << 10
+"""Disk a build folder takes besides its source and its output: the folder and its ``work/`` (4 KiB each) and
+``build.json`` (at most 40 KiB: a message of at most 6,040 characters, each at most 6 bytes in JSON)."""
+SOURCE_OVERHEAD = 4 << 10
+"""Disk an upload takes besides its file: its ``vN/`` folder."""
+
+
+def _blocks(size: int) -> int:
+    """``size`` rounded up to whole 4 KiB blocks.
+
+    >>> _blocks(0), _blocks(1), _blocks(4097)
+    (0, 4096, 8192)
+    """
+    return -(-size // BLOCK) * BLOCK
+
+
+def build_room(settings: Settings, source_bytes: int) -> int:
+    """The most disk the build of a ``source_bytes`` source can take: its output cap, its copy of the source and
+    :data:`BUILD_OVERHEAD`.
+
+    >>> build_room(Settings(), 1000) == 16 * MIB + 4096 + BUILD_OVERHEAD
+    True
+    """
+    return settings.build_output_mib * MIB + _blocks(source_bytes) + BUILD_OVERHEAD
+
+
+def upload_room(settings: Settings, source_bytes: int) -> int:
+    """The disk an upload of ``source_bytes`` counts against its team's quota: the file, its folder, and
+    :func:`build_room` for its build."""
+    return _blocks(source_bytes) + SOURCE_OVERHEAD + build_room(settings, source_bytes)
 
 
 class Contest:
@@ -300,32 +331,6 @@ class Contest:
         return found
 
     # -- submissions -----------------------------------------------------------------------------------
-
-    def store_submission(self, team: Team, filename: str, language: str, raw: bytes) -> Submission:
-        """Keep an upload (exactly its bytes) as the team's next version, pending its build; a
-        :class:`~mjarena.contest.building.QuotaError` (a :class:`ContestError`) when it and its build would pass
-        the team's storage quota (checked again after evicting the builds no game needs)."""
-        from mjarena.contest.building import QuotaError, check_quota, evict  # (they import this module)
-
-        try:
-            check_quota(self, team, len(raw))
-        except QuotaError:
-            evict(self)
-        digest = hashlib.sha256(raw).hexdigest()
-        suffix = Path(filename).suffix.lower()
-        with self.db.transaction() as tx:
-            check_quota(self, team, len(raw))  # again, one upload at a time
-            submission_id, version = tx.add_submission(team.id, language, filename[:255], "", digest,
-                                                       now=time.time())
-            folder = self.root / "submissions" / team.name / f"v{version}"
-            folder.mkdir(parents=True, exist_ok=True)
-            stem = _SAFE.sub("_", Path(filename).stem).strip("._")[:60] or "source"
-            path = folder / f"{stem}{suffix}"  # the compiler's messages name the team's own file
-            path.write_bytes(raw)
-            tx.set_source_path(submission_id, str(path))
-        found = self.db.submission(submission_id)
-        assert found is not None
-        return found
 
     # -- the window --------------------------------------------------------------------------------------
 

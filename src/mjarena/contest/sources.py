@@ -85,7 +85,7 @@ def check_text(raw: bytes) -> str | None:
 
 def build_scope(path: str | Path) -> str:
     """The cache scope of a stored source's builds: its team's, from where the contest keeps it
-    (``DIR/submissions/TEAM/vN/FILE``, see :meth:`mjarena.contest.model.Contest.store_submission`); another path
+    (``DIR/submissions/TEAM/vN/FILE``, see :func:`mjarena.contest.building.store_submission`); another path
     gets its own folder as its scope.
 
     >>> build_scope("/c/submissions/red/v3/bot.cpp"), build_scope("/c/submissions/blue/v1/bot.cpp")

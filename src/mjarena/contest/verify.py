@@ -144,7 +144,7 @@ def _check_game(judge: Any, draws: Draws, game: Mapping[str, Any], games_per_tab
 
 def verify(data: Mapping[str, Any]) -> list[str]:
     """The problems of the export ``data`` (:func:`read_export`); an empty list: everything checks out."""
-    from mjarena.arena.rulesets import judge_rules
+    from mjarena.rulesets import judge_rules
 
     promised, revealed = data.get("commitment"), data.get("secret")
     if not isinstance(promised, str):

@@ -28,7 +28,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from mjarena.env._spec import CHANNELS, IllegalActionError, Observer, Options, RuleSpec
-from mjarena.tiles import format_tiles
+from mjarena.replay import MatchResult, SeatOutcome
+from mjarena.rulesets import judge_rules
+from mjarena.tiles import format_tile, format_tiles
 from mjarena.variants.base import Action, IllegalAction
 
 __all__ = ["AGENTS", "MahjongEnv", "make_env"]
@@ -252,10 +254,6 @@ class MahjongEnv(AECEnv):
     def to_replay(self, bots: Sequence[str] | None = None) -> dict[str, Any]:
         """The finished game as a replay (the JSON object :func:`mjarena.replay.load` reads), with the decisions
         recorded as a match records them; ``bots`` names the seats (``env:player_N`` by default)."""
-        from mjarena.arena.match import MatchResult, SeatOutcome
-        from mjarena.arena.rulesets import judge_rules
-        from mjarena.tiles import format_tile
-
         game = self.game
         if game is None or game.decision is not None:
             raise ValueError("the game is not over: play it to its end before saving it")

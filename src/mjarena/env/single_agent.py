@@ -30,8 +30,12 @@ import gymnasium
 import numpy as np
 
 from mjarena.agents.errors import AgentError
+from mjarena.agents.factory import check_spec, make_agent
+from mjarena.agents.fallback import JudgeFallback
 from mjarena.env import spec_for
 from mjarena.env._aec import AGENTS, MahjongEnv
+from mjarena.limits import Limits
+from mjarena.rulesets import judge_rules
 from mjarena.variants.base import Action
 
 __all__ = ["SingleAgentEnv"]
@@ -50,10 +54,6 @@ class SingleAgentEnv(gymnasium.Env):
         limits: Any = None,
         render_mode: str | None = None,
     ) -> None:
-        from mjarena.agents.factory import check_spec
-        from mjarena.arena.rulesets import judge_rules
-        from mjarena.limits import Limits
-
         if len(opponents) != 3 or seat not in range(4):
             raise ValueError(f"three opponents and a seat 0..3, not {len(opponents)} and seat {seat}")
         self.judge = judge_rules(rules)
@@ -71,8 +71,6 @@ class SingleAgentEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
         """A new game (its wall from ``seed`` as in the AEC environment) and new opponents, seeded from it."""
-        from mjarena.agents.factory import make_agent
-
         super().reset(seed=seed)
         self._close_opponents()
         self.table.reset(seed=seed)
@@ -108,8 +106,6 @@ class SingleAgentEnv(gymnasium.Env):
                 table.step_action(self._answer(AGENTS.index(agent)))
 
     def _answer(self, seat: int) -> Action:
-        from mjarena.arena.match import JudgeFallback
-
         game = self.table.game
         decision = game.decision
         legal = decision.legal[seat]

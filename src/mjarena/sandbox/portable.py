@@ -22,10 +22,26 @@ import os
 import signal
 import subprocess
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from mjarena.sandbox.box import Box, Process, Usage
+
+class Process(Protocol):
+    """What this backend reads of the box's :class:`~mjarena.sandbox.box.Process` (the box imports this module,
+    so the two are tied by this shape, not by an import)."""
+
+    pid: int
+    usage: Any  # mjarena.sandbox.box.Usage
+
+
+class Box(Protocol):
+    """What this backend reads and sets of a :class:`~mjarena.sandbox.box.Box`."""
+
+    argv: list[str]
+    env: dict[str, str]
+    workdir: Any
+    build_output: Any
+    parent_hwm_kib: int
+    started_pids: list[int]
 
 __all__ = ["available", "in_use", "judge_peak_kib", "maxrss_kib", "start", "sweep"]
 
@@ -114,7 +130,7 @@ def tree(process: Process) -> list[int]:
     return _Tree.pids(process.pid)
 
 
-def measure(process: Process, pids: list[int] | None) -> Usage:
+def measure(process: Process, pids: list[int] | None) -> Any:
     """Sample the tree's memory and CPU time; both figures only grow."""
     resident, cpu = 0, 0.0
     for pid in tree(process) if pids is None else pids:

@@ -273,7 +273,7 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
         return HTMLResponse(pages.play_page())
 
     async def play_options(request: Request) -> Response:
-        from mjarena.arena.rulesets import RULE_SETS
+        from mjarena.rulesets import RULE_SETS
         from mjarena.variants import get_variant
 
         rules = [{"name": name, "title": get_variant(name).title, "opponents": room.opponents(name)}

@@ -5,7 +5,7 @@
 hand, 1 ready), or None while the hand is not a whole hand (before and during the deal) or does not add up.
 A seat that won stays at 0; a seat out of the game (a false HU) has no distance from then on.
 
-:class:`DistanceTracker` follows a :class:`~mjarena.web.timeline.Table` step by step and measures only the seat
+:class:`DistanceTracker` follows a :class:`~mjarena.table.Table` step by step and measures only the seat
 the step changed (a draw, a discard, a meld), so a whole game costs about as many table look-ups as it has
 steps.  :func:`distance_series` gives the per-seat series from a timeline's steps; :func:`distance_chart` draws
 them with :mod:`mjarena.charts` (the SVG and its table), with wins and errors marked.
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from mjarena.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
-    from mjarena.web.timeline import Table
+    from mjarena.table import Table
 
 __all__ = ["WIN_EVENTS", "DistanceTracker", "distance_chart", "seat_distance", "series_names"]
 
@@ -63,11 +63,11 @@ def seat_distance(rules: str, hand: Sequence[int], melds: int) -> int | None:
 
 
 class DistanceTracker:
-    """Each seat's distance as a :class:`~mjarena.web.timeline.Table` changes: call :meth:`update` after every
-    :meth:`~mjarena.web.timeline.Table.apply`; only the seats whose hand, melds or status changed are measured.
+    """Each seat's distance as a :class:`~mjarena.table.Table` changes: call :meth:`update` after every
+    :meth:`~mjarena.table.Table.apply`; only the seats whose hand, melds or status changed are measured.
 
     >>> from mjarena.variants.base import Event
-    >>> from mjarena.web.timeline import Table
+    >>> from mjarena.table import Table
     >>> table, tracker = Table("noi2014"), DistanceTracker("noi2014")
     >>> table.apply(Event("deal", 0, (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 13, 14)))
     >>> tracker.update(table)

@@ -6,7 +6,7 @@ would lower that distance), and the same for the best discard of that hand, as o
 sentence and a short verdict for the page.  The figures are :func:`mjarena.hand.effect.discard_effect`'s, under
 the rule set's :class:`~mjarena.hand.options.HandRules` (百搭's wildcards included).  "Useful" counts the copies
 the discarder has not seen: four, less those in its hand, less those seen outside it (``seen``: discards and
-melds, the same for every seat, see :attr:`mjarena.web.timeline.Table.seen`).
+melds, the same for every seat, see :attr:`mjarena.table.Table.seen`).
 
 A discard that cannot be measured raises :class:`ValueError` with the reason: a THUPC special tile (PASS,
 REVERSE, DOUBLE: they never belong to a hand, and discarding one is a move of the game, not of the hand), or a
@@ -87,7 +87,7 @@ def discard_annotation(rules: str, hand: Sequence[int], kind: int, melds: int = 
                 raise ValueError(f"{counts[tile]} held and {seen[tile]} seen: more than 4 tiles of kind {tile}")
     figures = _figures(rules, tuple(counts), kind, melds, seen)
     if name is None:
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
 
         name = judge_rules(rules).tile_name
     (before, after, useful, useful_kinds, best_kind, best_distance, best_useful) = figures

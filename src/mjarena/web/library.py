@@ -132,9 +132,10 @@ def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
     :func:`~mjarena.web.transcripts.transcripts`, its end-of-game :func:`~mjarena.web.outcome.outcome` and the
     chart of its ``distances`` (:func:`~mjarena.web.distances.distance_chart`: ``{"svg", "table"}``);
     :class:`UploadError` if the replay does not hold together."""
+    from mjarena.table import TimelineError
     from mjarena.web.distances import distance_chart
     from mjarena.web.outcome import outcome
-    from mjarena.web.timeline import TimelineError, timeline
+    from mjarena.web.timeline import timeline
     from mjarena.web.transcripts import transcripts
 
     try:

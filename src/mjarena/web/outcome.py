@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from mjarena.arena.rulesets import judge_rules
+from mjarena.rulesets import judge_rules
 from mjarena.web.latin import latin
 
 __all__ = ["outcome"]

@@ -193,7 +193,7 @@ class PlaySession:
                  move_seconds: float = MOVE_SECONDS) -> None:
         import random
 
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
         from mjarena.web.timeline import seat_names, tile_names
 
         self.id = secrets.token_urlsafe(16)
@@ -403,8 +403,8 @@ class PlaySession:
             return
         data = result.to_json()
         replay, message = self._save(data)
+        from mjarena.table import Table
         from mjarena.web.outcome import outcome
-        from mjarena.web.timeline import Table
 
         table = Table(self.judge.name, len(data["wall"]))
         for event in result.events:
@@ -446,7 +446,7 @@ class PlaySession:
 
     def _make_view(self, game: Any, state: str, stage: str | None = None,
                    table: dict[str, Any] | None = None) -> dict[str, Any]:
-        from mjarena.web.timeline import Table
+        from mjarena.table import Table
 
         if table is None:
             rebuilt = Table(self.judge.name, len(getattr(game, "wall", ())) or None)
@@ -472,7 +472,7 @@ def offered_bot(text: str) -> tuple[str, str]:
     >>> offered_bot("python3 mybot.py"), offered_bot("百搭:python3 examples/bots/baida_bot.py")
     (('noi2014', 'python3 mybot.py'), ('baida', 'python3 examples/bots/baida_bot.py'))
     """
-    from mjarena.arena.rulesets import judge_rules
+    from mjarena.rulesets import judge_rules
 
     prefix, colon, rest = text.partition(":")
     if colon and prefix not in ("builtin", "python"):
@@ -544,7 +544,7 @@ class PlayRoom:
     def opponents(self, rules: str) -> list[str]:
         """The names a person may pick for ``rules``: its built-in bots, then the labels of the server's bots made
         for it (:func:`offered_bot`: a bot speaks one rule set's protocol, NOI 2014's unless told)."""
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
 
         canonical = judge_rules(rules).name
         return [f"builtin:{name}" for name in judge_rules(rules).agents] + [
@@ -555,7 +555,7 @@ class PlayRoom:
         """Start a game for ``client`` (its key: :func:`mjarena.web.server.client_of`); :class:`PlayError` 422 for
         an unknown rule set, seat, opponent or seed, 503 when the server runs as many games as it may and none of
         them can end."""
-        from mjarena.arena.rulesets import judge_rules
+        from mjarena.rulesets import judge_rules
 
         try:
             judge = judge_rules(rules)

@@ -1,8 +1,12 @@
-"""What the judge needs to know of each rule set it can run matches of: one table, looked up by name.
+"""The rule-set registry: what the judge needs to know of each rule set it can run matches of, looked up by name.
 
 The rules engines know nothing of bots; the judge needs, per rule set, how to make and shuffle walls, which
 protocol strings the bots speak, which built-in agents exist, how to rank a finished game, and in which
 notation walls and events are written to JSON.
+
+It sits below everything that plays, reads or shows games (agents' factory, replays, the environments, the arena,
+the web app, the contest: docs/architecture.md), and above what it names: the rules engines, the protocols'
+strings and the built-in players, each imported when its rule set is first asked for.
 
 >>> judge_rules("noi").name, judge_rules("百搭").protocol.__name__
 ('noi2014', 'mjarena.protocol.baida')
