@@ -68,7 +68,9 @@ from mjarena.contest.forms import (
     upload_form,
 )
 from mjarena.contest.games import public_replay
-from mjarena.contest.model import ADMIN, Contest
+from mjarena.contest.messages import ask, messages_json
+from mjarena.contest.model import ADMIN, Contest, ContestError
+from mjarena.contest.public import public_standings
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
 from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
@@ -209,8 +211,12 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     # -- public data -----------------------------------------------------------------------------------
 
+    def shown_standings() -> dict[str, Any]:
+        """The standings as the public sees them (:func:`mjarena.contest.public.public_standings`)."""
+        return public_standings(contest, contest.standings(clock()))
+
     async def api_standings(request: Request) -> Response:
-        standings = await run_in_threadpool(contest.standings, clock())
+        standings = await run_in_threadpool(shown_standings)
         notice = disk_notice(contest)
         if notice is not None:  # why the contest paused itself (the free-disk watch)
             standings = {**standings, "notice": notice}
@@ -296,8 +302,18 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     # -- pages -----------------------------------------------------------------------------------------
 
+    async def api_announcements(request: Request) -> Response:
+        """The announcements to every team; with a team's token or session, its own too and its questions (the
+        organiser's token: every message)."""
+        team = viewer(request)
+        if team is not None and team.name == ADMIN:
+            found = await run_in_threadpool(lambda: messages_json(contest, every=True))
+        else:
+            found = await run_in_threadpool(messages_json, contest, team.name if team is not None else None)
+        return JSONResponse(found, headers={"cache-control": "no-store"})
+
     async def index(request: Request) -> Response:
-        standings = await run_in_threadpool(contest.standings, clock())
+        standings = await run_in_threadpool(shown_standings)
         end = contest.end(clock())
         chart = await run_in_threadpool(race, standings)
         return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart,
@@ -308,7 +324,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     def race(standings: dict[str, Any] | None = None) -> str:
         """The race chart, drawn again only when a result or the standings' order changed (every viewer's page
         asks for it as games finish)."""
-        standings = standings or contest.standings(clock())
+        standings = standings or shown_standings()
         order = [row["team"] for row in standings["rows"]]
         key = (db.results_mark(), order)
         if drawn_race.get("key") != key:
@@ -363,7 +379,20 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         figures = contest.version_figures(team.name)
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
                                figures=figures, chart=versions_chart(team.name, figures),
-                               limits=settings.limits_json())
+                               limits=settings.limits_json(), messages=messages_json(contest, team.name))
+
+    async def team_question(request: Request) -> Response:
+        """A team's question to the organiser (the console lists it, with a form to answer it)."""
+        check_origin(request)
+        team, csrf = logged_in(request)
+        form = await small_form(request)
+        check_csrf(form, csrf)
+        try:
+            await run_in_threadpool(ask, contest, team.id, form.get("text"), clock())
+        except ContestError as error:
+            return HTMLResponse(await run_in_threadpool(team_view, team, csrf, str(error)), status_code=400,
+                                headers={"cache-control": "no-store"})
+        return RedirectResponse("/team", status_code=303)
 
     async def team_home(request: Request) -> Response:
         found = session(request)
@@ -440,6 +469,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/logout", logout, methods=["POST"]),
         Route("/team", team_home),
         Route("/team/upload", team_upload, methods=["POST"]),
+        Route("/team/questions", team_question, methods=["POST"]),
         Route("/team/submissions/{id}/source", team_source),
         Route("/api/submissions", api_submit, methods=["POST"]),
         Route("/api/submissions", api_submissions),
@@ -448,6 +478,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/api/standings", api_standings),
         Route("/api/games", api_games),
         Route("/api/rounds", api_rounds),
+        Route("/api/announcements", api_announcements),
         Route("/api/replays/{id}", api_replay),
         Route("/api/games/{id}/turns", api_turns),
         Route("/tiles/{kind}.svg", tile),

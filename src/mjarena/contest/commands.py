@@ -41,6 +41,27 @@ def _start(text: str | None) -> float | None:
         raise ValueError(f"--start {text!r}: expected a date and time such as 2026-05-01T14:00") from None
 
 
+def _open_with(text: str) -> int:
+    """``--open-with``: a number of teams, or ``all`` (0)."""
+    if text.strip().lower() == "all":
+        return 0
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of teams, or all") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1 team, or all")
+    return count
+
+
+def _log_cli(contest: Any, action: str, detail: str) -> None:
+    """Note an action done from a terminal in the organiser's log (the console lists it)."""
+    import time
+
+    with contest.db.transaction() as tx:
+        tx.log_admin(time.time(), action, f"{detail} (from the command line)")
+
+
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
@@ -56,7 +77,8 @@ def _create(args: argparse.Namespace) -> int:
                             uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox,
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
-                            per_language_limits=args.per_language_limits, game_budget=args.game_budget)
+                            per_language_limits=args.per_language_limits, game_budget=args.game_budget,
+                            open_with=args.open_with)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -82,9 +104,11 @@ def _add_team(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
     try:
-        token = _open(args).add_team(args.name)
+        contest = _open(args)
+        token = contest.add_team(args.name)
     except ContestError as error:
         return _fail("contest add-team", str(error))
+    _log_cli(contest, "add team", args.name)
     print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
     return 0
 
@@ -93,9 +117,11 @@ def _rotate(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
     try:
-        token = _open(args).rotate_token(args.name)
+        contest = _open(args)
+        token = contest.rotate_token(args.name)
     except ContestError as error:
         return _fail("contest rotate-token", str(error))
+    _log_cli(contest, "new token", args.name)
     print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
     return 0
 
@@ -237,6 +263,8 @@ def add_parsers(sub: Any) -> None:
                         help="Botzone's way: each language's time factor (on the time limit and the game budget) "
                         "and memory from the toolchain table (Java 3x, JavaScript 2x, Python 6x); default: the "
                         "statement's, the same limits for every language")
+    create.add_argument("--open-with", type=_open_with, default=1, metavar="N|all",
+                        help="the first round waits until N teams (or all) have a bot that builds (1)")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")

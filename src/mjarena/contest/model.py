@@ -93,6 +93,7 @@ class Settings:
     team_quota_mib: int = 64  # MiB of sources and builds per team
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
+    open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -117,6 +118,8 @@ class Settings:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
             raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        if self.open_with < 0:
+            raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
         if self.build_workers < 1:
             raise ContestError(f"--build-workers {self.build_workers}: must be at least 1")
         if not self.compile_wall > 0:

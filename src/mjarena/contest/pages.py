@@ -16,8 +16,22 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["error_page", "limits_text", "login_page", "page", "replay_page", "rounds_page", "standings_page",
-           "team_games_page", "team_page", "thinking_table", "when"]
+__all__ = [
+    "error_page",
+    "limits_text",
+    "login_page",
+    "messages_list",
+    "page",
+    "replay_page",
+    "rounds_page",
+    "script_json",
+    "standings_page",
+    "team_games_page",
+    "team_page",
+    "thinking_table",
+    "waiting_text",
+    "when",
+]
 
 
 def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, admin: bool = False,
@@ -43,6 +57,18 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
 <nav><a href="/">Standings</a><a href="/rounds">Rounds</a>{who}</nav></header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
+
+
+def script_json(value: Any) -> str:
+    """JSON that can sit inside a ``<script type="application/json">`` element: no ``</`` or ``<!--`` ends it.
+
+    >>> script_json({"a": "</script>"})
+    '{"a": "\\u003c/script>"}'
+    """
+    import json
+
+    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace("\u2028", "\\u2028")
+            .replace("\u2029", "\\u2029"))
 
 
 def when(epoch: float | None) -> str:
@@ -91,6 +117,33 @@ def limits_text(limits: Mapping[str, Any]) -> str:
             f'</tr></thead><tbody>{rows}</tbody></table></details>')
 
 
+def messages_list(announcements: Sequence[Mapping[str, Any]], questions: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The organiser's announcements, newest first (an answer with the question it answers, when the reader may
+    see it), then the reader's own questions not answered yet; the same list ``contest.js`` draws.
+
+    >>> "&lt;b&gt;" in messages_list([{"id": 1, "at": 0, "team": None, "text": "<b>", "question": None}])
+    True
+    """
+    asked = {item["id"]: item for item in questions}
+    answered = {item["question"] for item in announcements if item.get("question") is not None}
+    items = []
+    for item in announcements:
+        to = "to every team" if item["team"] is None else f"to {escape(item['team'])} only"
+        question = asked.get(item.get("question"))
+        quoted = (f'<blockquote class="question">{escape(question["text"])}</blockquote>' if question is not None
+                  else "")
+        items.append(f'<li data-announcement="{item["id"]}"><span class="muted">{when(item["at"])} · {to}</span>'
+                     f'{quoted}<p class="message-text">{escape(item["text"])}</p></li>')
+    for item in questions:
+        if item["id"] not in answered:
+            items.append(f'<li data-question="{item["id"]}"><span class="muted">{when(item["at"])} · your '
+                         'question, not answered yet</span>'
+                         f'<blockquote class="question">{escape(item["text"])}</blockquote></li>')
+    if not items:
+        return '<ul class="messages" id="messages"></ul>'
+    return f'<ul class="messages" id="messages">{"".join(items)}</ul>'
+
+
 def standings_table(standings: Mapping[str, Any]) -> str:
     """The standings as a table (the same one ``contest.js`` draws)."""
     rows = "".join(
@@ -119,6 +172,9 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     body = (f'<h1 class="title">Standings</h1>{shown}'
             f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+            f'<p class="notice" id="waiting"{"" if standings.get("waiting") else " hidden"}>'
+            f'{escape(waiting_text(standings.get("waiting")))}</p>'
+
             f'<div id="standings">{standings_table(standings)}</div>'
             f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'
@@ -126,6 +182,17 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
             f'{_randomness(standings)}')
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
+
+
+def waiting_text(waiting: Mapping[str, Any] | None) -> str:
+    """Why the rounds have not opened (the same text ``contest.js`` writes).
+
+    >>> waiting_text({"ready": 2, "needed": 5})
+    'The rounds open when 5 teams have a bot that builds: 2 have one.'
+    """
+    if not waiting:
+        return ""
+    return f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
 
 
 def _randomness(standings: Mapping[str, Any]) -> str:
@@ -242,7 +309,7 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
               max_upload: int, message: str | None = None,
               figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "",
-              limits: Mapping[str, Any] | None = None) -> str:
+              limits: Mapping[str, Any] | None = None, messages: Mapping[str, Any] | None = None) -> str:
     """A logged-in team's page: upload a bot (under the ``limits`` in force, ``Settings.limits_json``), and every
     submission (newest first) with its time, its build message and, per version, the games it played, its points
     per game, the games it erred in and its thinking time per game (``chart``: the points per game drawn)."""
@@ -270,6 +337,11 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 <button type="submit">Upload</button>
 <span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
 builds.</span></form>{limits_text(limits) if limits else ""}</section>
+<section class="announcements"><h2>Announcements</h2>{messages_list(
+        messages.get("announcements", []) if messages else [], messages.get("questions", []) if messages else [])}
+<form method="post" action="/team/questions" id="ask"><input type="hidden" name="csrf" value="{escape(csrf)}">
+<label>A question to the organiser <textarea name="text" id="question" rows="2" maxlength="2000" required>
+</textarea></label> <button type="submit">Ask</button></form></section>
 <section><h2>Submissions</h2>{history}{chart}</section>
 <section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
 output and standard error are shown under each replay, to you only).</p></section>

@@ -42,6 +42,7 @@ from mjarena.arena.tournament import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
+from mjarena.contest.opening import playing_teams, waiting_for
 from mjarena.contest.sources import contest_sandbox, program_of
 
 __all__ = ["Scheduler", "judge_error_text", "warm_up"]
@@ -143,10 +144,11 @@ class Scheduler:
         return number is not None
 
     def new_round(self) -> int | None:
-        """Pair and plan the next round; its number (None when no team has a bot that builds)."""
+        """Pair and plan the next round; its number (None when no team that may play has a bot that builds, or
+        while the first round waits for teams: :mod:`mjarena.contest.opening`)."""
         contest = self.contest
-        current = contest.db.current_submissions()
-        if not current:
+        current = playing_teams(contest)  # disabled teams play no more
+        if not current or waiting_for(contest) is not None:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         totals = contest.db.totals()
