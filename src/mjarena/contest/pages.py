@@ -174,7 +174,8 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
             f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<p class="notice" id="waiting"{"" if standings.get("waiting") else " hidden"}>'
             f'{escape(waiting_text(standings.get("waiting")))}</p>'
-
+            f'<section class="announcements" id="announcements"{"" if standings.get("announcements") else " hidden"}'
+            f'><h2>Announcements</h2>{messages_list(standings.get("announcements", []))}</section>'
             f'<div id="standings">{standings_table(standings)}</div>'
             f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'

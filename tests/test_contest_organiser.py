@@ -1,0 +1,211 @@
+"""An organiser's contest from start to prize-giving (issue 33), in one process: why bots fail (errors by kind,
+every seat's output for the organiser), teams disabled and hidden, all of a team's games played again, the rounds
+opened only when enough teams have a bot, the CLI's actions in the organiser's log, announcements and questions.
+
+The contest is test_contest.py's: real games of the test bot, an inline executor, the scheduler stepped by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from contest_forms import post_login
+from mjarena.cli import main
+from test_contest import BOT, TEAMS, Server, play_round
+from test_contest_admin import console
+
+CRASHER = b"""import sys
+sys.stderr.write("crasher-private-stderr\\n")
+sys.exit(1)
+"""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Server:
+    return Server(tmp_path / "contest")
+
+
+def jade_crashes(server: Server) -> list[int]:
+    """Every team plays the test bot but jade, whose bot crashes at its first request; one round; jade's games."""
+    for team in TEAMS:
+        server.upload(team, CRASHER if team == "jade" else BOT)
+    play_round(server)
+    return [game["id"] for game in server.games("jade")]
+
+
+def mj_data(page: str) -> dict[str, Any]:
+    return json.loads(page.split('id="mj-data">', 1)[1].split("</script>", 1)[0])
+
+
+def test_the_console_shows_each_teams_errors_by_kind_linked_to_their_games(server: Server) -> None:
+    games = jade_crashes(server)
+    assert games
+    console(server)
+    page = server.client.get("/admin").text
+    jade = page.split('data-team="jade"', 1)[1].split("</tr>", 1)[0]
+    assert f'?kind=crash#games" data-kind="crash" class="error-kind">crash {len(games)}</a>' in jade
+    red = page.split('data-team="red"', 1)[1].split("</tr>", 1)[0]
+    assert "error-kind" not in red and ">none<" in red
+    listed = server.client.get("/admin/teams/jade?kind=crash").text
+    assert sorted(int(part.split('"', 1)[0]) for part in listed.split('<tr data-game="')[1:]) == sorted(games)
+    assert "crasher-private-stderr" in listed  # the error in full, standard error too
+    assert server.client.get("/admin/teams/red?kind=crash").text.count("<tr data-game=") == 0
+    assert server.client.get("/admin/teams/jade?kind=nonsense").status_code == 400
+    submissions = server.client.get("/admin/submissions").text
+    row = submissions.split('data-submission="5"', 1)[1].split("</tr>", 1)[0]
+    assert f'>crash {len(games)}</a>' in row and "version=1" in row
+
+
+def test_the_organiser_sees_every_seats_output_in_the_viewer(server: Server) -> None:
+    (game, *_) = jade_crashes(server)
+    client = server.client
+    assert client.get(f"/admin/replays/{game}").status_code == 401  # not logged in
+    console(server)
+    page = client.get(f"/admin/replays/{game}")
+    assert page.status_code == 200 and '/static/replay.js' in page.text
+    view = mj_data(page.text)
+    seats = {seat["seat"]: seat for seat in view["transcripts"]}
+    teams = {player["seat"]: player["team"] for player in
+             json.loads(server.contest.db.replay(game) or "{}")["contest"]["players"]}
+    jade = next(seat for seat, team in teams.items() if team == "jade")
+    assert "crasher-private-stderr" in json.dumps(seats[jade])
+    for seat, team in teams.items():  # every team's debug output and standard error, not only one team's
+        if team not in (None, "jade"):
+            rows = seats[seat]["rows"]
+            assert any("contest-bot-v1 debug" in (row.get("debug") or "") for row in rows)
+            assert any("contest-bot-v1 stderr" in (row.get("stderr") or "") for row in rows)
+    public = client.get(f"/api/replays/{game}").text
+    assert "crasher-private-stderr" not in public and "contest-bot-v1 debug" not in public
+    assert client.get("/admin/replays/999").status_code == 404
+
+
+def test_a_disabled_team_plays_no_more_games_and_stays_in_the_results(server: Server) -> None:
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    before = {row["team"]: row for row in server.standings()["rows"]}
+    csrf = console(server)
+    done = server.client.post("/admin/teams/gold/flags", data={"csrf": csrf, "flag": "disabled", "on": "1"},
+                              follow_redirects=False)
+    assert done.status_code == 303
+    for _ in range(2):
+        number = play_round(server)
+        seated = {p["team"] for g in server.games() if g["round"] == number for p in g["players"]}
+        assert "gold" not in seated and {"red", "blue", "green", "jade"} <= seated
+    gold = next(row for row in server.standings()["rows"] if row["team"] == "gold")
+    assert gold["games"] == before["gold"]["games"] == 1 and gold["points"] == before["gold"]["points"]
+    assert "disable · gold" in server.client.get("/admin").text
+    server.client.post("/admin/teams/gold/flags", data={"csrf": csrf, "flag": "disabled", "on": "0"})
+    number = play_round(server)
+    assert "gold" in {p["team"] for g in server.games() if g["round"] == number for p in g["players"]}
+
+
+def test_a_hidden_team_leaves_the_public_standings_and_race_but_not_the_console(server: Server) -> None:
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    csrf = console(server)
+    top = server.standings()["rows"][0]["team"]
+    server.client.post(f"/admin/teams/{top}/flags", data={"csrf": csrf, "flag": "hidden", "on": "1"})
+    shown = server.standings()["rows"]
+    assert top not in [row["team"] for row in shown] and len(shown) == len(TEAMS) - 1
+    assert shown[0]["rank"] == 1  # ranked again without it
+    assert f'data-series="{top}"' not in server.client.get("/charts/race").text
+    assert f'data-team="{top}"' not in server.client.get("/").text.split('id="standings-table"', 1)[1]
+    assert f'data-team="{top}"' in server.client.get("/admin").text
+    assert top in [row["team"] for row in json.loads(server.client.get("/admin/export.json").text)["rows"]]
+
+
+def test_all_of_a_teams_games_played_again(server: Server) -> None:
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    play_round(server)
+    red = [game["id"] for game in server.games("red")]
+    marks = {game_id: server.contest.db.replay_mark(game_id) for game_id in red}
+    csrf = console(server)
+    server.clock.now += 5
+    page = server.client.post("/admin/teams/red/replay", data={"csrf": csrf})
+    assert page.status_code == 200 and f"{len(red)} game(s) of red are being played again" in page.text
+    deadline = time.monotonic() + 120
+    while server.scheduler.replaying and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not server.scheduler.replaying
+    assert all(server.contest.db.replay_mark(game_id) == marks[game_id] + 5 for game_id in red)
+    assert f"every game of red: {len(red)} game(s)" in server.client.get("/admin").text
+
+
+def test_the_rounds_open_only_when_enough_teams_have_a_bot(tmp_path: Path) -> None:
+    server = Server(tmp_path / "contest", open_with=3)
+    server.upload("red")
+    server.upload("blue")
+    assert not server.scheduler.step() and server.contest.round_number() == 0
+    standings = server.standings()
+    assert standings["waiting"] == {"ready": 2, "needed": 3}
+    assert "The rounds open when 3 teams have a bot that builds: 2 have one." in server.client.get("/").text
+    server.upload("green")
+    assert play_round(server) == 1 and server.standings()["waiting"] is None
+    everyone = Server(tmp_path / "all", open_with=0)
+    for team in TEAMS[:-1]:
+        everyone.upload(team)
+    assert not everyone.scheduler.step()
+    everyone.upload(TEAMS[-1])
+    assert everyone.scheduler.step()
+
+
+def test_open_with_at_create_and_cli_actions_in_the_organisers_log(tmp_path: Path, capsys: Any) -> None:
+    folder = tmp_path / "cup"
+    assert main(["contest", "create", str(folder), "--team", "ada", "--open-with", "all", "--sandbox", "none",
+                 "--json"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["contest", "create", str(tmp_path / "bad"), "--open-with", "none"])
+    assert "--open-with" in capsys.readouterr().err
+    assert main(["contest", "add-team", str(folder), "bob"]) == 0
+    assert main(["contest", "rotate-token", str(folder), "ada"]) == 0
+    from mjarena.contest.model import Contest
+
+    contest = Contest.open(folder)
+    assert contest.settings.open_with == 0
+    log = [(action, detail) for _, action, detail in contest.db.admin_log()]
+    assert ("add team", "bob (from the command line)") in log and ("new token", "ada (from the command line)") in log
+
+
+def test_announcements_and_questions(server: Server) -> None:
+    client = server.client
+    post_login(client, "/login", server.tokens["teams"]["red"])
+    page = client.get("/team").text
+    csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    assert client.post("/team/questions", data={"csrf": csrf, "text": "  "}).status_code == 400
+    assert client.post("/team/questions", data={"csrf": "x", "text": "hi"}).status_code == 403
+    asked = client.post("/team/questions", data={"csrf": csrf, "text": "May we use <numpy>?"}, follow_redirects=False)
+    assert asked.status_code == 303
+    assert "May we use &lt;numpy&gt;?" in client.get("/team").text
+    admin = console(server)
+    page = client.get("/admin").text
+    assert 'data-question="1" data-state="open"' in page and "red asks" in page
+    client.post("/admin/announcements", data={"csrf": admin, "text": "No: the standard library only.",
+                                              "question": "1", "team": "red"})
+    client.post("/admin/announcements", data={"csrf": admin, "text": "Round times moved", "team": ""})
+    bad = client.post("/admin/announcements", data={"csrf": admin, "text": "x", "team": "nobody"})
+    assert bad.status_code == 400 and "no team" in bad.text
+    assert 'data-question="1" data-state="answered"' in client.get("/admin").text
+    public = server.standings()["announcements"]
+    assert [item["text"] for item in public] == ["Round times moved"]  # the answer went to red alone
+    assert "Round times moved" in client.get("/").text and "standard library only" not in client.get("/").text
+    red = client.get("/api/announcements", headers=server.auth("red")).json()
+    assert [item["text"] for item in red["announcements"]] == ["Round times moved", "No: the standard library only."]
+    assert [item["text"] for item in red["questions"]] == ["May we use <numpy>?"]
+    blue = client.get("/api/announcements", headers=server.auth("blue")).json()
+    assert [item["text"] for item in blue["announcements"]] == ["Round times moved"] and blue["questions"] == []
+    team_page = client.get("/team").text
+    assert "standard library only" in team_page and "not answered yet" not in team_page
+    exported = json.loads(client.get("/admin/export.json").text)["messages"]
+    assert len(exported["announcements"]) == 2 and exported["questions"][0]["team"] == "red"
+    log = client.get("/admin").text
+    assert "answer · to red, question 1" in log and "announce · to every team" in log
