@@ -209,3 +209,53 @@ def test_announcements_and_questions(server: Server) -> None:
     assert len(exported["announcements"]) == 2 and exported["questions"][0]["team"] == "red"
     log = client.get("/admin").text
     assert "answer · to red, question 1" in log and "announce · to every team" in log
+
+
+def test_a_freeze_hides_the_last_minutes_from_the_public_until_the_reveal(tmp_path: Path) -> None:
+    server = Server(tmp_path / "contest", freeze=5.0)  # the window: 1000 to 1600 s, frozen from 1300 s
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    before = {row["team"]: (row["points"], row["games"]) for row in server.standings()["rows"]}
+    assert server.standings()["frozen"] is None
+    server.clock.now = 1400.0
+    assert server.scheduler.step()
+    late = server.contest.round_number()
+    server.scheduler.step()
+    assert all(game["state"] == "finished" for game in server.contest.games() if game["round"] == late)
+    full = {row["team"]: (row["points"], row["games"]) for row in server.contest.standings(server.clock())["rows"]}
+    assert full != before
+    public = server.standings()
+    assert public["frozen"] == {"since": 1300.0}
+    assert {row["team"]: (row["points"], row["games"]) for row in public["rows"]} == before
+    frozen = [game for game in server.games() if game["round"] == late]
+    assert frozen and all(game["state"] == "frozen" and all(p["points"] is None for p in game["players"])
+                          for game in frozen)
+    assert "Frozen since" in server.client.get("/").text
+    own = server.client.get("/api/games", params={"team": "red"}, headers=server.auth("red")).json()["games"]
+    assert all(game["state"] == "finished" for game in own)  # a team still sees its own games
+    (red_game,) = [game["id"] for game in own if game["round"] == late]
+    assert server.client.get(f"/api/replays/{red_game}").status_code == 404
+    assert server.client.get(f"/replays/{red_game}").status_code == 404
+    assert server.client.get(f"/api/replays/{red_game}", headers=server.auth("red")).status_code == 200
+    other = next(game["id"] for game in frozen if red_game != game["id"])
+    assert server.client.get(f"/api/replays/{other}", headers=server.auth("red")).status_code == 404
+    race = server.client.get("/charts/race").text
+    assert "Points after each round" in race and f">{late}<" not in race.split("<details", 1)[1]
+    csrf = console(server)
+    exported = json.loads(server.client.get("/admin/export.json").text)  # the organiser sees everything
+    assert {row["team"]: (row["points"], row["games"]) for row in exported["rows"]} == full
+    refused = server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
+    assert refused.status_code == 409 and "once the contest is finished" in refused.text
+    server.clock.now = 1700.0
+    assert not server.scheduler.step()
+    assert server.standings()["state"] == "finished" and server.standings()["frozen"] == {"since": 1300.0}
+    assert 'id="reveal"' in server.client.get("/admin").text
+    server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
+    public = server.standings()
+    assert public["frozen"] is None
+    assert {row["team"]: (row["points"], row["games"]) for row in public["rows"]} == full
+    assert server.client.get(f"/api/replays/{red_game}").status_code == 200
+    assert "reveal · the frozen results" in server.client.get("/admin").text
+    again = server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
+    assert again.status_code == 409

@@ -49,6 +49,7 @@ from mjarena.contest.forms import (
 )
 from mjarena.contest.messages import announce, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
+from mjarena.contest.public import freeze_from, reveal, revealed
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["ADMIN_COOKIE", "Judge", "admin_routes"]
@@ -179,7 +180,9 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
                                         csrf=csrf, notice=notice or disk_notice(contest),
                                         judge_errors=judge_errors_view(), ended=_ended(contest, now),
-                                        judging=judge is not None, messages=messages_json(contest, every=True))
+                                        judging=judge is not None, messages=messages_json(contest, every=True),
+                                        freeze={"minutes": contest.settings.freeze, "from": freeze_from(contest, now),
+                                                "revealed": revealed(contest)})
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)
@@ -230,8 +233,10 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                 await run_in_threadpool(contest.extend, minutes, clock())
             elif action == "end":
                 await run_in_threadpool(contest.end_now, clock())
+            elif action == "reveal":
+                await run_in_threadpool(reveal, contest, clock())
             else:
-                raise HTTPException(400, "the window's action is pause, resume, extend or end")
+                raise HTTPException(400, "the window's action is pause, resume, extend, end or reveal")
         except ContestError as error:
             return html(await run_in_threadpool(console_view, csrf, str(error)), 409)
         return RedirectResponse("/admin", status_code=303)

@@ -56,15 +56,19 @@ def admin_login_page(csrf: str, error: str | None = None) -> str:
 
 
 def _window(state: str, start: float | None, end: float | None, paused_since: float | None, csrf: str,
-            ended: bool) -> str:
+            ended: bool, freeze: Mapping[str, Any] | None = None) -> str:
     """The window's state and its actions: pause or resume, extend by some minutes, end now; none once it ended."""
     def action(name: str, button: str, *, fields: str = "", confirm: str | None = None) -> str:
         return _form("/admin/window", csrf, button, id_=name, confirm=confirm,
                      fields=f'<input type="hidden" name="action" value="{name}">{fields}')
 
+    freeze = freeze or {}
     if ended:
         actions = ""
         note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
+        if freeze.get("minutes") and freeze.get("revealed") is None:
+            actions = action("reveal", "Reveal the results", confirm="Reveal the frozen results to everyone now?")
+            note += "; the public standings are frozen until you reveal them"
     else:
         if paused_since is not None:
             actions = action("resume", "Resume")
@@ -78,6 +82,10 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
         if start is not None:
             actions += " " + action("end", "End now", confirm="End the window now? The round in progress is "
                                     "played to its end; no new round starts, and it cannot be reopened.")
+    if freeze.get("minutes"):
+        frozen = ("revealed " + when(freeze["revealed"]) if freeze.get("revealed") is not None
+                  else "from " + when(freeze.get("from")))
+        note += f'; public standings frozen for the last {freeze["minutes"]:g} minutes ({frozen})'
     return (f'<section><h2>Window</h2><p><span id="contest-state">{escape(state.replace("_", " "))}</span> · '
             f'{when(start)} – <span id="window-end">{when(end)}</span> · <span class="muted">{escape(note)}</span>'
             f'</p><p>{actions}</p></section>')
@@ -140,7 +148,8 @@ def _messages(messages: Mapping[str, Any], teams: Sequence[str], csrf: str) -> s
 def console_page(*, state: str, start: float | None, end: float | None, paused_since: float | None,
                  teams: Sequence[Mapping[str, Any]], log: Sequence[tuple[float, str, str]], csrf: str,
                  notice: str | None = None, judge_errors: Sequence[Mapping[str, Any]] = (), ended: bool = False,
-                 judging: bool = False, messages: Mapping[str, Any] | None = None) -> str:
+                 judging: bool = False, messages: Mapping[str, Any] | None = None,
+                 freeze: Mapping[str, Any] | None = None) -> str:
     """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the
     judge errors, the log of the organiser's actions."""
     rows = []
@@ -171,7 +180,7 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     admin_token = _form("/admin/token", csrf, "New admin token", id_="rotate-admin",
                         confirm="Give the organiser a new token? Every console session, this one too, ends.")
-    body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended)}'
+    body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended, freeze)}'
             f'<section><h2>Teams</h2>{table}<p>{add}</p></section>'
             f'{_judge_errors(judge_errors, csrf, judging)}'
             f'{_messages(messages, [team["team"] for team in teams], csrf) if messages is not None else ""}'

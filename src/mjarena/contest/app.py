@@ -70,7 +70,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.games import public_replay
 from mjarena.contest.messages import ask, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError
-from mjarena.contest.public import public_standings
+from mjarena.contest.public import frozen_games, mask_games, public_standings
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
 from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
@@ -213,7 +213,18 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def shown_standings() -> dict[str, Any]:
         """The standings as the public sees them (:func:`mjarena.contest.public.public_standings`)."""
-        return public_standings(contest, contest.standings(clock()))
+        return public_standings(contest, contest.standings(clock()), clock())
+
+    def masked(games: list[dict[str, Any]], who: str | None) -> list[dict[str, Any]]:
+        """``games`` as ``who`` may see them during the freeze (the organiser: all of them)."""
+        return games if who == ADMIN else mask_games(games, frozen_games(contest, clock()), who)
+
+    def check_not_frozen(game_id: int, game: GameRow, who: str | None) -> None:
+        """404 for a frozen game's replay, unless ``who`` played in it (or is the organiser)."""
+        own = who is not None and any(seat.team == who for seat in game.seats)
+        if who != ADMIN and not own and game_id in frozen_games(contest, clock()):
+            raise HTTPException(404, f"game {game_id} finished during the freeze: its replay is shown once the "
+                                "results are revealed")
 
     async def api_standings(request: Request) -> Response:
         standings = await run_in_threadpool(shown_standings)
@@ -224,11 +235,16 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def api_games(request: Request) -> Response:
         team = request.query_params.get("team")
-        games = await run_in_threadpool(contest.games, team)
+        who = viewer(request)
+        games = await run_in_threadpool(lambda: masked(contest.games(team), who.name if who else None))
         return JSONResponse({"games": games}, headers={"cache-control": "no-store"})
 
+    def rounds_shown(who: str | None) -> list[dict[str, Any]]:
+        return [{**item, "games": masked(item["games"], who)} for item in contest.rounds_view()]
+
     async def api_rounds(request: Request) -> Response:
-        rounds = await run_in_threadpool(contest.rounds_view)
+        who = viewer(request)
+        rounds = await run_in_threadpool(rounds_shown, who.name if who else None)
         return JSONResponse({"rounds": rounds}, headers={"cache-control": "no-store"})
 
     views = ViewCache()
@@ -266,6 +282,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         team = viewer(request)
         game_id, mark, game = await run_in_threadpool(finished_game, request)
         own = tuple(seat.seat for seat in game.seats if team is not None and seat.team == team.name)
+        check_not_frozen(game_id, game, team.name if team is not None else None)
 
         def build() -> tuple[int, bytes]:
             from mjarena.web.library import UploadError, check_replay
@@ -326,31 +343,37 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         asks for it as games finish)."""
         standings = standings or shown_standings()
         order = [row["team"] for row in standings["rows"]]
-        key = (db.results_mark(), order)
+        frozen = frozen_games(contest, clock())
+        key = (db.results_mark(), order, len(frozen))
         if drawn_race.get("key") != key:
-            drawn_race.update(key=key, figure=race_chart(contest.history(), order))
+            drawn_race.update(key=key, figure=race_chart(contest.history(frozen), order))
         return drawn_race["figure"]
 
     async def race_fragment(request: Request) -> Response:
         return HTMLResponse(await run_in_threadpool(race), headers={"cache-control": "no-store"})
 
     async def rounds_page(request: Request) -> Response:
-        return HTMLResponse(pages.rounds_page(await run_in_threadpool(contest.rounds_view), viewer_name(request)))
+        who = viewer_name(request)
+        return HTMLResponse(pages.rounds_page(await run_in_threadpool(rounds_shown, who), who))
 
     async def team_games(request: Request) -> Response:
         name = request.path_params["name"]
         if db.team(name) is None:
             raise HTTPException(404, f"no team {name!r}")
-        games = await run_in_threadpool(contest.games, name)
-        figures = await run_in_threadpool(contest.version_figures, name)
-        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request), versions_chart(name, figures),
+        who = viewer_name(request)
+        games = await run_in_threadpool(lambda: masked(contest.games(name), who))
+        hidden = () if who == name else frozen_games(contest, clock())
+        figures = await run_in_threadpool(contest.version_figures, name, hidden)
+        return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
                                                   settings.limits_json(), figures))
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        if game_id is None or db.replay_mark(game_id) is None:
+        game = db.game(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
+        if game_id is None or game is None:
             raise HTTPException(404, f"no finished game {raw_id}")
+        check_not_frozen(game_id, game, viewer_name(request))
         return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
     async def login_form(request: Request) -> Response:

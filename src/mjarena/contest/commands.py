@@ -78,7 +78,7 @@ def _create(args: argparse.Namespace) -> int:
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
-                            open_with=args.open_with)
+                            open_with=args.open_with, freeze=args.freeze)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -145,6 +145,22 @@ def _window(args: argparse.Namespace) -> int:
         print(f"the window is {args.minutes:g} minutes longer (it has not started)")
     else:
         print(f"the window ends at {datetime.fromtimestamp(end).isoformat(sep=' ', timespec='seconds')}")
+    return 0
+
+
+def _reveal(args: argparse.Namespace) -> int:
+    """``contest reveal DIR``: reveal the frozen results once the contest is finished (the console's button)."""
+    import time
+
+    from mjarena.contest.model import ContestError
+    from mjarena.contest.public import reveal
+
+    try:
+        contest = _open(args)
+        reveal(contest, time.time())
+    except ContestError as error:
+        return _fail("contest reveal", str(error))
+    print("the results are revealed")
     return 0
 
 
@@ -263,6 +279,9 @@ def add_parsers(sub: Any) -> None:
                         help="Botzone's way: each language's time factor (on the time limit and the game budget) "
                         "and memory from the toolchain table (Java 3x, JavaScript 2x, Python 6x); default: the "
                         "statement's, the same limits for every language")
+    create.add_argument("--freeze", type=float, default=0.0, metavar="MINUTES",
+                        help="freeze the public standings and race for the last MINUTES of the window, until "
+                        "revealed after the end (console, or mjarena contest reveal) (0: never)")
     create.add_argument("--open-with", type=_open_with, default=1, metavar="N|all",
                         help="the first round waits until N teams (or all) have a bot that builds (1)")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
@@ -321,6 +340,10 @@ def add_parsers(sub: Any) -> None:
     end.add_argument("dir", metavar="DIR")
     end.add_argument("--json", action="store_true", help='print {"end": EPOCH SECONDS}')
     end.set_defaults(handler=_window)
+
+    reveal = actions.add_parser("reveal", help="reveal the frozen results once the contest is finished")
+    reveal.add_argument("dir", metavar="DIR")
+    reveal.set_defaults(handler=_reveal)
 
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
@@ -94,6 +95,7 @@ class Settings:
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
     open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
+    freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -118,6 +120,9 @@ class Settings:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
             raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        if not 0 <= self.freeze < self.duration:
+            raise ContestError(f"--freeze {self.freeze:g}: give minutes from 0 up to (not including) the "
+                               f"--duration, {self.duration:g}")
         if self.open_with < 0:
             raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
         if self.build_workers < 1:
@@ -499,12 +504,12 @@ class Contest:
                  "games": [game_json(game) for game in games if game.round == number]}
                 for number, started, finished in self.db.rounds()]
 
-    def history(self) -> dict[str, Any]:
+    def history(self, exclude: Collection[int] = ()) -> dict[str, Any]:
         """The race so far: ``{"rounds": [1, …, R], "teams": {NAME: {"first": F, "points": [...], "versions":
         [[round, version], ...]}}}``: for each team that has played, its points after each round from its first one,
         F (R is the last round with a finished game, so the last value is the team's total in the standings), and
-        the first round in which each of its versions played."""
-        games = self.db.games(states=("finished",))
+        the first round in which each of its versions played.  ``exclude``: games left out (frozen ones)."""
+        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude]
         last = max((game.round for game in games), default=0)
         by_round: dict[str, dict[int, float]] = {}
         versions: dict[str, list[list[int]]] = {}
@@ -526,16 +531,17 @@ class Contest:
             teams[name] = {"first": first, "points": points, "versions": versions.get(name, [])}
         return {"rounds": list(range(1, last + 1)), "teams": teams}
 
-    def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
+    def version_figures(self, team: str, exclude: Collection[int] = ()) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
         ``errors`` (games in which it erred), and its thinking time in seconds per game, on average and at most:
-        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept)."""
+        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept);
+        ``exclude``: games left out (frozen ones)."""
         found = self.db.team(team)
         thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
         for game in self.games(team):
             for seat in game["players"]:
-                if seat["team"] != team or game["state"] != "finished":
+                if seat["team"] != team or game["state"] != "finished" or game["id"] in exclude:
                     continue
                 row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "timed": []})
                 row["games"] += 1

@@ -172,6 +172,8 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     body = (f'<h1 class="title">Standings</h1>{shown}'
             f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+            f'<p class="notice" id="frozen"{"" if standings.get("frozen") else " hidden"}>'
+            f'{escape(frozen_text(standings.get("frozen")))}</p>'
             f'<p class="notice" id="waiting"{"" if standings.get("waiting") else " hidden"}>'
             f'{escape(waiting_text(standings.get("waiting")))}</p>'
             f'<section class="announcements" id="announcements"{"" if standings.get("announcements") else " hidden"}'
@@ -183,6 +185,14 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
             f'{_randomness(standings)}')
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
+
+
+def frozen_text(frozen: Mapping[str, Any] | None) -> str:
+    """What the standings say while they are frozen (``contest.js`` writes the same)."""
+    if not frozen:
+        return ""
+    return (f"Frozen since {when(frozen['since'])}: the results of the games finished since then are revealed at "
+            "the prize-giving (each team still sees its own).")
 
 
 def waiting_text(waiting: Mapping[str, Any] | None) -> str:
@@ -224,7 +234,8 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
             f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
         link = (f'<a href="/replays/{game["id"]}">game {game["id"]}</a>' if game["state"] == "finished"
-                else f'game {game["id"]} <span class="badge">playing</span>')
+                else f'game {game["id"]} <span class="badge">{"frozen" if game["state"] == "frozen" else "playing"}'
+                     '</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td>'
                     f'<td>{players}</td></tr>')
     return ('<table class="list" id="games-table"><thead><tr><th>game</th><th>round</th>'

@@ -125,6 +125,14 @@
       drawStandings(data);
       if (data.announcements) drawMessages(data.announcements);
       drawWaiting(data.waiting);
+      const frozen = document.getElementById("frozen");
+      if (frozen) {
+        frozen.hidden = !data.frozen;
+        if (data.frozen) {
+          frozen.textContent = `Frozen since ${new Date(data.frozen.since * 1000).toLocaleString()}: the results of ` +
+            "the games finished since then are revealed at the prize-giving (each team still sees its own).";
+        }
+      }
       if (chartGames === null) chartGames = document.body.dataset.games;  // the page came with the chart drawn
       await refreshRace();
       status.textContent = `updated ${new Date().toLocaleTimeString()}`;
