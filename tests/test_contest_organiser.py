@@ -259,3 +259,42 @@ def test_a_freeze_hides_the_last_minutes_from_the_public_until_the_reveal(tmp_pa
     assert "reveal · the frozen results" in server.client.get("/admin").text
     again = server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
     assert again.status_code == 409
+
+
+def test_the_statistics_equal_a_count_made_from_the_replays(server: Server) -> None:
+    jade_crashes(server)
+    play_round(server)
+    counted: dict[str, dict[str, Any]] = {}
+    for _, body in server.contest.db.finished_replays():
+        replay = json.loads(body)
+        teams = {player["seat"]: player["team"] for player in replay["contest"]["players"]}
+        for seat in replay["seats"]:
+            team = teams[seat["seat"]]
+            if team is None:
+                continue
+            item = counted.setdefault(team, {"games": 0, "wins": 0, "places": [], "errors": {}, "thinking": []})
+            item["games"] += 1
+            item["wins"] += seat["rank"] == 1
+            item["places"].append(seat["rank"])
+            if seat.get("reason"):
+                item["errors"][seat["reason"]] = item["errors"].get(seat["reason"], 0) + 1
+            item["thinking"].append(sum(line["elapsed_ms"] for line in replay["transcripts"].get(str(seat["seat"]), []))
+                                    / 1000)
+    console(server)
+    exported = json.loads(server.client.get("/admin/export.json").text)["statistics"]
+    assert set(exported) == set(counted) == set(TEAMS)
+    for team, item in counted.items():
+        stats = exported[team]
+        assert stats["games"] == item["games"] and stats["wins"] == item["wins"]
+        assert stats["win_rate"] == round(item["wins"] / item["games"], 4)
+        assert stats["average_place"] == round(sum(item["places"]) / item["games"], 4)
+        assert stats["errors"] == item["errors"]  # the crasher's reason is "crash": its own kind
+        assert stats["thinking_per_game"] == pytest.approx(sum(item["thinking"]) / len(item["thinking"]), abs=2e-3)
+        assert stats["thinking_max"] == pytest.approx(max(item["thinking"]), abs=2e-3)
+    assert exported["jade"]["errors"] == {"crash": exported["jade"]["games"]}
+    page = server.client.get("/teams/jade").text
+    assert 'id="statistics"' in page and f"crash {exported['jade']['games']}" in page
+    results = server.client.get("/results").text
+    assert 'id="results-table"' in results and "/contest-static/contest.css" in results
+    ranked = [part.split('"', 1)[0] for part in results.split('<tr data-team="')[1:]]
+    assert ranked == [row["team"] for row in server.standings()["rows"]]

@@ -72,6 +72,7 @@ from mjarena.contest.messages import ask, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.contest.public import frozen_games, mask_games, public_standings
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.contest.statistics import contest_statistics
 from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.app import SecurityHeaders
@@ -364,8 +365,24 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         games = await run_in_threadpool(lambda: masked(contest.games(name), who))
         hidden = () if who == name else frozen_games(contest, clock())
         figures = await run_in_threadpool(contest.version_figures, name, hidden)
+        stats = await run_in_threadpool(contest_statistics, contest, hidden)
         return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
-                                                  settings.limits_json(), figures))
+                                                  settings.limits_json(), figures, stats.get(name)))
+
+    def results_view(who: str | None) -> str:
+        standings = shown_standings()
+        frozen = frozen_games(contest, clock())
+        stats = contest_statistics(contest, frozen)
+        best: dict[str, int | None] = {}
+        for row in standings["rows"]:
+            figures = contest.version_figures(row["team"], frozen)
+            best[row["team"]] = max(figures, key=lambda v: (figures[v]["points_per_game"], figures[v]["games"]),
+                                    default=None)
+        return pages.results_page(standings, stats, best, who)
+
+    async def results(request: Request) -> Response:
+        """The results, to print or project (the public's: hidden teams out, frozen games out until revealed)."""
+        return HTMLResponse(await run_in_threadpool(results_view, viewer_name(request)))
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
@@ -402,7 +419,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         figures = contest.version_figures(team.name)
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
                                figures=figures, chart=versions_chart(team.name, figures),
-                               limits=settings.limits_json(), messages=messages_json(contest, team.name))
+                               limits=settings.limits_json(), messages=messages_json(contest, team.name),
+                               stats=contest_statistics(contest).get(team.name))
 
     async def team_question(request: Request) -> Response:
         """A team's question to the organiser (the console lists it, with a form to answer it)."""
@@ -484,6 +502,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     routes = [
         Route("/", index),
         Route("/rounds", rounds_page),
+        Route("/results", results),
         Route("/charts/race", race_fragment),
         Route("/teams/{name}", team_games),
         Route("/replays/{id}", replay_page),

@@ -46,10 +46,12 @@ def results(contest: Any) -> dict[str, Any]:
                 for item in replay.get("decisions", [])])
         games.append(entry)
     from mjarena.contest.messages import messages_json  # (it imports the model)
+    from mjarena.contest.statistics import contest_statistics
 
     return {"format": FORMAT, "version": 1, "rules": contest.settings.rules,
             "games_per_table": contest.settings.games_per_table, **contest.standings(), "games": games,
-            "collusion": pairs_report(contest), "messages": messages_json(contest, every=True)}
+            "collusion": pairs_report(contest), "messages": messages_json(contest, every=True),
+            "statistics": contest_statistics(contest)}
 
 
 def results_json(contest: Any) -> str:

@@ -52,6 +52,7 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · mjarena contest</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/contest-static/contest.css">
 <link rel="icon" href="/tiles/33.svg">{tags}</head>
 <body><header class="top"><a class="brand" href="/">mjarena contest</a>
 <nav><a href="/">Standings</a><a href="/rounds">Rounds</a>{who}</nav></header>
@@ -183,6 +184,7 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
             '<p class="muted" id="status"></p>'
             f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>'
             f'{_randomness(standings)}')
+    body += '<p><a href="/results" id="results-link">The results, to print or project</a></p>'
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
 
@@ -255,16 +257,77 @@ def thinking_table(figures: Mapping[int, Mapping[str, Any]]) -> str:
             f'<th>games</th><th>mean</th><th>most</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
+_KIND_LABELS = {"crash": "crash", "timeout": "timeout", "memory": "memory", "bad_output": "bad output",
+                "illegal_action": "illegal action", "other": "other"}
+
+
+def _errors_text(errors: Mapping[str, int]) -> str:
+    return ", ".join(f"{_KIND_LABELS.get(kind, kind)} {count}" for kind, count in errors.items()) or "none"
+
+
+def statistics_table(stats: Mapping[str, Any] | None) -> str:
+    """One team's statistics (:func:`mjarena.contest.statistics.team_statistics`) as a small table.
+
+    >>> "50%" in statistics_table({"games": 2, "wins": 1, "win_rate": 0.5, "average_place": 2.0, "errors": {},
+    ...                            "thinking_per_game": None, "thinking_max": None})
+    True
+    """
+    if not stats:
+        return ""
+    rows = [("games", str(stats["games"])), ("wins (first place)", f'{stats["wins"]} ({stats["win_rate"]:.0%})'),
+            ("average place", f'{stats["average_place"]:.2f}'), ("games with an error, by kind",
+                                                                  escape(_errors_text(stats["errors"]))),
+            ("thinking per game", _thinking(stats["thinking_per_game"], stats["thinking_max"]))]
+    body = "".join(f'<tr><th scope="row">{name}</th><td class="num">{value}</td></tr>' for name, value in rows)
+    return (f'<section><h2>Statistics</h2><table class="list" id="statistics"><tbody>{body}</tbody></table>'
+            '<p class="muted">Over its finished games; memory is not measured per game.</p></section>')
+
+
+def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, Any]],
+                 best: Mapping[str, int | None], viewer: str | None) -> str:
+    """The final results, to print or project: the ranking, points, games, points per game, win rate, average
+    place and each team's best version (most points per game); while the contest runs, or its last minutes are
+    frozen, it says so above them."""
+    key = standings.get("ranked_by", "points")
+    rows = []
+    for row in standings["rows"]:
+        item = stats.get(row["team"], {})
+        version = best.get(row["team"])
+        rows.append(
+            f'<tr data-team="{escape(row["team"])}"><td class="rank num">{row["rank"]}</td>'
+            f'<td>{escape(row["team"])}</td><td class="num">{row["points"]:g}</td><td class="num">{row["games"]}</td>'
+            f'<td class="num">{"—" if row["points_per_game"] is None else format(row["points_per_game"], ".3f")}</td>'
+            f'<td class="num">{format(item["win_rate"], ".0%") if item else "—"}</td>'
+            f'<td class="num">{format(item["average_place"], ".2f") if item else "—"}</td>'
+            f'<td>{"—" if version is None else "v" + str(version)}</td></tr>')
+    state = standings["state"]
+    if standings.get("frozen"):
+        note = frozen_text(standings["frozen"])
+    elif state != "finished":
+        note = f"The contest is {state.replace('_', ' ')}: these are not the final results yet."
+    else:
+        note = "Final results."
+    ranked = "points per game" if key == "points_per_game" else "points"
+    body = (f'<div class="results-page"><h1 class="title">Results</h1><p id="results-state">{escape(note)} '
+            f'Ranked by {ranked}.</p><table class="list" id="results-table"><thead><tr><th>rank</th><th>team</th>'
+            '<th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place</th><th>best version</th>'
+            f'</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
+    return page("Results", body, viewer=viewer)
+
+
 def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "",
                     limits: Mapping[str, Any] | None = None,
-                    figures: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+                    figures: Mapping[int, Mapping[str, Any]] | None = None,
+                    stats: Mapping[str, Any] | None = None) -> str:
     """One team's games, newest first, each linked to its replay; ``chart``: its points per game by version
     (:func:`mjarena.contest.charts.versions_chart`) above them, with each version's thinking time per game
     (``figures``: ``Contest.version_figures``) and the limits in force (``limits``: ``Settings.limits_json``)."""
     thinking = thinking_table(figures or {})
     versions = f'<section><h2>Versions</h2>{chart}{thinking}</section>' if chart or thinking else ""
     shown = limits_text(limits) if limits else ""
-    body = f'<h1 class="title">Team {escape(team)}</h1>{shown}{versions}<h2>Games</h2>{_games_table(games, team)}'
+    body = (f'<h1 class="title">Team {escape(team)}</h1>{shown}{statistics_table(stats)}{versions}<h2>Games</h2>'
+            f'{_games_table(games, team)}')
     return page(f"Team {team}", body, viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
 
 
@@ -321,7 +384,8 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
               max_upload: int, message: str | None = None,
               figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "",
-              limits: Mapping[str, Any] | None = None, messages: Mapping[str, Any] | None = None) -> str:
+              limits: Mapping[str, Any] | None = None, messages: Mapping[str, Any] | None = None,
+              stats: Mapping[str, Any] | None = None) -> str:
     """A logged-in team's page: upload a bot (under the ``limits`` in force, ``Settings.limits_json``), and every
     submission (newest first) with its time, its build message and, per version, the games it played, its points
     per game, the games it erred in and its thinking time per game (``chart``: the points per game drawn)."""
@@ -354,7 +418,7 @@ builds.</span></form>{limits_text(limits) if limits else ""}</section>
 <form method="post" action="/team/questions" id="ask"><input type="hidden" name="csrf" value="{escape(csrf)}">
 <label>A question to the organiser <textarea name="text" id="question" rows="2" maxlength="2000" required>
 </textarea></label> <button type="submit">Ask</button></form></section>
-<section><h2>Submissions</h2>{history}{chart}</section>
+<section><h2>Submissions</h2>{history}{chart}</section>{statistics_table(stats)}
 <section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
 output and standard error are shown under each replay, to you only).</p></section>
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="{escape(csrf)}">
