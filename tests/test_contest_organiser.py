@@ -240,8 +240,9 @@ def test_a_freeze_hides_the_last_minutes_from_the_public_until_the_reveal(tmp_pa
     assert server.client.get(f"/api/replays/{red_game}", headers=server.auth("red")).status_code == 200
     other = next(game["id"] for game in frozen if red_game != game["id"])
     assert server.client.get(f"/api/replays/{other}", headers=server.auth("red")).status_code == 404
-    race = server.client.get("/charts/race").text
-    assert "Points after each round" in race and f">{late}<" not in race.split("<details", 1)[1]
+    race = server.client.get("/charts/race").text.split('id="race-gap-chart"', 1)[0]
+    for team, (points, _) in before.items():  # the race ends at the frozen standings
+        assert f'data-last="{points:g}"' in race.split(f'data-series="{team}"', 1)[1].split(">", 1)[0]
     csrf = console(server)
     exported = json.loads(server.client.get("/admin/export.json").text)  # the organiser sees everything
     assert {row["team"]: (row["points"], row["games"]) for row in exported["rows"]} == full
@@ -298,3 +299,65 @@ def test_the_statistics_equal_a_count_made_from_the_replays(server: Server) -> N
     assert 'id="results-table"' in results and "/contest-static/contest.css" in results
     ranked = [part.split('"', 1)[0] for part in results.split('<tr data-team="')[1:]]
     assert ranked == [row["team"] for row in server.standings()["rows"]]
+
+
+def colours(server: Server) -> dict[str, str]:
+    """Each team's colour (and so its dash and marker, chosen by the same index) on the race chart."""
+    figure = server.client.get("/charts/race").text.split('id="race-gap-chart"', 1)[0]
+    found = {}
+    for part in figure.split('class="chart-series')[1:]:
+        name = part.split('data-series="', 1)[1].split('"', 1)[0]
+        found[name] = part.split('data-colour="', 1)[1].split('"', 1)[0]
+    return found
+
+
+def test_a_team_keeps_its_colour_when_the_ranks_change_and_a_team_joins(server: Server) -> None:
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    order = [row["team"] for row in server.standings()["rows"]]
+    before = colours(server)
+    assert set(before) == set(TEAMS) and len(set(before.values())) == len(TEAMS)
+    server.upload(order[0], CRASHER)  # the leader falls
+    server.contest.add_team("aaa")  # a late team, first by name
+    assert server.client.post("/api/submissions", files={"source": ("bot.py", BOT)}, headers={
+        "authorization": f"Bearer {server.contest.rotate_token('aaa')}"}).status_code == 201
+    play_round(server)
+    play_round(server)
+    after_order = [row["team"] for row in server.standings()["rows"]]
+    assert after_order.index(order[0]) > 0 and after_order != order
+    after = colours(server)
+    assert {team: after[team] for team in TEAMS} == before  # nobody's colour moved with the ranks
+    assert after["aaa"] not in before.values()  # the new team took nobody's colour
+    gap = server.client.get("/charts/race").text.split('id="race-gap-chart"', 1)[1]
+    leader = after_order[0]
+    group = gap.split(f'data-series="{leader}"', 1)[1].split(">", 1)[0]
+    assert 'data-last="0"' in group  # the leader is 0 behind itself
+
+
+def test_ranking_by_points_per_game_is_the_organisers_option(tmp_path: Path, capsys: Any) -> None:
+    server = Server(tmp_path / "contest", ["red", "blue", "green", "gold"], rank_by="points_per_game")
+    for team in ("red", "blue", "green", "gold"):
+        server.upload(team)
+    play_round(server)
+    play_round(server)
+    server.contest.add_team("late")
+    server.client.post("/api/submissions", files={"source": ("bot.py", BOT)},
+                       headers={"authorization": f"Bearer {server.contest.rotate_token('late')}"})
+    play_round(server)
+    standings = server.standings()
+    assert standings["ranked_by"] == "points_per_game"
+    rates = [row["points_per_game"] for row in standings["rows"]]
+    assert rates == sorted(rates, reverse=True)
+    for index, row in enumerate(standings["rows"]):
+        tied = index and rates[index] == rates[index - 1]
+        assert row["rank"] == (standings["rows"][index - 1]["rank"] if tied else index + 1)
+    assert "ranked by points per game" in server.client.get("/").text
+    assert "Ranked by points per game" in server.client.get("/results").text
+    plain = Server(tmp_path / "plain", ["red"])
+    assert plain.standings()["ranked_by"] == "points" and "ranked by points<" in plain.client.get("/").text
+    assert main(["contest", "create", str(tmp_path / "cli"), "--team", "a", "--rank-by", "points_per_game",
+                 "--sandbox", "none"]) == 0
+    from mjarena.contest.model import Contest
+
+    assert Contest.open(tmp_path / "cli").settings.rank_by == "points_per_game"

@@ -347,7 +347,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         frozen = frozen_games(contest, clock())
         key = (db.results_mark(), order, len(frozen))
         if drawn_race.get("key") != key:
-            drawn_race.update(key=key, figure=race_chart(contest.history(frozen), order))
+            drawn_race.update(key=key, figure=race_chart(contest.history(frozen), order,
+                                                         teams=[team.name for team in db.teams()]))
         return drawn_race["figure"]
 
     async def race_fragment(request: Request) -> Response:

@@ -78,7 +78,7 @@ def _create(args: argparse.Namespace) -> int:
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
-                            open_with=args.open_with, freeze=args.freeze)
+                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -279,6 +279,9 @@ def add_parsers(sub: Any) -> None:
                         help="Botzone's way: each language's time factor (on the time limit and the game budget) "
                         "and memory from the toolchain table (Java 3x, JavaScript 2x, Python 6x); default: the "
                         "statement's, the same limits for every language")
+    create.add_argument("--rank-by", choices=("points", "points_per_game"), default="points",
+                        help="the ranking: total points, as the statement says (default), or points per game, "
+                        "for a contest whose teams join late")
     create.add_argument("--freeze", type=float, default=0.0, metavar="MINUTES",
                         help="freeze the public standings and race for the last MINUTES of the window, until "
                         "revealed after the end (console, or mjarena contest reveal) (0: never)")

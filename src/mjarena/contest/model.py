@@ -95,6 +95,7 @@ class Settings:
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
     open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
+    rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
     freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
 
     def check(self) -> Settings:
@@ -120,6 +121,8 @@ class Settings:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
             raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        if self.rank_by not in ("points", "points_per_game"):
+            raise ContestError(f"--rank-by {self.rank_by}: expected points or points_per_game")
         if not 0 <= self.freeze < self.duration:
             raise ContestError(f"--freeze {self.freeze:g}: give minutes from 0 up to (not including) the "
                                f"--duration, {self.duration:g}")
@@ -461,7 +464,9 @@ class Contest:
         statement ranks them (equal points, equal rank; then by name), with the games it played and its points per
         game beside (teams that joined later played fewer); ``version`` is the team's current bot; its bots'
         thinking time in seconds per game on average and at most (None before its first game); ``limits`` the
-        limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None."""
+        limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None;
+        ``ranked_by``: ``points``, or ``points_per_game`` when the organiser chose it at ``create``
+        (``--rank-by``)."""
         totals = self.db.totals()
         thinking = self.db.thinking_totals()
         current = self.db.current_submissions()
@@ -475,13 +480,15 @@ class Contest:
                          "version": bot.version if bot is not None else None,
                          "thinking_per_game": round(seconds / timed, 3) if timed else None,
                          "thinking_max": round(most, 3) if timed else None})
-        rows.sort(key=lambda row: (-row["points"], row["team"]))
+        key = self.settings.rank_by  # points, or points per game (teams without a game last)
+        rows.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
         ranked = []
         for index, row in enumerate(rows):
-            rank = ranked[-1]["rank"] if index and row["points"] == rows[index - 1]["points"] else index + 1
+            rank = ranked[-1]["rank"] if index and row[key] == rows[index - 1][key] else index + 1
             ranked.append({"rank": rank, **row})
         state = self.state(now)
         return {"state": state, "round": self.round_number(), "limits": self.settings.limits_json(), "rows": ranked,
+                "ranked_by": key,
                 "commitment": self.commitment(),
                 "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 

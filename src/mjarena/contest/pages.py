@@ -162,8 +162,10 @@ def standings_table(standings: Mapping[str, Any]) -> str:
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
     state = standings["state"].replace("_", " ")
+    ranked = ("points per game (the organiser's choice; the statement ranks by points)"
+              if standings.get("ranked_by") == "points_per_game" else "points")
     return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {when(start)} – {when(end)}')
+            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>')
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,

@@ -110,7 +110,7 @@ def _unfrozen(rows: Sequence[dict[str, Any]], games: Sequence[Any], key: str) ->
         games_left, points_left = row["games"] - count, row["points"] - points
         shown.append({**row, "games": games_left, "points": points_left,
                       "points_per_game": round(points_left / games_left, 3) if games_left else None})
-    shown.sort(key=lambda row: (-(row[key] or 0.0), row["team"]))
+    shown.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
     return shown
 
 

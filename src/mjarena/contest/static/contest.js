@@ -81,11 +81,16 @@
     }
   }
 
+  // Both figures (the totals and the points behind the leader) show and hide the same teams.
+  function raceFigures() {
+    return [...document.querySelectorAll("#race .chart-figure")];
+  }
+
   function wireRace() {
-    const figure = document.getElementById("race-chart");
-    if (!figure) return;
+    const figures = raceFigures();
+    if (!figures.length) return;
     const button = document.getElementById("race-all");
-    if (showAll) showSeries(figure, null, true);
+    if (showAll) for (const figure of figures) showSeries(figure, null, true);
     if (button) {
       button.setAttribute("aria-pressed", String(showAll));
       button.textContent = showAll ? "Show the top ten" : button.textContent;
@@ -93,17 +98,19 @@
   }
 
   document.addEventListener("click", (event) => {
-    const figure = document.getElementById("race-chart");
-    if (!figure || !figure.contains(event.target)) return;
+    const figures = raceFigures();
+    if (!figures.some((figure) => figure.contains(event.target))) return;
     if (event.target.closest("#race-all")) {
       showAll = !showAll;
-      if (showAll) showSeries(figure, null, true);
+      if (showAll) for (const figure of figures) showSeries(figure, null, true);
       else refreshRace(true);
       wireRace();
       return;
     }
     const item = event.target.closest(".chart-legend-item");
-    if (item) showSeries(figure, item.dataset.series, item.classList.contains("chart-off"));
+    if (!item) return;
+    const shown = item.classList.contains("chart-off");
+    for (const figure of figures) showSeries(figure, item.dataset.series, shown);
   });
 
   async function refreshRace(force = false) {
