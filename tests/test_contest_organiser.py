@@ -361,3 +361,31 @@ def test_ranking_by_points_per_game_is_the_organisers_option(tmp_path: Path, cap
     from mjarena.contest.model import Contest
 
     assert Contest.open(tmp_path / "cli").settings.rank_by == "points_per_game"
+
+
+def test_every_source_and_replay_in_one_archive(server: Server, tmp_path: Path, capsys: Any) -> None:
+    import io
+    import zipfile
+
+    jade_crashes(server)
+    server.upload("red", b"def broken(:\n")  # a compile error is a source too
+    assert server.client.get("/admin/archive.zip").status_code == 401
+    console(server)
+    response = server.client.get("/admin/archive.zip")
+    assert response.status_code == 200 and response.headers["content-type"] == "application/zip"
+    members = zipfile.ZipFile(io.BytesIO(response.content))
+    names = set(members.namelist())
+    submissions = server.contest.db.submissions()
+    for submission in submissions:
+        name = f"sources/{submission.team}/v{submission.version}-{submission.filename}"
+        assert members.read(name) == Path(submission.path).read_bytes()
+    replays = dict(server.contest.db.finished_replays())
+    for game_id, replay in replays.items():
+        assert members.read(f"replays/game-{game_id}.json").decode() == replay
+    assert names == ({f"sources/{s.team}/v{s.version}-{s.filename}" for s in submissions}
+                     | {f"replays/game-{game_id}.json" for game_id in replays} | {"results.json", "standings.csv"})
+    out = tmp_path / "all.zip"
+    assert main(["contest", "export", str(server.contest.root), "--format", "archive", "--out", str(out)]) == 0
+    assert set(zipfile.ZipFile(out).namelist()) == names
+    assert f"{len(submissions)} sources and {len(replays)} replays" in capsys.readouterr().err
+    assert main(["contest", "export", str(server.contest.root), "--format", "archive"]) == 2

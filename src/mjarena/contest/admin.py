@@ -470,8 +470,30 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return Response(standings_csv(standings["rows"]), media_type="text/csv", headers={
             "content-disposition": 'attachment; filename="standings.csv"', **_NO_STORE})
 
+    async def archive(request: Request) -> Response:
+        """Every source and replay as one zip (:mod:`mjarena.contest.archive`), built in a temporary file."""
+        import tempfile
+
+        from starlette.background import BackgroundTask
+        from starlette.responses import FileResponse
+
+        from mjarena.contest.archive import write_archive
+
+        logged_in(request)
+        handle = tempfile.NamedTemporaryFile(prefix="mjarena-archive-", suffix=".zip", delete=False)  # noqa: SIM115
+        path = Path(handle.name)
+        try:
+            with handle:
+                await run_in_threadpool(write_archive, contest, handle)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        return FileResponse(path, media_type="application/zip", filename="contest.zip", headers=_NO_STORE,
+                            background=BackgroundTask(path.unlink, missing_ok=True))
+
     return [
         Route("/admin", console),
+        Route("/admin/archive.zip", archive),
         Route("/admin/login", login_form),
         Route("/admin/login", login, methods=["POST"]),
         Route("/admin/logout", logout, methods=["POST"]),

@@ -22,7 +22,9 @@ __all__ = ["admin_login_page", "admin_replay_page", "admin_team_page", "console_
 
 _NAV = ('<nav class="admin-nav"><a href="/admin">Teams and window</a><a href="/admin/submissions">Submissions</a>'
         '<a href="/admin/games">Rounds and games</a><a href="/admin/pairs">Pairs of teams</a>'
-        '<a href="/admin/export.json">Export JSON</a><a href="/admin/export.csv">Export CSV</a></nav>')
+        '<a href="/admin/export.json">Export JSON</a><a href="/admin/export.csv">Export CSV</a>'
+        '<a href="/admin/archive.zip" id="archive-link">Every source and replay (zip)</a>'
+        '<a href="/results">Results to print</a></nav>')
 
 
 def _console(title: str, body: str, csrf: str) -> str:

@@ -197,6 +197,8 @@ def _export(args: argparse.Namespace) -> int:
         return _fail("contest export", str(error))
     from mjarena.contest.export import pairs_report_csv, results_json, standings_csv
 
+    if args.format == "archive":
+        return _archive(contest, args.out)
     if args.format == "json":
         text = results_json(contest)
     elif args.format == "pairs":
@@ -212,6 +214,24 @@ def _export(args: argparse.Namespace) -> int:
             return _fail("contest export", f"{args.out}: cannot write: {error.strerror or error}")
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _archive(contest: Any, out: str | None) -> int:
+    """``contest export --format archive --out FILE``: every source and replay as one zip."""
+    from mjarena.contest.archive import write_archive
+
+    if not out:
+        return _fail("contest export", "--format archive writes a zip file: give it with --out FILE")
+    partial = Path(out).with_name(Path(out).name + ".partial")
+    try:
+        with partial.open("wb") as handle:
+            counts = write_archive(contest, handle)
+        partial.replace(out)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        return _fail("contest export", f"{out}: cannot write: {error.strerror or error}")
+    print(f"{out}: {counts['sources']} sources and {counts['replays']} replays", file=sys.stderr)
     return 0
 
 
@@ -351,9 +371,10 @@ def add_parsers(sub: Any) -> None:
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")
     export.add_argument("dir", metavar="DIR")
-    export.add_argument("--format", choices=("csv", "json", "pairs"), default="json",
+    export.add_argument("--format", choices=("csv", "json", "pairs", "archive"), default="json",
                         help="csv: the standings; json: the standings, every game and the report of pairs of "
-                             "teams; pairs: that report as CSV, one ordered pair a line (default: json)")
+                             "teams; pairs: that report as CSV, one ordered pair a line; archive: every source and "
+                             "replay with the JSON and CSV, as a zip (needs --out) (default: json)")
     export.add_argument("--out", metavar="FILE", help="write FILE instead of stdout")
     export.set_defaults(handler=_export)
 
