@@ -389,3 +389,17 @@ def test_every_source_and_replay_in_one_archive(server: Server, tmp_path: Path, 
     assert set(zipfile.ZipFile(out).namelist()) == names
     assert f"{len(submissions)} sources and {len(replays)} replays" in capsys.readouterr().err
     assert main(["contest", "export", str(server.contest.root), "--format", "archive"]) == 2
+
+
+def test_every_round_can_be_listed_with_play_again_on_each_finished_game() -> None:
+    from mjarena.contest.admin_pages import games_page
+
+    player = {"seat": 0, "team": "red", "version": 1, "points": 4.0, "rank": 1, "status": "ok", "reason": None}
+    rounds = [{"round": number, "started": 0.0, "finished": 1.0, "games": [
+        {"id": number, "round": number, "table": 1, "state": "finished", "players": [player]}]}
+        for number in range(1, 9)]
+    last_five = games_page(rounds, set(), "c", judging=True)
+    assert last_five.count("/replay\" class=\"inline\"") == 5 and 'href="/admin/games?rounds=all"' in last_five
+    every = games_page(rounds, set(), "c", judging=True, shown_rounds=len(rounds))
+    assert every.count("/replay\" class=\"inline\"") == 8 and "rounds=all" not in every
+    assert 'href="/admin/replays/1"' in every  # the organiser's viewer, with every seat's output

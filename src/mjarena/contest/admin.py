@@ -288,13 +288,16 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
 
     # -- rounds and games ------------------------------------------------------------------------------
 
-    def games_view(csrf: str, notice: str | None = None) -> str:
+    def games_view(csrf: str, notice: str | None = None, every: bool = False) -> str:
         replaying = set(judge.replaying) if judge is not None else set()
-        return admin_pages.games_page(contest.rounds_view(), replaying, csrf, judging=judge is not None, notice=notice)
+        rounds = contest.rounds_view()
+        return admin_pages.games_page(rounds, replaying, csrf, judging=judge is not None, notice=notice,
+                                      shown_rounds=len(rounds) if every else 5)
 
     async def games(request: Request) -> Response:
         csrf = logged_in(request)
-        return html(await run_in_threadpool(games_view, csrf))
+        every = request.query_params.get("rounds") == "all"
+        return html(await run_in_threadpool(games_view, csrf, None, every))
 
     async def replay(game_id: int | None, raw_id: str, csrf: str) -> Response:
         if judge is None:

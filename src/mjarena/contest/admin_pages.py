@@ -289,7 +289,7 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
                                confirm=f"Play game {game['id']} again from its record and replace its result?")
             else:
                 action = ""
-            link = (f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+            link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
                     else str(game["id"]))
             rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
                         f'<td>{escape(game["state"])}</td><td>{_seats(game)}</td><td>{action}</td></tr>')
@@ -299,8 +299,9 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
                      '<thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th><th></th></tr></thead>'
                      f'<tbody>{"".join(rows)}</tbody></table></div></section>')
     if len(rounds) > shown_rounds:
-        parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s) are on '
-                     '<a href="/rounds">the rounds page</a>; play one of their games again by its id:</p>')
+        parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s): '
+                     '<a href="/admin/games?rounds=all" id="all-rounds">show every round</a> (each game with its '
+                     '<em>Play again</em>), or play one of their games again by its id:</p>')
     if judging:
         parts.append(_form("/admin/games/replay", csrf, "Play again", id_="replay-by-id",
                            fields='<label>Game <input name="game" inputmode="numeric" required size="6"></label> '))
