@@ -399,7 +399,7 @@ def test_every_round_can_be_listed_with_play_again_on_each_finished_game() -> No
         {"id": number, "round": number, "table": 1, "state": "finished", "players": [player]}]}
         for number in range(1, 9)]
     last_five = games_page(rounds, set(), "c", judging=True)
-    assert last_five.count("/replay\" class=\"inline\"") == 5 and 'href="/admin/games?rounds=all"' in last_five
+    assert last_five.count("data-confirm=\"Play game") == 5 and 'href="/admin/games?rounds=all"' in last_five
     every = games_page(rounds, set(), "c", judging=True, shown_rounds=len(rounds))
-    assert every.count("/replay\" class=\"inline\"") == 8 and "rounds=all" not in every
+    assert every.count("data-confirm=\"Play game") == 8 and "rounds=all" not in every
     assert 'href="/admin/replays/1"' in every  # the organiser's viewer, with every seat's output
