@@ -403,3 +403,12 @@ def test_every_round_can_be_listed_with_play_again_on_each_finished_game() -> No
     every = games_page(rounds, set(), "c", judging=True, shown_rounds=len(rounds))
     assert every.count("data-confirm=\"Play game") == 8 and "rounds=all" not in every
     assert 'href="/admin/replays/1"' in every  # the organiser's viewer, with every seat's output
+
+
+def test_a_source_in_the_console_has_numbered_lines(server: Server) -> None:
+    server.upload("blue", b"# </pre><script>alert(1)</script>\ndef oops(:\n")
+    console(server)
+    page = server.client.get("/admin/submissions/1").text
+    source = page.split('id="source-text">', 1)[1].split("</pre>", 1)[0]
+    assert source.count('<span class="line">') == 2 and "&lt;script&gt;" in source and "<script>" not in source
+    assert "line 2" in page.split('id="build-log">', 1)[1]  # the line the build log cites is numbered

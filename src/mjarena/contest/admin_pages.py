@@ -32,7 +32,8 @@ def _console(title: str, body: str, csrf: str) -> str:
     logout = (f'<form method="post" action="/admin/logout" class="inline"><input type="hidden" name="csrf" '
               f'value="{escape(csrf)}"><button type="submit" id="admin-logout">Log out</button></form>' if csrf
               else "")
-    return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{logout}', viewer=None, admin=True)
+    ending = f'<p class="admin-logout">{logout}</p>' if logout else ""  # apart from the page's own buttons
+    return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{ending}', viewer=None, admin=True)
 
 
 def _form(action: str, csrf: str, button: str, *, fields: str = "", id_: str | None = None,
@@ -241,6 +242,15 @@ def submissions_page(submissions: Sequence[Mapping[str, Any]], csrf: str,
     return _console("Submissions", body, csrf)
 
 
+def _numbered(source: str) -> str:
+    r"""A source's lines, each in a ``<span class="line">`` that the style sheet numbers (build logs cite lines).
+
+    >>> _numbered("a<\nb\n")
+    '<span class="line">a&lt;</span>\n<span class="line">b</span>\n'
+    """
+    return "".join(f'<span class="line">{escape(line)}</span>\n' for line in source.splitlines())
+
+
 def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> str:
     """One submission: its build verdict and log, and its source as text."""
     s = submission
@@ -249,7 +259,7 @@ def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> st
             f'id="build-status">{escape(s["status"])}</span> · '
             f'<a href="/admin/submissions/{s["id"]}/source">download the source</a></p>'
             f'<h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
-            f'<h3>Source</h3><pre class="source" id="source-text">{escape(source)}</pre></section>')
+            f'<h3>Source</h3><pre class="source numbered" id="source-text">{_numbered(source)}</pre></section>')
     return _console(f"Submission {s['id']}", body, csrf)
 
 

@@ -61,7 +61,7 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
 
 
 def script_json(value: Any) -> str:
-    """JSON that can sit inside a ``<script type="application/json">`` element: no ``</`` or ``<!--`` ends it.
+    r"""JSON that can sit inside a ``<script type="application/json">`` element: no ``</`` or ``<!--`` ends it.
 
     >>> script_json({"a": "</script>"})
     '{"a": "\\u003c/script>"}'
