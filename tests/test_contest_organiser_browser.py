@@ -65,6 +65,8 @@ def test_the_organisers_day_in_chromium(live: Live, page: Any) -> None:  # noqa:
     page.wait_for_url(url + "/admin/teams/jade?kind=crash#games")
     assert page.locator("#team-games tbody tr").count() == len(crashed)
     assert "crasher-private-stderr" in page.locator("#team-games").inner_text()
+    if shots:
+        page.screenshot(path=str(Path(shots) / "contest-team-errors.png"), full_page=True)
     page.locator("#team-games tbody tr a[href^='/admin/replays/']").first.click()
     page.wait_for_selector("body[data-ready=replay]")
     assert "crasher-private-stderr" in page.content()
@@ -114,9 +116,9 @@ def test_the_organisers_day_in_chromium(live: Live, page: Any) -> None:  # noqa:
     assert size >= 14  # 11 pt at least
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and len(pdf) > 5_000
-    if shots:
-        Path(shots, "contest-results.pdf").write_bytes(pdf)
     page.emulate_media(media="screen")
+    if shots:
+        page.screenshot(path=str(Path(shots) / "contest-results.png"), full_page=True)
     # the console on a phone: every team's points, errors and New token button on screen, nothing wider
     page.set_viewport_size({"width": 390, "height": 800})
     page.goto(url + "/admin")

@@ -311,9 +311,9 @@ def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, 
         note = "Final results."
     ranked = "points per game" if key == "points_per_game" else "points"
     body = (f'<div class="results-page"><h1 class="title">Results</h1><p id="results-state">{escape(note)} '
-            f'Ranked by {ranked}.</p><table class="list" id="results-table"><thead><tr><th>rank</th><th>team</th>'
-            '<th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place</th><th>best version</th>'
-            f'</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'Ranked by {ranked}.</p><div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
+            '<th>rank</th><th>team</th><th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place'
+            f'</th><th>best version</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
     return page("Results", body, viewer=viewer)
 

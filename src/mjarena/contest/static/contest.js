@@ -144,7 +144,7 @@
       await refreshRace();
       status.textContent = `updated ${new Date().toLocaleTimeString()}`;
       status.className = "muted";
-      if (data.state === "finished") return;
+      if (data.state === "finished" && !data.frozen) return;  // frozen: until the reveal
     } catch (error) {
       status.textContent = `cannot read the standings: ${error.message} (trying again)`;
       status.className = "error";
