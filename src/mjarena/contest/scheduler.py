@@ -153,6 +153,8 @@ class Scheduler:
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         totals = contest.db.totals()
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
+        if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
+            points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}
         number = (contest.db.rounds()[-1][0] if contest.db.rounds() else 0) + 1
         draws = contest.draws()
         names = sorted(teams.values())
@@ -328,6 +330,15 @@ class Scheduler:
         settings = contest.settings
         return GameTask(game.id, settings.rules, game.wall_seed, tuple(plans), settings.time_limit,
                         settings.memory_limit, settings.sandbox)
+
+
+def _per_game(games: int, points: float) -> float:
+    """Points per game (0 before the first game).
+
+    >>> _per_game(4, 10.0), _per_game(0, 0.0)
+    (2.5, 0.0)
+    """
+    return points / games if games else 0.0
 
 
 def _team_id(contest: Contest, name: str) -> int:
