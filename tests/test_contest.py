@@ -307,8 +307,9 @@ def test_the_race_chart_ends_at_the_standings_and_marks_each_version(server: Ser
         assert f'data-last="{row["points"]:g}"' in group
     assert figure.count('class="chart-mark"') == len(TEAMS) + 1  # every team's v1, and red's v2
     assert "<table" in figure  # the same data as a table
-    assert server.client.get("/charts/race").text == figure.join(['<figure class="chart-figure" id="race-chart"',
-                                                                   "</figure>"])
+    fragment = server.client.get("/charts/race").text  # the same figure, then the points behind the leader
+    assert fragment.split('id="race-chart"', 1)[1].split("</figure>", 1)[0] == figure
+    assert 'id="race-gap-chart"' in fragment
     team_page = server.client.get("/teams/red").text
     versions = team_page.split('id="versions-chart"', 1)[1].split("</figure>", 1)[0]
     figures = server.contest.version_figures("red")
@@ -322,7 +323,7 @@ def test_the_race_chart_shows_the_top_ten_and_the_rest_on_demand(tmp_path: Path)
     for name in names:
         server.upload(name)
     play_round(server)
-    figure = server.client.get("/charts/race").text
+    figure = server.client.get("/charts/race").text.split('id="race-gap-chart"', 1)[0]
     assert figure.count('class="chart-line"') == 12 and figure.count("chart-series chart-hidden") == 2
     assert 'id="race-all"' in figure and "Show all 12 teams" in figure
     top = [row["team"] for row in server.standings()["rows"]][:10]

@@ -282,7 +282,7 @@ def test_the_race_and_versions_charts_in_chromium(served: Served, page: Any) -> 
         return page.evaluate("""() => {
             const lines = {};
             for (const g of document.querySelectorAll('#race-chart .chart-series'))
-                lines[g.dataset.series] = Number(g.dataset.last);
+                if (g.dataset.last !== undefined) lines[g.dataset.series] = Number(g.dataset.last);
             const totals = {};
             for (const row of document.querySelectorAll('#standings-table tbody tr'))
                 if (Number(row.cells[3].textContent) > 0)

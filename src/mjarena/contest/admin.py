@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -34,9 +35,10 @@ from starlette.routing import Route
 from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
-from mjarena.contest.db import Submission
+from mjarena.contest.db import GameRow, Submission
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.export import pairs_report, results_json, standings_csv
+from mjarena.contest.failures import ERROR_KINDS, version_errors
 from mjarena.contest.forms import (
     check_csrf,
     check_origin,
@@ -45,7 +47,9 @@ from mjarena.contest.forms import (
     small_form,
     token_of_login,
 )
-from mjarena.contest.model import ADMIN, Contest, ContestError
+from mjarena.contest.messages import announce, messages_json
+from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
+from mjarena.contest.public import freeze_from, reveal, revealed
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["ADMIN_COOKIE", "Judge", "admin_routes"]
@@ -149,13 +153,20 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         history: dict[int, list[Submission]] = {}
         for submission in db.submissions():
             history.setdefault(submission.team_id, []).append(submission)
+        figures = version_errors(db.games(states=("finished",)))
+        flags = db.team_flags()
         rows = []
         for team in db.teams():
             mine = history.get(team.id, [])
             row = standings[team.name]
+            errors: dict[str, int] = {}
+            for item in figures.get(team.name, {}).values():
+                for kind, games in item["errors"].items():
+                    errors[kind] = errors.get(kind, 0) + len(games)
             rows.append({"team": team.name, "versions": len(mine), "current": row["version"],
                          "last": mine[-1].to_json() if mine else None, "games": row["games"],
-                         "points": row["points"]})
+                         "points": row["points"], "flags": sorted(flags.get(team.id, ())),
+                         "errors": {kind: errors[kind] for kind in [*ERROR_KINDS, "other"] if kind in errors}})
         return rows
 
     def judge_errors_view() -> list[dict[str, Any]]:
@@ -169,7 +180,9 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
                                         csrf=csrf, notice=notice or disk_notice(contest),
                                         judge_errors=judge_errors_view(), ended=_ended(contest, now),
-                                        judging=judge is not None)
+                                        judging=judge is not None, messages=messages_json(contest, every=True),
+                                        freeze={"minutes": contest.settings.freeze, "from": freeze_from(contest, now),
+                                                "revealed": revealed(contest)})
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)
@@ -220,10 +233,27 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                 await run_in_threadpool(contest.extend, minutes, clock())
             elif action == "end":
                 await run_in_threadpool(contest.end_now, clock())
+            elif action == "reveal":
+                await run_in_threadpool(reveal, contest, clock())
             else:
-                raise HTTPException(400, "the window's action is pause, resume, extend or end")
+                raise HTTPException(400, "the window's action is pause, resume, extend, end or reveal")
         except ContestError as error:
             return html(await run_in_threadpool(console_view, csrf, str(error)), 409)
+        return RedirectResponse("/admin", status_code=303)
+
+    async def announcement(request: Request) -> Response:
+        """An announcement to every team or to one (``team``), perhaps answering a question (``question``)."""
+        csrf, form = await posted(request)
+        team = form.get("team") or None
+        raw_question = form.get("question")
+        question = ascii_number(raw_question) if isinstance(raw_question, str) and raw_question else None
+        try:
+            if raw_question and question is None:
+                raise ContestError(f"question {str(raw_question)[:20]!r}: give its number")
+            await run_in_threadpool(lambda: announce(contest, form.get("text"), clock(),
+                                                     team=team if isinstance(team, str) else None, question=question))
+        except ContestError as error:
+            return html(await run_in_threadpool(console_view, csrf, str(error)), 400)
         return RedirectResponse("/admin", status_code=303)
 
     # -- submissions -----------------------------------------------------------------------------------
@@ -239,7 +269,8 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
     async def submissions(request: Request) -> Response:
         csrf = logged_in(request)
         found = await run_in_threadpool(db.submissions)
-        return html(admin_pages.submissions_page([s.to_json() for s in found], csrf))
+        figures = await run_in_threadpool(lambda: version_errors(db.games(states=("finished",))))
+        return html(admin_pages.submissions_page([s.to_json() for s in found], csrf, figures))
 
     async def submission(request: Request) -> Response:
         csrf = logged_in(request)
@@ -257,13 +288,16 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
 
     # -- rounds and games ------------------------------------------------------------------------------
 
-    def games_view(csrf: str, notice: str | None = None) -> str:
+    def games_view(csrf: str, notice: str | None = None, every: bool = False) -> str:
         replaying = set(judge.replaying) if judge is not None else set()
-        return admin_pages.games_page(contest.rounds_view(), replaying, csrf, judging=judge is not None, notice=notice)
+        rounds = contest.rounds_view()
+        return admin_pages.games_page(rounds, replaying, csrf, judging=judge is not None, notice=notice,
+                                      shown_rounds=len(rounds) if every else 5)
 
     async def games(request: Request) -> Response:
         csrf = logged_in(request)
-        return html(await run_in_threadpool(games_view, csrf))
+        every = request.query_params.get("rounds") == "all"
+        return html(await run_in_threadpool(games_view, csrf, None, every))
 
     async def replay(game_id: int | None, raw_id: str, csrf: str) -> Response:
         if judge is None:
@@ -288,6 +322,106 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         raw_id = form.get("game")
         raw_id = raw_id.strip() if isinstance(raw_id, str) else ""
         return await replay(ascii_number(raw_id), raw_id, csrf)
+
+    # -- one team: why its bots fail, disable, hide, play its games again ----------------------------------
+
+    def team_of(request: Request) -> Any:
+        name = request.path_params["name"]
+        team = db.team(name) if name != ADMIN else None
+        if team is None:
+            raise HTTPException(404, f"no team {name!r}")
+        return team
+
+    def full_game(game: GameRow) -> dict[str, Any]:
+        """A game as ``/api/games`` lists it, with each seat's error detail in full (its standard error too)."""
+        shown = game_json(game)
+        for player, seat in zip(shown["players"], game.seats, strict=True):
+            player["detail"] = seat.detail if game.state == "finished" else None
+        return shown
+
+    def team_view(team: Any, csrf: str, kind: str | None, version: int | None, notice: str | None = None) -> str:
+        games = db.games(team_id=team.id, states=("running", "finished", "held"))
+        figures = version_errors(games).get(team.name, {})
+        if kind is not None or version is not None:
+            chosen = {game_id for number, item in figures.items() if version is None or number == version
+                      for game_id in (item["errors"].get(kind, []) if kind is not None else item["games"])}
+            games = [game for game in games if game.id in chosen]
+        replaying = set(judge.replaying) if judge is not None else set()
+        return admin_pages.admin_team_page(
+            team.name, flags=db.team_flags().get(team.id, set()),
+            submissions=[s.to_json() for s in db.submissions(team_id=team.id)], figures=figures,
+            games=[full_game(game) for game in reversed(games)], replaying=replaying, csrf=csrf,
+            judging=judge is not None, kind=kind, version=version, notice=notice)
+
+    async def team_page(request: Request) -> Response:
+        csrf = logged_in(request)
+        team = team_of(request)
+        kind = request.query_params.get("kind")
+        if kind is not None and kind not in (*ERROR_KINDS, "other"):
+            raise HTTPException(400, f"no kind of error {kind[:20]!r}: one of {', '.join(ERROR_KINDS)}, other")
+        raw_version = request.query_params.get("version")
+        version = ascii_number(raw_version) if raw_version is not None else None
+        if raw_version is not None and version is None:
+            raise HTTPException(400, f"version {raw_version[:20]!r}: give a number")
+        return html(await run_in_threadpool(team_view, team, csrf, kind, version))
+
+    async def team_flags(request: Request) -> Response:
+        """Disable (no more games) or enable, hide (from the public standings) or show a team."""
+        _, form = await posted(request)
+        team = team_of(request)
+        flag, on = form.get("flag"), form.get("on")
+        if flag not in ("disabled", "hidden") or on not in ("0", "1"):
+            raise HTTPException(400, "the flag is disabled or hidden, and on is 0 or 1")
+
+        def change() -> None:
+            with db.transaction() as tx:
+                if tx.set_team_flag(team.id, flag, on == "1"):
+                    action = {("disabled", True): "disable", ("disabled", False): "enable",
+                              ("hidden", True): "hide", ("hidden", False): "show"}[flag, on == "1"]
+                    tx.log_admin(clock(), action, team.name)
+
+        await run_in_threadpool(change)
+        return RedirectResponse(f"/admin/teams/{quote(team.name, safe='')}", status_code=303)
+
+    async def replay_team(request: Request) -> Response:
+        """Play every finished game of a team again (after a fix of the judge, say)."""
+        csrf, _ = await posted(request)
+        if judge is None:
+            raise HTTPException(503, "no judge runs with this server: serve the contest to play games again")
+        team = team_of(request)
+        started, busy = [], []
+        for game in db.games(team_id=team.id, states=("finished",)):
+            try:
+                judge.replay(game.id)
+                started.append(game.id)
+            except (ValueError, RuntimeError):  # being played again already; a judge that is stopping
+                busy.append(game.id)
+        note("play again", f"every game of {team.name}: {len(started)} game(s)")
+        notice = (f"{len(started)} game(s) of {team.name} are being played again"
+                  + (f"; {len(busy)} could not be (being played again already, or the judge is stopping)"
+                     if busy else ""))
+        return html(await run_in_threadpool(team_view, team, csrf, None, None, notice))
+
+    async def admin_replay(request: Request) -> Response:
+        """A finished game in the viewer as the organiser sees it: every seat's output."""
+        logged_in(request)
+        raw_id = request.path_params["id"]
+        game_id = ascii_number(raw_id)
+        body = db.replay(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
+        if body is None:
+            raise HTTPException(404, f"no finished game {raw_id}")
+
+        def build() -> tuple[dict[str, Any] | None, str | None]:
+
+            from mjarena.web.library import UploadError, check_replay
+
+            try:
+                return {"name": str(game_id), **check_replay(body.encode())}, None
+            except UploadError as error:
+                return None, f"this replay cannot be shown: {error}"
+
+        view, problem = await run_in_threadpool(build)
+        return html(admin_pages.admin_replay_page(game_id, view, problem), 200 if view is not None else 422)
 
     # -- pairs of teams ----------------------------------------------------------------------------------
 
@@ -339,15 +473,42 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return Response(standings_csv(standings["rows"]), media_type="text/csv", headers={
             "content-disposition": 'attachment; filename="standings.csv"', **_NO_STORE})
 
+    async def archive(request: Request) -> Response:
+        """Every source and replay as one zip (:mod:`mjarena.contest.archive`), built in a temporary file."""
+        import tempfile
+
+        from starlette.background import BackgroundTask
+        from starlette.responses import FileResponse
+
+        from mjarena.contest.archive import write_archive
+
+        logged_in(request)
+        handle = tempfile.NamedTemporaryFile(prefix="mjarena-archive-", suffix=".zip", delete=False)  # noqa: SIM115
+        path = Path(handle.name)
+        try:
+            with handle:
+                await run_in_threadpool(write_archive, contest, handle)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        return FileResponse(path, media_type="application/zip", filename="contest.zip", headers=_NO_STORE,
+                            background=BackgroundTask(path.unlink, missing_ok=True))
+
     return [
         Route("/admin", console),
+        Route("/admin/archive.zip", archive),
         Route("/admin/login", login_form),
         Route("/admin/login", login, methods=["POST"]),
         Route("/admin/logout", logout, methods=["POST"]),
         Route("/admin/teams", add_team, methods=["POST"]),
         Route("/admin/teams/{name}/token", rotate_team_token, methods=["POST"]),
+        Route("/admin/teams/{name}", team_page),
+        Route("/admin/teams/{name}/flags", team_flags, methods=["POST"]),
+        Route("/admin/teams/{name}/replay", replay_team, methods=["POST"]),
+        Route("/admin/replays/{id}", admin_replay),
         Route("/admin/token", rotate_admin_token, methods=["POST"]),
         Route("/admin/window", window, methods=["POST"]),
+        Route("/admin/announcements", announcement, methods=["POST"]),
         Route("/admin/submissions", submissions),
         Route("/admin/submissions/{id}", submission),
         Route("/admin/submissions/{id}/source", source),

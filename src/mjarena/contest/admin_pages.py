@@ -14,14 +14,17 @@ from typing import Any
 from urllib.parse import quote
 
 from mjarena.arena.collusion import pair_name
-from mjarena.contest.pages import page, when
+from mjarena.contest.failures import KIND_LABELS
+from mjarena.contest.pages import page, script_json, when
 
-__all__ = ["admin_login_page", "console_page", "games_page", "pairs_page", "submission_page", "submissions_page",
-           "token_page"]
+__all__ = ["admin_login_page", "admin_replay_page", "admin_team_page", "console_page", "error_cells", "games_page",
+           "pairs_page", "submission_page", "submissions_page", "token_page"]
 
 _NAV = ('<nav class="admin-nav"><a href="/admin">Teams and window</a><a href="/admin/submissions">Submissions</a>'
         '<a href="/admin/games">Rounds and games</a><a href="/admin/pairs">Pairs of teams</a>'
-        '<a href="/admin/export.json">Export JSON</a><a href="/admin/export.csv">Export CSV</a></nav>')
+        '<a href="/admin/export.json">Export JSON</a><a href="/admin/export.csv">Export CSV</a>'
+        '<a href="/admin/archive.zip" id="archive-link">Every source and replay (zip)</a>'
+        '<a href="/results">Results to print</a></nav>')
 
 
 def _console(title: str, body: str, csrf: str) -> str:
@@ -29,7 +32,8 @@ def _console(title: str, body: str, csrf: str) -> str:
     logout = (f'<form method="post" action="/admin/logout" class="inline"><input type="hidden" name="csrf" '
               f'value="{escape(csrf)}"><button type="submit" id="admin-logout">Log out</button></form>' if csrf
               else "")
-    return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{logout}', viewer=None, admin=True)
+    ending = f'<p class="admin-logout">{logout}</p>' if logout else ""  # apart from the page's own buttons
+    return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{ending}', viewer=None, admin=True)
 
 
 def _form(action: str, csrf: str, button: str, *, fields: str = "", id_: str | None = None,
@@ -55,15 +59,19 @@ def admin_login_page(csrf: str, error: str | None = None) -> str:
 
 
 def _window(state: str, start: float | None, end: float | None, paused_since: float | None, csrf: str,
-            ended: bool) -> str:
+            ended: bool, freeze: Mapping[str, Any] | None = None) -> str:
     """The window's state and its actions: pause or resume, extend by some minutes, end now; none once it ended."""
     def action(name: str, button: str, *, fields: str = "", confirm: str | None = None) -> str:
         return _form("/admin/window", csrf, button, id_=name, confirm=confirm,
                      fields=f'<input type="hidden" name="action" value="{name}">{fields}')
 
+    freeze = freeze or {}
     if ended:
         actions = ""
         note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
+        if freeze.get("minutes") and freeze.get("revealed") is None:
+            actions = action("reveal", "Reveal the results", confirm="Reveal the frozen results to everyone now?")
+            note += "; the public standings are frozen until you reveal them"
     else:
         if paused_since is not None:
             actions = action("resume", "Resume")
@@ -77,6 +85,10 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
         if start is not None:
             actions += " " + action("end", "End now", confirm="End the window now? The round in progress is "
                                     "played to its end; no new round starts, and it cannot be reopened.")
+    if freeze.get("minutes"):
+        frozen = ("revealed " + when(freeze["revealed"]) if freeze.get("revealed") is not None
+                  else "from " + when(freeze.get("from")))
+        note += f'; public standings frozen for the last {freeze["minutes"]:g} minutes ({frozen})'
     return (f'<section><h2>Window</h2><p><span id="contest-state">{escape(state.replace("_", " "))}</span> · '
             f'{when(start)} – <span id="window-end">{when(end)}</span> · <span class="muted">{escape(note)}</span>'
             f'</p><p>{actions}</p></section>')
@@ -106,10 +118,41 @@ def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool)
             f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 
+def _messages(messages: Mapping[str, Any], teams: Sequence[str], csrf: str) -> str:
+    """Post an announcement (to every team or one), the teams' questions each with a form to answer it (to the
+    team that asked, or to every team), and every announcement sent."""
+    options = "".join(f'<option value="{escape(name)}">{escape(name)} only</option>' for name in teams)
+    post = _form("/admin/announcements", csrf, "Announce", id_="announce",
+                 fields=f'<label>Message <textarea name="text" id="announcement" rows="2" maxlength="2000" required>'
+                        f'</textarea></label> <label>to <select name="team" id="announce-to"><option value="">every '
+                        f'team</option>{options}</select></label> ')
+    answered = {item["question"] for item in messages["announcements"] if item["question"] is not None}
+    questions = []
+    for item in messages["questions"]:
+        answer = _form("/admin/announcements", csrf, "Answer", fields=(
+            f'<input type="hidden" name="question" value="{item["id"]}"><textarea name="text" rows="1" '
+            'maxlength="2000" required aria-label="answer"></textarea> <label>to <select name="team">'
+            f'<option value="{escape(item["team"])}">{escape(item["team"])} only</option>'
+            '<option value="">every team</option></select></label> '))
+        state = "answered" if item["id"] in answered else "open"
+        questions.append(f'<li data-question="{item["id"]}" data-state="{state}"><span class="muted">'
+                         f'{when(item["at"])} · {escape(item["team"])} asks ({state})</span>'
+                         f'<blockquote class="question">{escape(item["text"])}</blockquote>{answer}</li>')
+    asked = (f'<h3>Questions</h3><ul class="messages" id="questions">{"".join(questions)}</ul>' if questions
+             else '<p class="muted" id="questions">No question yet.</p>')
+    sent = "".join(f'<li data-announcement="{item["id"]}"><span class="muted">{when(item["at"])} · '
+                   f'{"to every team" if item["team"] is None else "to " + escape(item["team"]) + " only"}'
+                   f'{"" if item["question"] is None else ", answering question " + str(item["question"])}</span>'
+                   f'<p class="message-text">{escape(item["text"])}</p></li>' for item in messages["announcements"])
+    shown = f'<h3>Sent</h3><ul class="messages" id="sent">{sent}</ul>' if sent else ""
+    return f'<section><h2>Announcements and questions</h2><p>{post}</p>{asked}{shown}</section>'
+
+
 def console_page(*, state: str, start: float | None, end: float | None, paused_since: float | None,
                  teams: Sequence[Mapping[str, Any]], log: Sequence[tuple[float, str, str]], csrf: str,
                  notice: str | None = None, judge_errors: Sequence[Mapping[str, Any]] = (), ended: bool = False,
-                 judging: bool = False) -> str:
+                 judging: bool = False, messages: Mapping[str, Any] | None = None,
+                 freeze: Mapping[str, Any] | None = None) -> str:
     """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the
     judge errors, the log of the organiser's actions."""
     rows = []
@@ -120,14 +163,18 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
         name = team["team"]
         rotate = _form(f"/admin/teams/{quote(name, safe='')}/token", csrf, "New token",
                        confirm=f"Give {name} a new token? The old one stops working.")
+        flags = "".join(f' <span class="badge err" data-flag="{escape(flag)}">{escape(flag)}</span>'
+                        for flag in sorted(team.get("flags", ())))
         rows.append(
-            f'<tr data-team="{escape(name)}"><td><a href="/teams/{escape(quote(name, safe=""))}">{escape(name)}</a>'
-            f'</td><td class="num">{team["versions"]}</td>'
+            f'<tr data-team="{escape(name)}"><td class="team-name">'
+            f'<a href="/admin/teams/{escape(quote(name, safe=""))}">{escape(name)}</a>{flags}</td>'
+            f'<td class="num">{team["games"]}</td>'
+            f'<td class="num">{team["points"]:g}</td><td>{error_links(name, team.get("errors", {}))}</td>'
             f'<td>{"—" if team["current"] is None else "v" + str(team["current"])}</td><td>{verdict}</td>'
-            f'<td class="num">{team["games"]}</td><td class="num">{team["points"]:g}</td><td>{rotate}</td></tr>')
-    table = ('<div class="scroll-x"><table class="list" id="admin-teams"><thead><tr><th>team</th><th>versions</th>'
-             '<th>playing</th><th>last build</th><th>games</th><th>points</th><th></th></tr></thead>'
-             f'<tbody>{"".join(rows)}</tbody></table></div>' if rows else '<p class="muted">No team yet.</p>')
+            f'<td class="num">{team["versions"]}</td><td>{rotate}</td></tr>')
+    table = ('<div class="scroll-x"><table class="list" id="admin-teams"><thead><tr><th>team</th><th>games</th>'
+             '<th>points</th><th>errors</th><th>playing</th><th>last build</th><th>versions</th><th></th></tr>'
+             f'</thead><tbody>{"".join(rows)}</tbody></table></div>' if rows else '<p class="muted">No team yet.</p>')
     add = _form("/admin/teams", csrf, "Add team", id_="add-team",
                 fields='<label>New team <input name="name" id="team-name" required maxlength="64" '
                        'pattern="[A-Za-z0-9_.+\\-]{1,64}"></label> ')
@@ -136,11 +183,35 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     admin_token = _form("/admin/token", csrf, "New admin token", id_="rotate-admin",
                         confirm="Give the organiser a new token? Every console session, this one too, ends.")
-    body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended)}'
+    body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended, freeze)}'
             f'<section><h2>Teams</h2>{table}<p>{add}</p></section>'
             f'{_judge_errors(judge_errors, csrf, judging)}'
+            f'{_messages(messages, [team["team"] for team in teams], csrf) if messages is not None else ""}'
             f'<section><h2>The organiser\'s actions</h2>{history}<p>{admin_token}</p></section>')
     return _console("Console", body, csrf)
+
+
+def error_links(team: str, errors: Mapping[str, Any], version: int | None = None) -> str:
+    """A team's (or one version's) errors by kind, each a link to the games it happened in (``errors``: kind ->
+    a count or the games' ids)."""
+    if not errors:
+        return '<span class="muted">none</span>'
+    only = "" if version is None else f"&amp;version={version}"
+    links = []
+    for kind, found in errors.items():
+        count = found if isinstance(found, int) else len(found)
+        links.append(f'<a href="/admin/teams/{escape(quote(team, safe=""))}?kind={escape(quote(kind))}{only}#games" '
+                     f'data-kind="{escape(kind)}" class="error-kind">{escape(KIND_LABELS.get(kind, kind))} {count}</a>')
+    return " · ".join(links)
+
+
+def error_cells(team: str, version: int, figures: Mapping[int, Mapping[str, Any]]) -> str:
+    """One version's games and its errors by kind (``figures``: :func:`mjarena.contest.failures.version_errors`
+    of its team), as two table cells."""
+    item = figures.get(version)
+    if item is None:
+        return '<td class="num">0</td><td><span class="muted">none</span></td>'
+    return f'<td class="num">{len(item["games"])}</td><td>{error_links(team, item["errors"], version)}</td>'
 
 
 def token_page(name: str, token: str, csrf: str, what: str = "The new token") -> str:
@@ -152,18 +223,32 @@ def token_page(name: str, token: str, csrf: str, what: str = "The new token") ->
     return _console(f"Token of {name}", body, csrf)
 
 
-def submissions_page(submissions: Sequence[Mapping[str, Any]], csrf: str) -> str:
-    """Every submission, newest first, linked to its source and build log."""
+def submissions_page(submissions: Sequence[Mapping[str, Any]], csrf: str,
+                     figures: Mapping[str, Mapping[int, Mapping[str, Any]]] | None = None) -> str:
+    """Every submission, newest first, linked to its source and build log, with the games its version played and
+    its errors by kind (``figures``: :func:`mjarena.contest.failures.version_errors`), linked to those games."""
+    figures = figures or {}
     rows = "".join(
         f'<tr data-submission="{s["id"]}"><td><a href="/admin/submissions/{s["id"]}">#{s["id"]}</a></td>'
-        f'<td>{escape(s["team"])}</td><td>v{s["version"]}</td><td>{escape(s["language"])}</td>'
+        f'<td><a href="/admin/teams/{escape(quote(s["team"], safe=""))}">{escape(s["team"])}</a></td>'
+        f'<td>v{s["version"]}</td><td>{escape(s["language"])}</td>'
         f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'{error_cells(s["team"], s["version"], figures.get(s["team"], {}))}'
         f'<td class="num">{when(s["submitted"])}</td></tr>'
         for s in reversed(submissions))
     body = ('<div class="scroll-x"><table class="list" id="admin-submissions"><thead><tr><th>id</th><th>team</th>'
-            '<th>version</th><th>language</th><th>build</th><th>submitted</th></tr></thead>'
-            f'<tbody>{rows}</tbody></table></div>' if rows else '<p class="muted">No submission yet.</p>')
+            '<th>version</th><th>language</th><th>build</th><th>games</th><th>errors</th><th>submitted</th></tr>'
+            f'</thead><tbody>{rows}</tbody></table></div>' if rows else '<p class="muted">No submission yet.</p>')
     return _console("Submissions", body, csrf)
+
+
+def _numbered(source: str) -> str:
+    r"""A source's lines, each in a ``<span class="line">`` that the style sheet numbers (build logs cite lines).
+
+    >>> _numbered("a<\nb\n")
+    '<span class="line">a&lt;</span>\n<span class="line">b</span>\n'
+    """
+    return "".join(f'<span class="line">{escape(line)}</span>\n' for line in source.splitlines())
 
 
 def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> str:
@@ -174,7 +259,7 @@ def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> st
             f'id="build-status">{escape(s["status"])}</span> · '
             f'<a href="/admin/submissions/{s["id"]}/source">download the source</a></p>'
             f'<h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
-            f'<h3>Source</h3><pre class="source" id="source-text">{escape(source)}</pre></section>')
+            f'<h3>Source</h3><pre class="source numbered" id="source-text">{_numbered(source)}</pre></section>')
     return _console(f"Submission {s['id']}", body, csrf)
 
 
@@ -214,7 +299,7 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
                                confirm=f"Play game {game['id']} again from its record and replace its result?")
             else:
                 action = ""
-            link = (f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+            link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
                     else str(game["id"]))
             rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
                         f'<td>{escape(game["state"])}</td><td>{_seats(game)}</td><td>{action}</td></tr>')
@@ -224,8 +309,9 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
                      '<thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th><th></th></tr></thead>'
                      f'<tbody>{"".join(rows)}</tbody></table></div></section>')
     if len(rounds) > shown_rounds:
-        parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s) are on '
-                     '<a href="/rounds">the rounds page</a>; play one of their games again by its id:</p>')
+        parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s): '
+                     '<a href="/admin/games?rounds=all" id="all-rounds">show every round</a> (each game with its '
+                     '<em>Play again</em>), or play one of their games again by its id:</p>')
     if judging:
         parts.append(_form("/admin/games/replay", csrf, "Play again", id_="replay-by-id",
                            fields='<label>Game <input name="game" inputmode="numeric" required size="6"></label> '))
@@ -292,3 +378,91 @@ def pairs_page(report: Mapping[str, Any], csrf: str, *, shown: int = 40) -> str:
         parts.append(f'<p class="muted" id="pairs-dispersion">How well the field\'s model fits: dispersion '
                      f'{dispersion:.2f} (about 1 or less when it fits; well above 1, the p-values are too small).</p>')
     return _console("Pairs of teams", "".join(parts), csrf)
+
+
+def _flag_form(name: str, csrf: str, flag: str, on: bool) -> str:
+    """The button that sets or clears a team's flag (disabled: plays no more games; hidden: not on the public
+    standings)."""
+    buttons = {("disabled", True): ("Disable", f"Disable {name}? It plays no more games (its results stay)."),
+               ("disabled", False): ("Enable", None),
+               ("hidden", True): ("Hide", f"Hide {name} from the public standings?"),
+               ("hidden", False): ("Show", None)}
+    button, confirm = buttons[flag, on]
+    return _form(f"/admin/teams/{quote(name, safe='')}/flags", csrf, button, id_=f"{button.lower()}-team",
+                 confirm=confirm, fields=f'<input type="hidden" name="flag" value="{flag}">'
+                                          f'<input type="hidden" name="on" value="{"1" if on else "0"}">')
+
+
+def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[Mapping[str, Any]],
+                    figures: Mapping[int, Mapping[str, Any]], games: Sequence[Mapping[str, Any]],
+                    replaying: Collection[int], csrf: str, judging: bool, kind: str | None = None,
+                    version: int | None = None, notice: str | None = None) -> str:
+    """One team for the organiser: disable or hide it, its versions with their games and errors by kind, and its
+    games (those of one kind of error, of one version, when asked), each with its seat's error in full (standard
+    error too), its replay as the organiser sees it, and *Play again*; *Play all its games again*."""
+    states = []
+    for flag, what in (("disabled", "disabled: it plays no more games, its results stay"),
+                       ("hidden", "hidden from the public standings")):
+        if flag in flags:
+            states.append(f'<span class="badge err" data-flag="{flag}">{escape(what)}</span> '
+                          + _flag_form(name, csrf, flag, False))
+        else:
+            states.append(_flag_form(name, csrf, flag, True))
+    again = (_form(f"/admin/teams/{quote(name, safe='')}/replay", csrf, "Play all its games again", id_="replay-team",
+                   confirm=f"Play every finished game of {name} again from its record and replace their results?")
+             if judging else "")
+    versions = "".join(
+        f'<tr data-version="{s["version"]}"><td><a href="/admin/submissions/{s["id"]}">v{s["version"]}</a></td>'
+        f'<td>{escape(s["language"])}</td><td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'{error_cells(name, s["version"], figures)}</tr>' for s in reversed(submissions))
+    versions_table = ('<div class="scroll-x"><table class="list" id="team-versions"><thead><tr><th>version</th>'
+                      '<th>language</th><th>build</th><th>games</th><th>errors</th></tr></thead>'
+                      f'<tbody>{versions}</tbody></table></div>' if versions
+                      else '<p class="muted">No submission yet.</p>')
+    rows = []
+    for game in games:
+        mine = [p for p in game["players"] if p["team"] == name]
+        errors = "; ".join(f'{escape(p["reason"])}: {escape(p.get("detail") or "")}' for p in mine if p["reason"])
+        if game["id"] in replaying:
+            action = '<span class="badge">playing again</span>'
+        elif game["state"] == "finished" and judging:
+            action = _form(f'/admin/games/{game["id"]}/replay', csrf, "Play again",
+                           confirm=f"Play game {game['id']} again from its record and replace its result?")
+        else:
+            action = ""
+        link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+                else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
+        rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
+                    f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')
+    what = []
+    if kind is not None:
+        what.append(f"with a {KIND_LABELS.get(kind, kind)} error")
+    if version is not None:
+        what.append(f"of v{version}")
+    heading = "Games" + (" " + " ".join(escape(part) for part in what) if what else "")
+    every = (f' <a href="/admin/teams/{escape(quote(name, safe=""))}#games" class="muted">(every game)</a>'
+             if what else "")
+    games_table = ('<div class="scroll-x"><table class="list" id="team-games"><thead><tr><th>game</th><th>round</th>'
+                   '<th>seats</th><th>its errors (in full)</th><th></th></tr></thead>'
+                   f'<tbody>{"".join(rows)}</tbody></table></div>' if rows else '<p class="muted">No game.</p>')
+    shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
+    body = (f'{shown}<p><a href="/teams/{escape(quote(name, safe=""))}">Its public page</a></p>'
+            f'<section><h2>State</h2><p>{" ".join(states)}</p><p class="muted">Disabling takes effect from the next '
+            'round (a round in progress is played to its end).</p></section>'
+            f'<section><h2>Versions</h2>{versions_table}</section>'
+            f'<section id="games"><h2>{heading}{every}</h2><p>{again}</p>{games_table}</section>')
+    return _console(f"Team {name}", body, csrf)
+
+
+def admin_replay_page(game_id: int, view: Mapping[str, Any] | None, problem: str | None = None) -> str:
+    """The replay viewer on a game as the organiser sees it: every seat's requests, answers, ``debug`` output and
+    standard error (``view``: the viewer's data, carried in the page, since the console's session cookie is sent
+    to ``/admin`` alone)."""
+    if view is None:
+        body = f'<h1 class="title">Game {game_id}</h1><p class="error" id="status">{escape(problem or "")}</p>'
+        return page(f"Game {game_id}", body, admin=True)
+    body = (f'<h1 class="title">Game {game_id}</h1><p class="muted">As the organiser sees it: every seat\'s output '
+            '(each team sees its own alone).</p><p class="muted" id="status">Loading the replay…</p>'
+            f'<script type="application/json" id="mj-data">{script_json(view)}</script>')
+    return page(f"Game {game_id}", body, scripts=["/static/mj.js", "/static/replay.js"], admin=True,
+                replay=str(game_id))

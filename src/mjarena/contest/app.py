@@ -68,8 +68,11 @@ from mjarena.contest.forms import (
     upload_form,
 )
 from mjarena.contest.games import public_replay
-from mjarena.contest.model import ADMIN, Contest
+from mjarena.contest.messages import ask, messages_json
+from mjarena.contest.model import ADMIN, Contest, ContestError
+from mjarena.contest.public import frozen_games, mask_games, public_standings
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.contest.statistics import contest_statistics
 from mjarena.contest.views import ViewCache
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.app import SecurityHeaders
@@ -209,8 +212,23 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     # -- public data -----------------------------------------------------------------------------------
 
+    def shown_standings() -> dict[str, Any]:
+        """The standings as the public sees them (:func:`mjarena.contest.public.public_standings`)."""
+        return public_standings(contest, contest.standings(clock()), clock())
+
+    def masked(games: list[dict[str, Any]], who: str | None) -> list[dict[str, Any]]:
+        """``games`` as ``who`` may see them during the freeze (the organiser: all of them)."""
+        return games if who == ADMIN else mask_games(games, frozen_games(contest, clock()), who)
+
+    def check_not_frozen(game_id: int, game: GameRow, who: str | None) -> None:
+        """404 for a frozen game's replay, unless ``who`` played in it (or is the organiser)."""
+        own = who is not None and any(seat.team == who for seat in game.seats)
+        if who != ADMIN and not own and game_id in frozen_games(contest, clock()):
+            raise HTTPException(404, f"game {game_id} finished during the freeze: its replay is shown once the "
+                                "results are revealed")
+
     async def api_standings(request: Request) -> Response:
-        standings = await run_in_threadpool(contest.standings, clock())
+        standings = await run_in_threadpool(shown_standings)
         notice = disk_notice(contest)
         if notice is not None:  # why the contest paused itself (the free-disk watch)
             standings = {**standings, "notice": notice}
@@ -218,11 +236,16 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def api_games(request: Request) -> Response:
         team = request.query_params.get("team")
-        games = await run_in_threadpool(contest.games, team)
+        who = viewer(request)
+        games = await run_in_threadpool(lambda: masked(contest.games(team), who.name if who else None))
         return JSONResponse({"games": games}, headers={"cache-control": "no-store"})
 
+    def rounds_shown(who: str | None) -> list[dict[str, Any]]:
+        return [{**item, "games": masked(item["games"], who)} for item in contest.rounds_view()]
+
     async def api_rounds(request: Request) -> Response:
-        rounds = await run_in_threadpool(contest.rounds_view)
+        who = viewer(request)
+        rounds = await run_in_threadpool(rounds_shown, who.name if who else None)
         return JSONResponse({"rounds": rounds}, headers={"cache-control": "no-store"})
 
     views = ViewCache()
@@ -260,6 +283,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         team = viewer(request)
         game_id, mark, game = await run_in_threadpool(finished_game, request)
         own = tuple(seat.seat for seat in game.seats if team is not None and seat.team == team.name)
+        check_not_frozen(game_id, game, team.name if team is not None else None)
 
         def build() -> tuple[int, bytes]:
             from mjarena.web.library import UploadError, check_replay
@@ -296,8 +320,18 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     # -- pages -----------------------------------------------------------------------------------------
 
+    async def api_announcements(request: Request) -> Response:
+        """The announcements to every team; with a team's token or session, its own too and its questions (the
+        organiser's token: every message)."""
+        team = viewer(request)
+        if team is not None and team.name == ADMIN:
+            found = await run_in_threadpool(lambda: messages_json(contest, every=True))
+        else:
+            found = await run_in_threadpool(messages_json, contest, team.name if team is not None else None)
+        return JSONResponse(found, headers={"cache-control": "no-store"})
+
     async def index(request: Request) -> Response:
-        standings = await run_in_threadpool(contest.standings, clock())
+        standings = await run_in_threadpool(shown_standings)
         end = contest.end(clock())
         chart = await run_in_threadpool(race, standings)
         return HTMLResponse(pages.standings_page(standings, contest.start(), end, viewer_name(request), chart,
@@ -308,33 +342,56 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     def race(standings: dict[str, Any] | None = None) -> str:
         """The race chart, drawn again only when a result or the standings' order changed (every viewer's page
         asks for it as games finish)."""
-        standings = standings or contest.standings(clock())
+        standings = standings or shown_standings()
         order = [row["team"] for row in standings["rows"]]
-        key = (db.results_mark(), order)
+        frozen = frozen_games(contest, clock())
+        key = (db.results_mark(), order, len(frozen))
         if drawn_race.get("key") != key:
-            drawn_race.update(key=key, figure=race_chart(contest.history(), order))
+            drawn_race.update(key=key, figure=race_chart(contest.history(frozen), order,
+                                                         teams=[team.name for team in db.teams()]))
         return drawn_race["figure"]
 
     async def race_fragment(request: Request) -> Response:
         return HTMLResponse(await run_in_threadpool(race), headers={"cache-control": "no-store"})
 
     async def rounds_page(request: Request) -> Response:
-        return HTMLResponse(pages.rounds_page(await run_in_threadpool(contest.rounds_view), viewer_name(request)))
+        who = viewer_name(request)
+        return HTMLResponse(pages.rounds_page(await run_in_threadpool(rounds_shown, who), who))
 
     async def team_games(request: Request) -> Response:
         name = request.path_params["name"]
         if db.team(name) is None:
             raise HTTPException(404, f"no team {name!r}")
-        games = await run_in_threadpool(contest.games, name)
-        figures = await run_in_threadpool(contest.version_figures, name)
-        return HTMLResponse(pages.team_games_page(name, games, viewer_name(request), versions_chart(name, figures),
-                                                  settings.limits_json(), figures))
+        who = viewer_name(request)
+        games = await run_in_threadpool(lambda: masked(contest.games(name), who))
+        hidden = () if who == name else frozen_games(contest, clock())
+        figures = await run_in_threadpool(contest.version_figures, name, hidden)
+        stats = await run_in_threadpool(contest_statistics, contest, hidden)
+        return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
+                                                  settings.limits_json(), figures, stats.get(name)))
+
+    def results_view(who: str | None) -> str:
+        standings = shown_standings()
+        frozen = frozen_games(contest, clock())
+        stats = contest_statistics(contest, frozen)
+        best: dict[str, int | None] = {}
+        for row in standings["rows"]:
+            figures = contest.version_figures(row["team"], frozen)
+            best[row["team"]] = max(figures, key=lambda v: (figures[v]["points_per_game"], figures[v]["games"]),
+                                    default=None)
+        return pages.results_page(standings, stats, best, who)
+
+    async def results(request: Request) -> Response:
+        """The results, to print or project (the public's: hidden teams out, frozen games out until revealed)."""
+        return HTMLResponse(await run_in_threadpool(results_view, viewer_name(request)))
 
     async def replay_page(request: Request) -> Response:
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
-        if game_id is None or db.replay_mark(game_id) is None:
+        game = db.game(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
+        if game_id is None or game is None:
             raise HTTPException(404, f"no finished game {raw_id}")
+        check_not_frozen(game_id, game, viewer_name(request))
         return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 
     async def login_form(request: Request) -> Response:
@@ -363,7 +420,21 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         figures = contest.version_figures(team.name)
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
                                figures=figures, chart=versions_chart(team.name, figures),
-                               limits=settings.limits_json())
+                               limits=settings.limits_json(), messages=messages_json(contest, team.name),
+                               stats=contest_statistics(contest).get(team.name))
+
+    async def team_question(request: Request) -> Response:
+        """A team's question to the organiser (the console lists it, with a form to answer it)."""
+        check_origin(request)
+        team, csrf = logged_in(request)
+        form = await small_form(request)
+        check_csrf(form, csrf)
+        try:
+            await run_in_threadpool(ask, contest, team.id, form.get("text"), clock())
+        except ContestError as error:
+            return HTMLResponse(await run_in_threadpool(team_view, team, csrf, str(error)), status_code=400,
+                                headers={"cache-control": "no-store"})
+        return RedirectResponse("/team", status_code=303)
 
     async def team_home(request: Request) -> Response:
         found = session(request)
@@ -432,6 +503,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     routes = [
         Route("/", index),
         Route("/rounds", rounds_page),
+        Route("/results", results),
         Route("/charts/race", race_fragment),
         Route("/teams/{name}", team_games),
         Route("/replays/{id}", replay_page),
@@ -440,6 +512,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/logout", logout, methods=["POST"]),
         Route("/team", team_home),
         Route("/team/upload", team_upload, methods=["POST"]),
+        Route("/team/questions", team_question, methods=["POST"]),
         Route("/team/submissions/{id}/source", team_source),
         Route("/api/submissions", api_submit, methods=["POST"]),
         Route("/api/submissions", api_submissions),
@@ -448,6 +521,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/api/standings", api_standings),
         Route("/api/games", api_games),
         Route("/api/rounds", api_rounds),
+        Route("/api/announcements", api_announcements),
         Route("/api/replays/{id}", api_replay),
         Route("/api/games/{id}/turns", api_turns),
         Route("/tiles/{kind}.svg", tile),

@@ -1,5 +1,6 @@
 """The contest's charts (drawn by :mod:`mjarena.charts` on the server): the race, points after each round per
-team with the rounds where a new version started marked, and one team's points per game by version.
+team with the rounds where a new version started marked, and below it each team's points minus the leader's (a
+line each in both: two lines for one team), and one team's points per game by version.
 
 Each chart comes as a ``<figure>`` with the same data as a table in a ``<details>`` (for screen readers, and for
 reading the exact numbers).
@@ -7,7 +8,7 @@ reading the exact numbers).
 >>> history = {"rounds": [1, 2], "teams": {"red": {"first": 1, "points": [3.0, 7.0], "versions": [[1, 1], [2, 2]]}}}
 >>> figure = race_chart(history, ["red"])
 >>> figure.count('class="chart-line"'), figure.count('class="chart-mark"'), 'data-last="7"' in figure
-(1, 2, True)
+(2, 2, True)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from mjarena.charts import Series, data_table, line_chart
 
-__all__ = ["SHOWN_TEAMS", "race_chart", "versions_chart"]
+__all__ = ["SHOWN_TEAMS", "gap_series", "race_chart", "versions_chart"]
 
 SHOWN_TEAMS = 10
 """Teams drawn at first on the standings' chart (the top ones); the others are a click away."""
@@ -44,18 +45,57 @@ def race_series(history: Mapping[str, Any], order: Sequence[str]) -> list[Series
     return series
 
 
-def race_chart(history: Mapping[str, Any], order: Sequence[str], *, shown: int = SHOWN_TEAMS) -> str:
-    """Points after each round, a line per team (``order``: the standings' order; the first ``shown`` drawn,
-    the others hidden behind a button that ``contest.js`` wires)."""
-    series = race_series(history, order)
-    hidden = {item.name for item in series[shown:]}
+def gap_series(history: Mapping[str, Any], teams: Sequence[str]) -> list[Series]:
+    """A series per team of ``teams`` (empty for one that has not played): its points minus the leader's after
+    each round from its first one (0 for the leader; the leader is the team with the most points then).
+
+    >>> history = {"rounds": [1, 2], "teams": {"a": {"first": 1, "points": [4.0, 5.0], "versions": []},
+    ...                                        "b": {"first": 1, "points": [1.0, 8.0], "versions": []}}}
+    >>> [list(item.points) for item in gap_series(history, ["a", "b", "c"])]
+    [[(1, 0.0), (2, -3.0)], [(1, -3.0), (2, 0.0)], []]
+    """
+    totals: dict[int, dict[str, float]] = {}
+    for name, team in history["teams"].items():
+        for offset, points in enumerate(team["points"]):
+            totals.setdefault(team["first"] + offset, {})[name] = points
+    leader = {number: max(values.values()) for number, values in totals.items()}
+    series = []
+    for name in teams:
+        team = history["teams"].get(name)
+        points = [] if team is None else [
+            (team["first"] + offset, round(value - leader[team["first"] + offset], 3))
+            for offset, value in enumerate(team["points"])]
+        series.append(Series(name, points))
+    return series
+
+
+def race_chart(history: Mapping[str, Any], order: Sequence[str], *, shown: int = SHOWN_TEAMS,
+               teams: Sequence[str] | None = None) -> str:
+    """Points after each round, a line per team, then each team's points minus the leader's (``order``: the
+    standings' order: the first ``shown`` drawn, the others hidden behind a button that ``contest.js`` wires).
+
+    Each team keeps its colour, dash and marker for the whole contest: the series follow ``teams`` (the teams in
+    the order they were added; by default ``order``), not the ranking, and a team that has not played yet keeps
+    its place with an empty line."""
+    fixed = [name for name in (teams if teams is not None else order) if name in set(order)]
+    played = {item.name: item for item in race_series(history, fixed)}
+    series = [played.get(name, Series(name, [])) for name in fixed]
+    top = set(order[:shown])
+    hidden = {item.name for item in series if item.name not in top or not item.points}
     svg = line_chart(series, title="Points after each round", x_label="round", y_label="points", hidden=hidden,
                      chart_id="race")
-    table = data_table(series, caption="Points after each round (a version's first round marked)",
-                       x_label="round", y_label="points")
+    table = data_table([item for item in series if item.points],
+                       caption="Points after each round (a version's first round marked)", x_label="round",
+                       y_label="points")
+    gaps = gap_series(history, fixed)
+    gap_svg = line_chart(gaps, title="Points minus the leader's after each round", x_label="round",
+                         y_label="points behind", hidden=hidden, chart_id="race-gap")
+    gap_table = data_table([item for item in gaps if item.points], caption="Points minus the leader's after each "
+                           "round", x_label="round", y_label="points behind")
+    drawn = sum(1 for item in series if item.points)
     more = (f'<p><button type="button" id="race-all" aria-pressed="false" data-hidden="{len(hidden)}">Show all '
-            f'{len(series)} teams</button></p>' if hidden else "")
-    return _figure("race-chart", svg, table, more)
+            f'{drawn} teams</button></p>' if drawn > len(top & {item.name for item in series if item.points}) else "")
+    return _figure("race-chart", svg, table, more) + _figure("race-gap-chart", gap_svg, gap_table)
 
 
 def versions_chart(team: str, figures: Mapping[int, Mapping[str, Any]]) -> str:

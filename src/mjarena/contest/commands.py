@@ -41,6 +41,27 @@ def _start(text: str | None) -> float | None:
         raise ValueError(f"--start {text!r}: expected a date and time such as 2026-05-01T14:00") from None
 
 
+def _open_with(text: str) -> int:
+    """``--open-with``: a number of teams, or ``all`` (0)."""
+    if text.strip().lower() == "all":
+        return 0
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of teams, or all") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1 team, or all")
+    return count
+
+
+def _log_cli(contest: Any, action: str, detail: str) -> None:
+    """Note an action done from a terminal in the organiser's log (the console lists it)."""
+    import time
+
+    with contest.db.transaction() as tx:
+        tx.log_admin(time.time(), action, f"{detail} (from the command line)")
+
+
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
@@ -56,7 +77,8 @@ def _create(args: argparse.Namespace) -> int:
                             uploads_per_minute=args.uploads_per_minute, sandbox=args.sandbox,
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
-                            per_language_limits=args.per_language_limits, game_budget=args.game_budget)
+                            per_language_limits=args.per_language_limits, game_budget=args.game_budget,
+                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -82,9 +104,11 @@ def _add_team(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
     try:
-        token = _open(args).add_team(args.name)
+        contest = _open(args)
+        token = contest.add_team(args.name)
     except ContestError as error:
         return _fail("contest add-team", str(error))
+    _log_cli(contest, "add team", args.name)
     print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
     return 0
 
@@ -93,9 +117,11 @@ def _rotate(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
     try:
-        token = _open(args).rotate_token(args.name)
+        contest = _open(args)
+        token = contest.rotate_token(args.name)
     except ContestError as error:
         return _fail("contest rotate-token", str(error))
+    _log_cli(contest, "new token", args.name)
     print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
     return 0
 
@@ -119,6 +145,22 @@ def _window(args: argparse.Namespace) -> int:
         print(f"the window is {args.minutes:g} minutes longer (it has not started)")
     else:
         print(f"the window ends at {datetime.fromtimestamp(end).isoformat(sep=' ', timespec='seconds')}")
+    return 0
+
+
+def _reveal(args: argparse.Namespace) -> int:
+    """``contest reveal DIR``: reveal the frozen results once the contest is finished (the console's button)."""
+    import time
+
+    from mjarena.contest.model import ContestError
+    from mjarena.contest.public import reveal
+
+    try:
+        contest = _open(args)
+        reveal(contest, time.time())
+    except ContestError as error:
+        return _fail("contest reveal", str(error))
+    print("the results are revealed")
     return 0
 
 
@@ -155,6 +197,8 @@ def _export(args: argparse.Namespace) -> int:
         return _fail("contest export", str(error))
     from mjarena.contest.export import pairs_report_csv, results_json, standings_csv
 
+    if args.format == "archive":
+        return _archive(contest, args.out)
     if args.format == "json":
         text = results_json(contest)
     elif args.format == "pairs":
@@ -170,6 +214,24 @@ def _export(args: argparse.Namespace) -> int:
             return _fail("contest export", f"{args.out}: cannot write: {error.strerror or error}")
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _archive(contest: Any, out: str | None) -> int:
+    """``contest export --format archive --out FILE``: every source and replay as one zip."""
+    from mjarena.contest.archive import write_archive
+
+    if not out:
+        return _fail("contest export", "--format archive writes a zip file: give it with --out FILE")
+    partial = Path(out).with_name(Path(out).name + ".partial")
+    try:
+        with partial.open("wb") as handle:
+            counts = write_archive(contest, handle)
+        partial.replace(out)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        return _fail("contest export", f"{out}: cannot write: {error.strerror or error}")
+    print(f"{out}: {counts['sources']} sources and {counts['replays']} replays", file=sys.stderr)
     return 0
 
 
@@ -237,6 +299,14 @@ def add_parsers(sub: Any) -> None:
                         help="Botzone's way: each language's time factor (on the time limit and the game budget) "
                         "and memory from the toolchain table (Java 3x, JavaScript 2x, Python 6x); default: the "
                         "statement's, the same limits for every language")
+    create.add_argument("--rank-by", choices=("points", "points_per_game"), default="points",
+                        help="the ranking: total points, as the statement says (default), or points per game, "
+                        "for a contest whose teams join late")
+    create.add_argument("--freeze", type=float, default=0.0, metavar="MINUTES",
+                        help="freeze the public standings and race for the last MINUTES of the window, until "
+                        "revealed after the end (console, or mjarena contest reveal) (0: never)")
+    create.add_argument("--open-with", type=_open_with, default=1, metavar="N|all",
+                        help="the first round waits until N teams (or all) have a bot that builds (1)")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")
@@ -294,12 +364,17 @@ def add_parsers(sub: Any) -> None:
     end.add_argument("--json", action="store_true", help='print {"end": EPOCH SECONDS}')
     end.set_defaults(handler=_window)
 
+    reveal = actions.add_parser("reveal", help="reveal the frozen results once the contest is finished")
+    reveal.add_argument("dir", metavar="DIR")
+    reveal.set_defaults(handler=_reveal)
+
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")
     export.add_argument("dir", metavar="DIR")
-    export.add_argument("--format", choices=("csv", "json", "pairs"), default="json",
+    export.add_argument("--format", choices=("csv", "json", "pairs", "archive"), default="json",
                         help="csv: the standings; json: the standings, every game and the report of pairs of "
-                             "teams; pairs: that report as CSV, one ordered pair a line (default: json)")
+                             "teams; pairs: that report as CSV, one ordered pair a line; archive: every source and "
+                             "replay with the JSON and CSV, as a zip (needs --out) (default: json)")
     export.add_argument("--out", metavar="FILE", help="write FILE instead of stdout")
     export.set_defaults(handler=_export)
 

@@ -39,9 +39,11 @@ __all__ = [
     "MAX_JUDGE_ERRORS",
     "PLACEHOLDER",
     "SCHEMA",
+    "TEAM_FLAGS",
     "Database",
     "GameRow",
     "JudgeErrorRow",
+    "Message",
     "SeatRow",
     "Submission",
     "Team",
@@ -132,10 +134,28 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS replaying (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
         since DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS team_flags (
+        team_id INTEGER NOT NULL REFERENCES teams (id),
+        flag VARCHAR(16) NOT NULL,
+        PRIMARY KEY (team_id, flag))""",
+    """CREATE TABLE IF NOT EXISTS questions (
+        id INTEGER PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES teams (id),
+        at DOUBLE PRECISION NOT NULL,
+        text TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS announcements (
+        id INTEGER PRIMARY KEY,
+        at DOUBLE PRECISION NOT NULL,
+        team_id INTEGER REFERENCES teams (id),
+        question_id INTEGER REFERENCES questions (id),
+        text TEXT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
 )
+
+TEAM_FLAGS = ("disabled", "hidden")
+"""``disabled``: the team plays no more games (its results stay); ``hidden``: left out of the public standings."""
 
 GAME_STATES = ("planned", "running", "finished", "held")
 """``held``: left for the organiser after :data:`MAX_JUDGE_ERRORS` judge errors (its pinned versions kept)."""
@@ -194,6 +214,23 @@ class GameRow:
     started: float | None
     finished: float | None
     seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A question of a team (``kind`` ``question``) or an announcement of the organiser's (``announcement``): to
+    every team (``team`` None) or to one; an answer names the question it answers (``question``)."""
+
+    kind: str
+    id: int
+    at: float
+    team: str | None
+    text: str
+    question: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "at": self.at, "team": self.team, "text": self.text,
+                "question": self.question}
 
 
 @dataclass(frozen=True)
@@ -385,6 +422,33 @@ class Transaction:
     def drop_admin_sessions(self) -> None:
         """Every session of the organiser (its token was rotated)."""
         self._c.execute("DELETE FROM admin_sessions")
+
+    def set_team_flag(self, team_id: int, flag: str, on: bool) -> bool:
+        """Set or clear one of :data:`TEAM_FLAGS` on a team; whether it changed."""
+        if flag not in TEAM_FLAGS:
+            raise ValueError(f"no team flag {flag!r}")
+        was = bool(self._one("SELECT COUNT(*) FROM team_flags WHERE team_id = ? AND flag = ?", (team_id, flag)))
+        if was and not on:
+            self._c.execute("DELETE FROM team_flags WHERE team_id = ? AND flag = ?", (team_id, flag))
+        elif on and not was:
+            self._c.execute("INSERT INTO team_flags (team_id, flag) VALUES (?, ?)", (team_id, flag))
+        return was != on
+
+    def add_question(self, team_id: int, now: float, text: str) -> int:
+        """A team's question to the organiser; its id."""
+        question_id = int(self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM questions"))
+        self._c.execute("INSERT INTO questions (id, team_id, at, text) VALUES (?, ?, ?, ?)",
+                        (question_id, team_id, now, text))
+        return question_id
+
+    def add_announcement(self, now: float, text: str, *, team_id: int | None = None,
+                         question_id: int | None = None) -> int:
+        """The organiser's message to every team (``team_id`` None) or to one, perhaps answering a question;
+        its id."""
+        message_id = int(self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM announcements"))
+        self._c.execute("INSERT INTO announcements (id, at, team_id, question_id, text) VALUES (?, ?, ?, ?, ?)",
+                        (message_id, now, team_id, question_id, text))
+        return message_id
 
     def log_admin(self, now: float, action: str, detail: str) -> None:
         """Note one of the organiser's actions (the console lists them)."""
@@ -613,6 +677,35 @@ class Database:
             "JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
             "WHERE g.state = 'finished' AND s.team_id = ?", (team_id,))
         return {int(game_id): float(seconds) for game_id, seconds in rows}
+
+    def team_flags(self) -> dict[int, set[str]]:
+        """``{team id: its flags}`` (:data:`TEAM_FLAGS`) of the teams that have any."""
+        flags: dict[int, set[str]] = {}
+        for team_id, flag in self._rows("SELECT team_id, flag FROM team_flags"):
+            flags.setdefault(int(team_id), set()).add(str(flag))
+        return flags
+
+    def flagged(self, flag: str) -> set[int]:
+        """The ids of the teams with ``flag``."""
+        return {int(row[0]) for row in self._rows("SELECT team_id FROM team_flags WHERE flag = ?", (flag,))}
+
+    def announcements(self, team_id: int | None = None, *, every: bool = False) -> list[Message]:
+        """The organiser's messages, newest first: those to every team, and those to team ``team_id``
+        (``every``: all of them, for the organiser and the export)."""
+        where, params = "", []
+        if not every:
+            where = " WHERE a.team_id IS NULL" + (" OR a.team_id = ?" if team_id is not None else "")
+            params = [team_id] if team_id is not None else []
+        rows = self._rows("SELECT a.id, a.at, t.name, a.text, a.question_id FROM announcements a "
+                          f"LEFT JOIN teams t ON t.id = a.team_id{where} ORDER BY a.id DESC", params)
+        return [Message("announcement", int(i), float(at), team, str(text), q) for i, at, team, text, q in rows]
+
+    def questions(self, team_id: int | None = None) -> list[Message]:
+        """The teams' questions (one team's), newest first."""
+        where, params = ("WHERE q.team_id = ? ", [team_id]) if team_id is not None else ("", [])
+        rows = self._rows("SELECT q.id, q.at, t.name, q.text FROM questions q JOIN teams t ON t.id = q.team_id "
+                          f"{where}ORDER BY q.id DESC", params)
+        return [Message("question", int(i), float(at), team, str(text)) for i, at, team, text in rows]
 
     def admin_session(self, token_hash: str, now: float) -> str | None:
         """The CSRF token of a live session of the organiser."""

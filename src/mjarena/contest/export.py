@@ -45,9 +45,13 @@ def results(contest: Any) -> dict[str, Any]:
                 {key: item.get(key) for key in ("seat", "stage", "response", "by")}
                 for item in replay.get("decisions", [])])
         games.append(entry)
+    from mjarena.contest.messages import messages_json  # (it imports the model)
+    from mjarena.contest.statistics import contest_statistics
+
     return {"format": FORMAT, "version": 1, "rules": contest.settings.rules,
             "games_per_table": contest.settings.games_per_table, **contest.standings(), "games": games,
-            "collusion": pairs_report(contest)}
+            "collusion": pairs_report(contest), "messages": messages_json(contest, every=True),
+            "statistics": contest_statistics(contest)}
 
 
 def results_json(contest: Any) -> str:

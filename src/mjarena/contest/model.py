@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
@@ -92,6 +93,9 @@ class Settings:
     team_quota_mib: int = 64  # MiB of sources and builds per team
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
+    open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
+    rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
+    freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -116,6 +120,13 @@ class Settings:
             raise ContestError("--max-upload and --uploads-per-minute must be at least 1")
         if self.sandbox not in ("bwrap", "none"):
             raise ContestError(f"--sandbox {self.sandbox}: expected bwrap or none")
+        if self.rank_by not in ("points", "points_per_game"):
+            raise ContestError(f"--rank-by {self.rank_by}: expected points or points_per_game")
+        if not 0 <= self.freeze < self.duration:
+            raise ContestError(f"--freeze {self.freeze:g}: give minutes from 0 up to (not including) the "
+                               f"--duration, {self.duration:g}")
+        if self.open_with < 0:
+            raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
         if self.build_workers < 1:
             raise ContestError(f"--build-workers {self.build_workers}: must be at least 1")
         if not self.compile_wall > 0:
@@ -458,7 +469,9 @@ class Contest:
         statement ranks them (equal points, equal rank; then by name), with the games it played and its points per
         game beside (teams that joined later played fewer); ``version`` is the team's current bot; its bots'
         thinking time in seconds per game on average and at most (None before its first game); ``limits`` the
-        limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None."""
+        limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None;
+        ``ranked_by``: ``points``, or ``points_per_game`` when the organiser chose it at ``create``
+        (``--rank-by``)."""
         totals = self.db.totals()
         thinking = self.db.thinking_totals()
         current = self.db.current_submissions()
@@ -472,13 +485,15 @@ class Contest:
                          "version": bot.version if bot is not None else None,
                          "thinking_per_game": round(seconds / timed, 3) if timed else None,
                          "thinking_max": round(most, 3) if timed else None})
-        rows.sort(key=lambda row: (-row["points"], row["team"]))
+        key = self.settings.rank_by  # points, or points per game (teams without a game last)
+        rows.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
         ranked = []
         for index, row in enumerate(rows):
-            rank = ranked[-1]["rank"] if index and row["points"] == rows[index - 1]["points"] else index + 1
+            rank = ranked[-1]["rank"] if index and row[key] == rows[index - 1][key] else index + 1
             ranked.append({"rank": rank, **row})
         state = self.state(now)
         return {"state": state, "round": self.round_number(), "limits": self.settings.limits_json(), "rows": ranked,
+                "ranked_by": key,
                 "commitment": self.commitment(),
                 "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 
@@ -501,12 +516,12 @@ class Contest:
                  "games": [game_json(game) for game in games if game.round == number]}
                 for number, started, finished in self.db.rounds()]
 
-    def history(self) -> dict[str, Any]:
+    def history(self, exclude: Collection[int] = ()) -> dict[str, Any]:
         """The race so far: ``{"rounds": [1, …, R], "teams": {NAME: {"first": F, "points": [...], "versions":
         [[round, version], ...]}}}``: for each team that has played, its points after each round from its first one,
         F (R is the last round with a finished game, so the last value is the team's total in the standings), and
-        the first round in which each of its versions played."""
-        games = self.db.games(states=("finished",))
+        the first round in which each of its versions played.  ``exclude``: games left out (frozen ones)."""
+        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude]
         last = max((game.round for game in games), default=0)
         by_round: dict[str, dict[int, float]] = {}
         versions: dict[str, list[list[int]]] = {}
@@ -528,16 +543,17 @@ class Contest:
             teams[name] = {"first": first, "points": points, "versions": versions.get(name, [])}
         return {"rounds": list(range(1, last + 1)), "teams": teams}
 
-    def version_figures(self, team: str) -> dict[int, dict[str, Any]]:
+    def version_figures(self, team: str, exclude: Collection[int] = ()) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
         ``errors`` (games in which it erred), and its thinking time in seconds per game, on average and at most:
-        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept)."""
+        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept);
+        ``exclude``: games left out (frozen ones)."""
         found = self.db.team(team)
         thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
         for game in self.games(team):
             for seat in game["players"]:
-                if seat["team"] != team or game["state"] != "finished":
+                if seat["team"] != team or game["state"] != "finished" or game["id"] in exclude:
                     continue
                 row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "timed": []})
                 row["games"] += 1

@@ -16,8 +16,22 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["error_page", "limits_text", "login_page", "page", "replay_page", "rounds_page", "standings_page",
-           "team_games_page", "team_page", "thinking_table", "when"]
+__all__ = [
+    "error_page",
+    "limits_text",
+    "login_page",
+    "messages_list",
+    "page",
+    "replay_page",
+    "rounds_page",
+    "script_json",
+    "standings_page",
+    "team_games_page",
+    "team_page",
+    "thinking_table",
+    "waiting_text",
+    "when",
+]
 
 
 def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | None = None, admin: bool = False,
@@ -38,11 +52,24 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · mjarena contest</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/contest-static/contest.css">
 <link rel="icon" href="/tiles/33.svg">{tags}</head>
 <body><header class="top"><a class="brand" href="/">mjarena contest</a>
 <nav><a href="/">Standings</a><a href="/rounds">Rounds</a>{who}</nav></header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
+
+
+def script_json(value: Any) -> str:
+    r"""JSON that can sit inside a ``<script type="application/json">`` element: no ``</`` or ``<!--`` ends it.
+
+    >>> script_json({"a": "</script>"})
+    '{"a": "\\u003c/script>"}'
+    """
+    import json
+
+    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace("\u2028", "\\u2028")
+            .replace("\u2029", "\\u2029"))
 
 
 def when(epoch: float | None) -> str:
@@ -91,6 +118,33 @@ def limits_text(limits: Mapping[str, Any]) -> str:
             f'</tr></thead><tbody>{rows}</tbody></table></details>')
 
 
+def messages_list(announcements: Sequence[Mapping[str, Any]], questions: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The organiser's announcements, newest first (an answer with the question it answers, when the reader may
+    see it), then the reader's own questions not answered yet; the same list ``contest.js`` draws.
+
+    >>> "&lt;b&gt;" in messages_list([{"id": 1, "at": 0, "team": None, "text": "<b>", "question": None}])
+    True
+    """
+    asked = {item["id"]: item for item in questions}
+    answered = {item["question"] for item in announcements if item.get("question") is not None}
+    items = []
+    for item in announcements:
+        to = "to every team" if item["team"] is None else f"to {escape(item['team'])} only"
+        question = asked.get(item.get("question"))
+        quoted = (f'<blockquote class="question">{escape(question["text"])}</blockquote>' if question is not None
+                  else "")
+        items.append(f'<li data-announcement="{item["id"]}"><span class="muted">{when(item["at"])} · {to}</span>'
+                     f'{quoted}<p class="message-text">{escape(item["text"])}</p></li>')
+    for item in questions:
+        if item["id"] not in answered:
+            items.append(f'<li data-question="{item["id"]}"><span class="muted">{when(item["at"])} · your '
+                         'question, not answered yet</span>'
+                         f'<blockquote class="question">{escape(item["text"])}</blockquote></li>')
+    if not items:
+        return '<ul class="messages" id="messages"></ul>'
+    return f'<ul class="messages" id="messages">{"".join(items)}</ul>'
+
+
 def standings_table(standings: Mapping[str, Any]) -> str:
     """The standings as a table (the same one ``contest.js`` draws)."""
     rows = "".join(
@@ -108,8 +162,10 @@ def standings_table(standings: Mapping[str, Any]) -> str:
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
     state = standings["state"].replace("_", " ")
+    ranked = ("points per game (the organiser's choice; the statement ranks by points)"
+              if standings.get("ranked_by") == "points_per_game" else "points")
     return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {when(start)} – {when(end)}')
+            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>')
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
@@ -119,13 +175,39 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
     body = (f'<h1 class="title">Standings</h1>{shown}'
             f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
+            f'<p class="notice" id="frozen"{"" if standings.get("frozen") else " hidden"}>'
+            f'{escape(frozen_text(standings.get("frozen")))}</p>'
+            f'<p class="notice" id="waiting"{"" if standings.get("waiting") else " hidden"}>'
+            f'{escape(waiting_text(standings.get("waiting")))}</p>'
+            f'<section class="announcements" id="announcements"{"" if standings.get("announcements") else " hidden"}'
+            f'><h2>Announcements</h2>{messages_list(standings.get("announcements", []))}</section>'
             f'<div id="standings">{standings_table(standings)}</div>'
             f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'
             f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>'
             f'{_randomness(standings)}')
+    body += '<p><a href="/results" id="results-link">The results, to print or project</a></p>'
     return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
+
+
+def frozen_text(frozen: Mapping[str, Any] | None) -> str:
+    """What the standings say while they are frozen (``contest.js`` writes the same)."""
+    if not frozen:
+        return ""
+    return (f"Frozen since {when(frozen['since'])}: the results of the games finished since then are revealed at "
+            "the prize-giving (each team still sees its own).")
+
+
+def waiting_text(waiting: Mapping[str, Any] | None) -> str:
+    """Why the rounds have not opened (the same text ``contest.js`` writes).
+
+    >>> waiting_text({"ready": 2, "needed": 5})
+    'The rounds open when 5 teams have a bot that builds: 2 have one.'
+    """
+    if not waiting:
+        return ""
+    return f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
 
 
 def _randomness(standings: Mapping[str, Any]) -> str:
@@ -156,7 +238,8 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
             f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
         link = (f'<a href="/replays/{game["id"]}">game {game["id"]}</a>' if game["state"] == "finished"
-                else f'game {game["id"]} <span class="badge">playing</span>')
+                else f'game {game["id"]} <span class="badge">{"frozen" if game["state"] == "frozen" else "playing"}'
+                     '</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td>'
                     f'<td>{players}</td></tr>')
     return ('<table class="list" id="games-table"><thead><tr><th>game</th><th>round</th>'
@@ -176,16 +259,77 @@ def thinking_table(figures: Mapping[int, Mapping[str, Any]]) -> str:
             f'<th>games</th><th>mean</th><th>most</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
+_KIND_LABELS = {"crash": "crash", "timeout": "timeout", "memory": "memory", "bad_output": "bad output",
+                "illegal_action": "illegal action", "other": "other"}
+
+
+def _errors_text(errors: Mapping[str, int]) -> str:
+    return ", ".join(f"{_KIND_LABELS.get(kind, kind)} {count}" for kind, count in errors.items()) or "none"
+
+
+def statistics_table(stats: Mapping[str, Any] | None) -> str:
+    """One team's statistics (:func:`mjarena.contest.statistics.team_statistics`) as a small table.
+
+    >>> "50%" in statistics_table({"games": 2, "wins": 1, "win_rate": 0.5, "average_place": 2.0, "errors": {},
+    ...                            "thinking_per_game": None, "thinking_max": None})
+    True
+    """
+    if not stats:
+        return ""
+    rows = [("games", str(stats["games"])), ("wins (first place)", f'{stats["wins"]} ({stats["win_rate"]:.0%})'),
+            ("average place", f'{stats["average_place"]:.2f}'), ("games with an error, by kind",
+                                                                  escape(_errors_text(stats["errors"]))),
+            ("thinking per game", _thinking(stats["thinking_per_game"], stats["thinking_max"]))]
+    body = "".join(f'<tr><th scope="row">{name}</th><td class="num">{value}</td></tr>' for name, value in rows)
+    return (f'<section><h2>Statistics</h2><table class="list" id="statistics"><tbody>{body}</tbody></table>'
+            '<p class="muted">Over its finished games; memory is not measured per game.</p></section>')
+
+
+def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, Any]],
+                 best: Mapping[str, int | None], viewer: str | None) -> str:
+    """The final results, to print or project: the ranking, points, games, points per game, win rate, average
+    place and each team's best version (most points per game); while the contest runs, or its last minutes are
+    frozen, it says so above them."""
+    key = standings.get("ranked_by", "points")
+    rows = []
+    for row in standings["rows"]:
+        item = stats.get(row["team"], {})
+        version = best.get(row["team"])
+        rows.append(
+            f'<tr data-team="{escape(row["team"])}"><td class="rank num">{row["rank"]}</td>'
+            f'<td>{escape(row["team"])}</td><td class="num">{row["points"]:g}</td><td class="num">{row["games"]}</td>'
+            f'<td class="num">{"—" if row["points_per_game"] is None else format(row["points_per_game"], ".3f")}</td>'
+            f'<td class="num">{format(item["win_rate"], ".0%") if item else "—"}</td>'
+            f'<td class="num">{format(item["average_place"], ".2f") if item else "—"}</td>'
+            f'<td>{"—" if version is None else "v" + str(version)}</td></tr>')
+    state = standings["state"]
+    if standings.get("frozen"):
+        note = frozen_text(standings["frozen"])
+    elif state != "finished":
+        note = f"The contest is {state.replace('_', ' ')}: these are not the final results yet."
+    else:
+        note = "Final results."
+    ranked = "points per game" if key == "points_per_game" else "points"
+    body = (f'<div class="results-page"><h1 class="title">Results</h1><p id="results-state">{escape(note)} '
+            f'Ranked by {ranked}.</p><div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
+            '<th>rank</th><th>team</th><th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place'
+            f'</th><th>best version</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
+    return page("Results", body, viewer=viewer)
+
+
 def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "",
                     limits: Mapping[str, Any] | None = None,
-                    figures: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+                    figures: Mapping[int, Mapping[str, Any]] | None = None,
+                    stats: Mapping[str, Any] | None = None) -> str:
     """One team's games, newest first, each linked to its replay; ``chart``: its points per game by version
     (:func:`mjarena.contest.charts.versions_chart`) above them, with each version's thinking time per game
     (``figures``: ``Contest.version_figures``) and the limits in force (``limits``: ``Settings.limits_json``)."""
     thinking = thinking_table(figures or {})
     versions = f'<section><h2>Versions</h2>{chart}{thinking}</section>' if chart or thinking else ""
     shown = limits_text(limits) if limits else ""
-    body = f'<h1 class="title">Team {escape(team)}</h1>{shown}{versions}<h2>Games</h2>{_games_table(games, team)}'
+    body = (f'<h1 class="title">Team {escape(team)}</h1>{shown}{statistics_table(stats)}{versions}<h2>Games</h2>'
+            f'{_games_table(games, team)}')
     return page(f"Team {team}", body, viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
 
 
@@ -242,7 +386,8 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
 def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, accepted: Sequence[str],
               max_upload: int, message: str | None = None,
               figures: Mapping[int, Mapping[str, Any]] | None = None, chart: str = "",
-              limits: Mapping[str, Any] | None = None) -> str:
+              limits: Mapping[str, Any] | None = None, messages: Mapping[str, Any] | None = None,
+              stats: Mapping[str, Any] | None = None) -> str:
     """A logged-in team's page: upload a bot (under the ``limits`` in force, ``Settings.limits_json``), and every
     submission (newest first) with its time, its build message and, per version, the games it played, its points
     per game, the games it erred in and its thinking time per game (``chart``: the points per game drawn)."""
@@ -270,7 +415,12 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 <button type="submit">Upload</button>
 <span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
 builds.</span></form>{limits_text(limits) if limits else ""}</section>
-<section><h2>Submissions</h2>{history}{chart}</section>
+<section class="announcements"><h2>Announcements</h2>{messages_list(
+        messages.get("announcements", []) if messages else [], messages.get("questions", []) if messages else [])}
+<form method="post" action="/team/questions" id="ask"><input type="hidden" name="csrf" value="{escape(csrf)}">
+<label>A question to the organiser <textarea name="text" id="question" rows="2" maxlength="2000" required>
+</textarea></label> <button type="submit">Ask</button></form></section>
+<section><h2>Submissions</h2>{history}{chart}</section>{statistics_table(stats)}
 <section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
 output and standard error are shown under each replay, to you only).</p></section>
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="{escape(csrf)}">

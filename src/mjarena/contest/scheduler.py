@@ -42,6 +42,7 @@ from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
+from mjarena.contest.opening import playing_teams, waiting_for
 from mjarena.contest.sources import contest_sandbox, program_of
 
 __all__ = ["Scheduler", "judge_error_text", "warm_up"]
@@ -143,14 +144,17 @@ class Scheduler:
         return number is not None
 
     def new_round(self) -> int | None:
-        """Pair and plan the next round; its number (None when no team has a bot that builds)."""
+        """Pair and plan the next round; its number (None when no team that may play has a bot that builds, or
+        while the first round waits for teams: :mod:`mjarena.contest.opening`)."""
         contest = self.contest
-        current = contest.db.current_submissions()
-        if not current:
+        current = playing_teams(contest)  # disabled teams play no more
+        if not current or waiting_for(contest) is not None:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         totals = contest.db.totals()
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
+        if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
+            points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}
         number = (contest.db.rounds()[-1][0] if contest.db.rounds() else 0) + 1
         draws = contest.draws()
         names = sorted(teams.values())
@@ -326,6 +330,15 @@ class Scheduler:
         settings = contest.settings
         return GameTask(game.id, settings.rules, game.wall_seed, tuple(plans), settings.time_limit,
                         settings.memory_limit, settings.sandbox)
+
+
+def _per_game(games: int, points: float) -> float:
+    """Points per game (0 before the first game).
+
+    >>> _per_game(4, 10.0), _per_game(0, 0.0)
+    (2.5, 0.0)
+    """
+    return points / games if games else 0.0
 
 
 def _team_id(contest: Contest, name: str) -> int:

@@ -36,6 +36,39 @@
     document.body.dataset.games = String(data.rows.reduce((sum, row) => sum + row.games, 0));
   }
 
+  // The organiser's announcements (and, on a team's page, its own questions), as pages.messages_list draws them.
+  function drawMessages(announcements, questions = []) {
+    const list = document.getElementById("messages");
+    if (!list) return;
+    const asked = new Map(questions.map((item) => [item.id, item]));
+    const answered = new Set(announcements.map((item) => item.question).filter((id) => id !== null));
+    const when = (at) => new Date(at * 1000).toLocaleString();
+    const items = announcements.map((item) => {
+      const question = asked.get(item.question);
+      return el("li", {"data-announcement": item.id},
+        el("span", {class: "muted"}, `${when(item.at)} · ${item.team === null ? "to every team" : `to ${item.team} only`}`),
+        question ? el("blockquote", {class: "question"}, question.text) : null,
+        el("p", {class: "message-text"}, item.text));
+    });
+    for (const item of questions) {
+      if (answered.has(item.id)) continue;
+      items.push(el("li", {"data-question": item.id},
+        el("span", {class: "muted"}, `${when(item.at)} · your question, not answered yet`),
+        el("blockquote", {class: "question"}, item.text)));
+    }
+    list.replaceChildren(...items);
+    const section = document.getElementById("announcements");
+    if (section) section.hidden = items.length === 0;
+  }
+
+  function drawWaiting(waiting) {
+    const note = document.getElementById("waiting");
+    if (!note) return;
+    note.hidden = !waiting;
+    note.textContent = waiting
+      ? `The rounds open when ${waiting.needed} teams have a bot that builds: ${waiting.ready} have one.` : "";
+  }
+
   // The race chart (drawn by the server): "show all" reveals the teams past the top ten, a legend entry shows or
   // hides its team; the chart is fetched again when the number of games played changes, keeping what was shown.
   let showAll = false;
@@ -48,11 +81,16 @@
     }
   }
 
+  // Both figures (the totals and the points behind the leader) show and hide the same teams.
+  function raceFigures() {
+    return [...document.querySelectorAll("#race .chart-figure")];
+  }
+
   function wireRace() {
-    const figure = document.getElementById("race-chart");
-    if (!figure) return;
+    const figures = raceFigures();
+    if (!figures.length) return;
     const button = document.getElementById("race-all");
-    if (showAll) showSeries(figure, null, true);
+    if (showAll) for (const figure of figures) showSeries(figure, null, true);
     if (button) {
       button.setAttribute("aria-pressed", String(showAll));
       button.textContent = showAll ? "Show the top ten" : button.textContent;
@@ -60,17 +98,19 @@
   }
 
   document.addEventListener("click", (event) => {
-    const figure = document.getElementById("race-chart");
-    if (!figure || !figure.contains(event.target)) return;
+    const figures = raceFigures();
+    if (!figures.some((figure) => figure.contains(event.target))) return;
     if (event.target.closest("#race-all")) {
       showAll = !showAll;
-      if (showAll) showSeries(figure, null, true);
+      if (showAll) for (const figure of figures) showSeries(figure, null, true);
       else refreshRace(true);
       wireRace();
       return;
     }
     const item = event.target.closest(".chart-legend-item");
-    if (item) showSeries(figure, item.dataset.series, item.classList.contains("chart-off"));
+    if (!item) return;
+    const shown = item.classList.contains("chart-off");
+    for (const figure of figures) showSeries(figure, item.dataset.series, shown);
   });
 
   async function refreshRace(force = false) {
@@ -90,11 +130,21 @@
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       const data = await response.json();
       drawStandings(data);
+      if (data.announcements) drawMessages(data.announcements);
+      drawWaiting(data.waiting);
+      const frozen = document.getElementById("frozen");
+      if (frozen) {
+        frozen.hidden = !data.frozen;
+        if (data.frozen) {
+          frozen.textContent = `Frozen since ${new Date(data.frozen.since * 1000).toLocaleString()}: the results of ` +
+            "the games finished since then are revealed at the prize-giving (each team still sees its own).";
+        }
+      }
       if (chartGames === null) chartGames = document.body.dataset.games;  // the page came with the chart drawn
       await refreshRace();
       status.textContent = `updated ${new Date().toLocaleTimeString()}`;
       status.className = "muted";
-      if (data.state === "finished") return;
+      if (data.state === "finished" && !data.frozen) return;  // frozen: until the reveal
     } catch (error) {
       status.textContent = `cannot read the standings: ${error.message} (trying again)`;
       status.className = "error";
@@ -102,9 +152,25 @@
     setTimeout(poll, 2000);
   }
 
+  // A team's page: its announcements and answers as they come (every 5 s).
+  async function pollMessages() {
+    try {
+      const response = await fetch("/api/announcements", {headers: {accept: "application/json"}});
+      if (response.ok) {
+        const data = await response.json();
+        drawMessages(data.announcements, data.questions);
+      }
+    } catch (error) {
+      // the next try will do
+    }
+    setTimeout(pollMessages, 5000);
+  }
+
   if (mode === "standings") {
     poll();
   } else if (mode === "team" && document.querySelector(".status-pending")) {
     setTimeout(() => location.reload(), 1500);
+  } else if (mode === "team") {
+    setTimeout(pollMessages, 5000);
   }
 })();

@@ -1,0 +1,134 @@
+"""What the public sees of the standings: the organiser's view less the hidden teams (ranked again without them),
+with the organiser's announcements to every team, and why the rounds have not opened yet
+(:mod:`mjarena.contest.opening`); and the freeze.
+
+**The freeze** (``create --freeze MINUTES``): from that many minutes before the window's end, the games that
+finish are left out of the public standings and race, and their results out of the public game lists, rounds,
+teams' pages and replays, until the organiser reveals them after the end (:func:`reveal`).  A team still sees
+its own games (results and replays); the organiser sees everything.
+
+>>> rows = [{"rank": 1, "team": "a", "points": 9.0}, {"rank": 2, "team": "b", "points": 5.0},
+...         {"rank": 2, "team": "c", "points": 5.0}]
+>>> [(row["rank"], row["team"]) for row in rerank([row for row in rows if row["team"] != "a"])]
+[(1, 'b'), (1, 'c')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from mjarena.contest.opening import waiting_for
+
+__all__ = ["freeze_from", "frozen_games", "frozen_since", "mask_games", "public_standings", "rerank", "reveal",
+           "revealed"]
+
+
+def freeze_from(contest: Any, now: float) -> float | None:
+    """When the public standings freeze (the window's end less ``--freeze`` minutes), or None (no freeze, or no
+    start yet)."""
+    end = contest.end(now)
+    minutes = contest.settings.freeze
+    return None if not minutes or end is None else end - minutes * 60.0
+
+
+def revealed(contest: Any) -> float | None:
+    """When the organiser revealed the frozen results (None: not yet)."""
+    return contest.db.meta("revealed_at")
+
+
+def frozen_since(contest: Any, now: float) -> float | None:
+    """When the public standings froze, while they are frozen (None: they are live, or revealed)."""
+    since = freeze_from(contest, now)
+    if since is None or now < since or revealed(contest) is not None:
+        return None
+    return since
+
+
+def frozen_games(contest: Any, now: float) -> set[int]:
+    """The finished games whose results the public does not see yet: those finished since the freeze."""
+    since = frozen_since(contest, now)
+    if since is None:
+        return set()
+    return {game.id for game in contest.db.games(states=("finished",))
+            if game.finished is not None and game.finished >= since}
+
+
+def reveal(contest: Any, now: float) -> float:
+    """Reveal the frozen results (the prize-giving): refused (:class:`~mjarena.contest.model.ContestError`) before
+    the contest is finished, without a freeze, or a second time.  Logged with the organiser's actions."""
+    from mjarena.contest.model import ContestError
+
+    if not contest.settings.freeze:
+        raise ContestError("nothing to reveal: this contest has no freeze (create --freeze MINUTES)")
+    if contest.state(now) != "finished":
+        raise ContestError("reveal the results once the contest is finished (its window ended and its last round "
+                           "played)")
+    if revealed(contest) is not None:
+        raise ContestError("the results are revealed already")
+    with contest.db.transaction() as tx:
+        tx.set_meta("revealed_at", now)
+        tx.log_admin(now, "reveal", "the frozen results")
+    return now
+
+
+def mask_games(games: Sequence[dict[str, Any]], frozen: Collection[int], viewer: str | None) -> list[dict[str, Any]]:
+    """``games`` (``game_json``) as ``viewer`` (a team's name, or None) may see them during the freeze: a frozen
+    game without the viewer's team in it keeps its seats but loses its results (state ``frozen``)."""
+    if not frozen:
+        return list(games)
+    shown = []
+    for game in games:
+        if game["id"] in frozen and (viewer is None or all(player["team"] != viewer for player in game["players"])):
+            game = {**game, "state": "frozen", "players": [
+                {**player, "points": None, "rank": None, "status": None, "reason": None} for player in game["players"]]}
+        shown.append(game)
+    return shown
+
+
+def rerank(rows: Sequence[dict[str, Any]], key: str = "points") -> list[dict[str, Any]]:
+    """``rows`` (in their order) ranked again: equal ``key``, equal rank."""
+    ranked: list[dict[str, Any]] = []
+    for index, row in enumerate(rows):
+        tied = index and row[key] == rows[index - 1][key]
+        ranked.append({**row, "rank": ranked[-1]["rank"] if tied else index + 1})
+    return ranked
+
+
+def _unfrozen(rows: Sequence[dict[str, Any]], games: Sequence[Any], key: str) -> list[dict[str, Any]]:
+    """The standings' ``rows`` less the results of the frozen ``games`` (``GameRow``), sorted again by ``key``."""
+    less: dict[str, list[float]] = {}
+    for game in games:
+        for seat in game.seats:
+            if seat.team is not None:
+                item = less.setdefault(seat.team, [0, 0.0])
+                item[0] += 1
+                item[1] += seat.points or 0.0
+    shown = []
+    for row in rows:
+        count, points = less.get(row["team"], (0, 0.0))
+        games_left, points_left = row["games"] - count, row["points"] - points
+        shown.append({**row, "games": games_left, "points": points_left,
+                      "points_per_game": round(points_left / games_left, 3) if games_left else None})
+    shown.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
+    return shown
+
+
+def public_standings(contest: Any, standings: dict[str, Any], now: float) -> dict[str, Any]:
+    """``standings`` (``Contest.standings``) as the public sees them: hidden teams left out, the others ranked
+    again, the frozen games' results left out during the freeze (``frozen``: ``{"since"}`` then, else None);
+    ``announcements`` (the organiser's messages to every team, newest first) and ``waiting`` (``{"ready",
+    "needed"}`` while the first round waits for teams, else None) added."""
+    db = contest.db
+    hidden = {team.name for team in db.teams() if team.id in db.flagged("hidden")}
+    key = standings.get("ranked_by", "points")
+    frozen = frozen_games(contest, now)
+    rows = standings["rows"]
+    if frozen:
+        rows = _unfrozen(rows, [game for game in db.games(states=("finished",)) if game.id in frozen], key)
+    rows = [row for row in rows if row["team"] not in hidden]
+    since = frozen_since(contest, now)
+    waiting = waiting_for(contest) if standings["state"] in ("running", "not_started") else None
+    return {**standings, "rows": rerank(rows, key), "frozen": None if since is None else {"since": since},
+            "announcements": [message.to_json() for message in db.announcements()],
+            "waiting": None if waiting is None else {"ready": waiting[0], "needed": waiting[1]}}
