@@ -4,4 +4,5 @@ import sys
 
 from mjarena.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (as tests/platform_sim.py imports every module): nothing runs
+    sys.exit(main())
