@@ -19,8 +19,6 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from mjarena.cli import build, contest, hand, play, serve, thupc, tournament
-from mjarena.cli.play import _replay_show_by_default
 from mjarena.cli.shared import EXIT_JUDGE, EXIT_USAGE, UsageError, _Parser
 
 __all__ = ["build_parser", "main"]
@@ -28,6 +26,7 @@ __all__ = ["build_parser", "main"]
 
 def build_parser() -> argparse.ArgumentParser:
     from mjarena import __version__
+    from mjarena.cli import build, contest, hand, play, serve, thupc, tournament  # here: a small `import mjarena.cli`
 
     parser = _Parser(
         prog="mjarena",
@@ -40,6 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     for group in (thupc, play, build, tournament, hand, serve, contest):  # the order of mjarena --help
         group.add_parsers(sub)
     return parser
+
+
+def _replay_show_by_default(argv: list[str]) -> list[str]:
+    """``mjarena replay FILE`` means ``mjarena replay show FILE``.
+
+    >>> _replay_show_by_default(["replay", "--check", "game.json"])
+    ['replay', 'show', '--check', 'game.json']
+    >>> _replay_show_by_default(["replay", "export", "game.json"])
+    ['replay', 'export', 'game.json']
+    """
+    if len(argv) > 1 and argv[0] == "replay" and argv[1] not in ("show", "export", "-h", "--help"):
+        return ["replay", "show", *argv[1:]]
+    return argv
 
 
 def main(argv: Sequence[str] | None = None) -> int:

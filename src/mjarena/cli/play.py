@@ -268,16 +268,3 @@ def add_parsers(sub: Any) -> None:
     demo = sub.add_parser("demo", help="a NOI 2014 match of four built-in bots")
     demo.add_argument("--seed", type=int, default=2014, help="seed of the shuffled wall (default 2014)")
     demo.set_defaults(handler=_cmd_demo)
-
-
-def _replay_show_by_default(argv: list[str]) -> list[str]:
-    """``mjarena replay FILE`` means ``mjarena replay show FILE``.
-
-    >>> _replay_show_by_default(["replay", "--check", "game.json"])
-    ['replay', 'show', '--check', 'game.json']
-    >>> _replay_show_by_default(["replay", "export", "game.json"])
-    ['replay', 'export', 'game.json']
-    """
-    if len(argv) > 1 and argv[0] == "replay" and argv[1] not in ("show", "export", "-h", "--help"):
-        return ["replay", "show", *argv[1:]]
-    return argv
