@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from mjarena import __version__
@@ -32,6 +35,17 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"mjarena {__version__}"
+
+
+@pytest.mark.parametrize("module", ["mjarena", "mjarena.cli"])
+def test_python_dash_m_runs_the_command(module: str) -> None:
+    """``python -m mjarena`` and ``python -m mjarena.cli`` are the ``mjarena`` command: its output, its status."""
+    done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, f"mjarena {__version__}")
+    refused = subprocess.run([sys.executable, "-m", module, "no-such-command"], capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 2
+    assert "invalid choice: 'no-such-command'" in refused.stderr
 
 
 def test_match_help_lists_every_kind_of_bot_and_builtin_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -216,17 +216,17 @@ def test_an_unwritable_plot_path_is_refused_before_any_game(where: str, tmp_path
 
 def test_a_plot_that_cannot_be_written_leaves_no_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The folder vanishes while the games play: one line of error, no file and no temporary file left."""
-    from mjarena import cli
+    from mjarena.cli import tournament
 
     folder = tmp_path / "out"
     folder.mkdir()
-    real = cli._write_plot
+    real = tournament._write_plot
 
     def gone(path: str, svg: str, *, quiet: bool = False) -> None:
         folder.rmdir()
         real(path, svg, quiet=quiet)
 
-    monkeypatch.setattr(cli, "_write_plot", gone)
+    monkeypatch.setattr(tournament, "_write_plot", gone)
     assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--quiet", "--sandbox", "none",
                  "--workers", "1", "--plot", str(folder / "plot.svg")]) == 2
     assert sorted(tmp_path.iterdir()) == []
