@@ -6,9 +6,15 @@ import json
 import os
 import sys
 
-sys.stdin.readline()
-os.chdir("/tmp")
-for _ in range(24):  # 24 levels of 200 bytes: past PATH_MAX, which only relative steps can reach
-    os.mkdir("d" * 200)
-    os.chdir("d" * 200)
-print(json.dumps({"response": "PASS"}), flush=True)
+
+def main() -> None:
+    sys.stdin.readline()
+    os.chdir("/tmp")
+    for _ in range(24):  # 24 levels of 200 bytes: past PATH_MAX, which only relative steps can reach
+        os.mkdir("d" * 200)
+        os.chdir("d" * 200)
+    print(json.dumps({"response": "PASS"}), flush=True)
+
+
+if __name__ == "__main__":  # pytest's doctest collection imports every module here
+    main()
