@@ -17,11 +17,9 @@ from mjarena.arena.compare import (
     SPRT_MIN_SETS,
     CompareResult,
     compare,
-    set_score,
-    sprt_bounds,
-    sprt_llr,
 )
 from mjarena.arena.executors import LocalExecutor
+from mjarena.arena.sprt import set_score, sprt_bounds, sprt_llr
 from mjarena.cli import main
 from mjarena.sandbox import Sandbox
 
@@ -274,7 +272,7 @@ def test_text_and_json_give_the_elo_difference_and_places_counted_from_the_games
     Elo difference and its interval recomputed from the games' points (docs/compare.md's model: each set's
     difference as a score 1/2 + d / 2R, R = 3 in NOI 2014, Elo = 400 log10(s / (1 - s)))."""
     from mjarena.arena import match as match_module
-    from mjarena.arena.compare import format_result
+    from mjarena.arena.compare_report import format_result
 
     games = []
     real = match_module.run_match
@@ -324,7 +322,7 @@ def test_text_and_json_give_the_elo_difference_and_places_counted_from_the_games
 ])
 def test_the_variance_lines_read_as_measurements(reduction: float, words: str) -> None:
     """Before issue 34: "duplicate pairing removed -54.8% of the variance" and "(-0.0% more)", which read as bugs."""
-    from mjarena.arena.compare import format_result
+    from mjarena.arena.compare_report import format_result
 
     result = CompareResult("A", "B", "noi2014")
     for edge in (0.2, 0.1, 0.3, 0.0):
@@ -337,7 +335,7 @@ def test_the_variance_lines_read_as_measurements(reduction: float, words: str) -
 
 
 def test_the_plot_marks_the_sets_the_test_needs_before_it_may_stop(tmp_path: Path) -> None:
-    from mjarena.arena.compare import plot_svg
+    from mjarena.arena.compare_report import plot_svg
 
     result = CompareResult("A", "B", "thupc2021", sprt=(0.0, 20.0))
     for _ in range(5):  # far past the H1 bound, but too few sets to stop

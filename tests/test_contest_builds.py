@@ -21,8 +21,8 @@ from mjarena.builds import disk_bytes
 from mjarena.cli import main
 from mjarena.contest.app import create_app
 from mjarena.contest.building import Builder, QuotaError, evict, store_submission, team_usage
-from mjarena.contest.db import Submission, Team
 from mjarena.contest.model import Contest, ContestError, Settings
+from mjarena.contest.rows import Submission, Team
 from mjarena.contest.scheduler import Scheduler
 from mjarena.sandbox import Sandbox, run
 

@@ -34,7 +34,9 @@ from mjarena.table import Table, TimelineError
 from mjarena.variants.base import Action, Event
 from mjarena.web import create_app
 from mjarena.web.library import Library
-from mjarena.web.play import PlayError, PlayRoom, choice_views
+from mjarena.web.play import PlayError
+from mjarena.web.play_choices import choice_views
+from mjarena.web.play_room import PlayRoom
 from mjarena.web.tiles import BACK, KINDS, tile_svg, tile_title
 from mjarena.web.timeline import timeline
 

@@ -18,7 +18,7 @@ from mjarena.hand.options import RULES
 from mjarena.replay import load_events, save
 from mjarena.tiles import NUM_KINDS, PASS, WILD, parse_tiles
 from mjarena.web.effects import discard_annotation
-from mjarena.web.play import discard_distances
+from mjarena.web.play_choices import discard_distances
 from mjarena.web.timeline import timeline
 
 BOTS = {"noi2014": ["builtin:greedy", "builtin:random"] * 2, "baida": ["builtin:greedy", "builtin:random"] * 2,

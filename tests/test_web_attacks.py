@@ -35,7 +35,8 @@ from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.replay import ReplayError, check, save
 from mjarena.web import create_app
-from mjarena.web.play import PlayError, PlayRoom
+from mjarena.web.play import PlayError
+from mjarena.web.play_room import PlayRoom
 
 GREEDY = ["builtin:greedy"] * 3
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bots"

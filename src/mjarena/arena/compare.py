@@ -27,7 +27,9 @@ each), so every figure comes from the per-set values:
   order workers finish them in, so the result does not depend
   on the executor or the number of workers.
 
-The model is written out in ``docs/compare.md``.
+This module owns the duplicate sets, the games' tasks, the per-set series and the comparison's result, and
+runs the games; the Elo and SPRT arithmetic is :mod:`mjarena.arena.sprt`'s, the text, plot and progress line
+:mod:`mjarena.arena.compare_report`'s.  The model is written out in ``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ from itertools import combinations
 from typing import Any
 
 from mjarena.arena.draws import Draws, as_draws
+from mjarena.arena.sprt import elo_interval, set_score, sprt_bounds, sprt_llr
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
-__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "elo_interval", "play_seating",
-           "plot_svg", "running_means", "score_elo", "sprt_bounds", "sprt_llr"]
+__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating"]
 
 
 def _seatings() -> tuple[str, ...]:
@@ -62,12 +64,9 @@ SEAT_GAMES = 2 * len(SEATINGS)
 POINT_RANGE = {"noi2014": 3.0, "baida": 4.0, "thupc2021": 1.0}
 """The largest difference in points between two seats of one game, per rule set (NOI: 4 - 1; else: the win)."""
 
-ALPHA = BETA = 0.05
 SPRT_MIN_SETS = 16
 """Sets before the SPRT may decide: its variance comes from the sets so far, and from a handful of sets it can
 be far too small (three even sets once accepted H0 after 42 games on a real edge)."""
-MIN_SETS_REASON = f"the test may stop from set {SPRT_MIN_SETS}:\nfewer sets measure its variance too small"
-"""What the plot says at :data:`SPRT_MIN_SETS`: why an LLR past a bound before it does not stop the test."""
 PLACES = 4
 """Places at a table: 1st to 4th."""
 
@@ -119,93 +118,6 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
     if why is not None:
         outcome["luck_error"] = why
     return outcome
-
-
-def elo_score(elo: float) -> float:
-    """The expected score in [0, 1] of an Elo difference (logistic, 400 points a factor of 10).
-
-    >>> elo_score(0.0), round(elo_score(400.0), 4)
-    (0.5, 0.9091)
-    """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def score_elo(score: float) -> float:
-    """The Elo difference whose expected score is ``score`` (the inverse of :func:`elo_score`); -inf at 0, +inf
-    at 1.
-
-    >>> score_elo(0.5), round(score_elo(elo_score(120.0)), 6), score_elo(1.0)
-    (0.0, 120.0, inf)
-    """
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return 400.0 * math.log10(score / (1.0 - score))
-
-
-def elo_interval(differences: Sequence[float], point_range: float) -> dict[str, Any]:
-    """The Elo difference of A over B from the per-set differences, on the SPRT's model: each set's difference as a
-    score (:func:`set_score`), the Elo whose expected score is their mean, and the 95% interval of the mean score
-    (``1.96 * sd / sqrt(sets)``) read through the same curve.  ``{"mean": e, "ci95": [low, high] | None}``; a
-    bound beyond every score (a mean score so near 0 or 1 that its interval leaves [0, 1]) is None.
-
-    >>> elo_interval([0.0, 0.0], 3.0)
-    {'mean': 0.0, 'ci95': [0.0, 0.0]}
-    >>> elo = elo_interval([0.3, 0.1, 0.2], 3.0)  # scores 0.55, 0.5167, 0.5333: mean 0.5333, sd 0.0167
-    >>> elo["mean"], elo["ci95"]
-    (23.2, [10.1, 36.4])
-    """
-    scores = [set_score(d, point_range) for d in differences]
-    if not scores:
-        return {"mean": None, "ci95": None}
-
-    def rounded(score: float) -> float | None:
-        elo = score_elo(score)
-        return round(elo, 1) if math.isfinite(elo) else None
-
-    mean = statistics.fmean(scores)
-    if len(scores) < 2:
-        return {"mean": rounded(mean), "ci95": None}
-    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores))
-    return {"mean": rounded(mean), "ci95": [rounded(mean - half), rounded(mean + half)]}
-
-
-def set_score(difference: float, point_range: float) -> float:
-    """A set's A-minus-B difference in points per game mapped onto [0, 1] (0.5: even).
-
-    >>> set_score(0.0, 3.0), set_score(3.0, 3.0), set_score(-1.5, 3.0)
-    (0.5, 1.0, 0.25)
-    """
-    return 0.5 + difference / (2.0 * point_range)
-
-
-def sprt_llr(scores: Sequence[float], elo0: float, elo1: float) -> float:
-    """The generalised SPRT's log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``) given set scores.
-
-    Normal approximation (as chess testing frameworks use for game pairs): with ``s0, s1`` the expected scores
-    of ``elo0, elo1`` and ``m, v`` the mean and variance of the scores, ``LLR = n (s1 - s0)(2m - s0 - s1) / 2v``.
-
-    >>> round(sprt_llr([0.6, 0.7, 0.5, 0.65], 0.0, 50.0), 2)  # s0 0.5, s1 0.571, mean 0.6125, variance 0.00729
-    3.01
-    """
-    count = len(scores)
-    if count < 2:
-        return 0.0
-    variance = statistics.variance(scores)
-    if variance <= 0.0:
-        variance = 1e-6  # every set the same: the data still speaks, with a tiny spread
-    s0, s1 = elo_score(elo0), elo_score(elo1)
-    return count * (s1 - s0) * (2.0 * statistics.fmean(scores) - s0 - s1) / (2.0 * variance)
-
-
-def sprt_bounds(alpha: float = ALPHA, beta: float = BETA) -> tuple[float, float]:
-    """(lower, upper) bounds of the LLR: below, accept H0; above, accept H1.
-
-    >>> [round(bound, 3) for bound in sprt_bounds()]
-    [-2.944, 2.944]
-    """
-    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
 def _interval(values: Sequence[float]) -> list[float] | None:
@@ -486,174 +398,6 @@ def _mean(values: Sequence[float]) -> float | None:
     return round(statistics.fmean(values), 4) if values else None
 
 
-def format_result(result: dict[str, Any]) -> str:
-    """The comparison as a few lines of text."""
-    def side(key: str) -> str:
-        entry = result[key]
-        interval = entry["ci95"]
-        shown = f"[{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "(more sets needed)"
-        errs = f", {entry['errors']} errors" if entry["errors"] else ""
-        return f"  {key.upper()} {entry['bot']}: {entry['mean']:.3f} points per game, 95% {shown}{errs}"
-
-    luck = result.get("luck") or {}
-    counted = "luck-adjusted points" if luck.get("adjusted") else "points as scored"
-    # (the adjusted points are the headline only where they have less variance: both have the same mean)
-    lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)}), "
-             f"{counted}", side("a"), side("b")]
-    if result.get("elo", {}).get("mean") is not None:
-        lines.append(f"  Elo difference of A over B: {_elo_text(result['elo'])}")
-    if "places" in result["a"]:
-        seat_games = sum(result["a"]["places"])
-        lines.append("  places 1st/2nd/3rd/4th: " + ", ".join(
-            f"{key.upper()} {'/'.join(str(count) for count in result[key]['places'])}" for key in ("a", "b"))
-            + f" (of {seat_games} seat-games each; tied seats share a place)")
-    if result["los"] is not None:
-        lines.append(f"  likelihood that A is better: {result['los']:.4f}")
-    if result["variance_reduction"] is not None:
-        lines.append(f"  {_pairing_text(result['variance_reduction'])}")
-    removed = luck.get("variance_removed")
-    if luck.get("adjusted"):
-        raw = result["raw"]
-        lines.append(f"  the luck adjustment (coefficient {luck['coefficient']:.2f}) removed {100 * removed:.1f}% "
-                     f"of the variance; as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
-                     ("" if raw["los"] is None else f", likelihood {raw['los']:.4f}"))
-    elif luck.get("missing"):
-        lines.append(f"  no luck adjustment: {luck['missing']}")
-    elif removed is not None:
-        effect = f"it would add {100 * -removed:.1f}% to the variance" if -removed >= 0.0005 else \
-            "it would not lower the variance"
-        lines.append(f"  no luck adjustment: {effect} on these bots, so the points as scored are shown")
-    elif result["sets"] < MIN_SETS_FOR_LUCK:
-        lines.append(f"  no luck adjustment yet: it needs {MIN_SETS_FOR_LUCK} sets")
-    sprt = result["sprt"]
-    if sprt is not None:
-        lines.append(f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: {_sprt_state(sprt, result['sets'])}")
-    if result.get("secret"):
-        lines.append(f"  the walls' secret (no --seed, a program bot played): {result['secret']}")
-    return "\n".join(lines)
-
-
-def _elo_text(elo: dict[str, Any]) -> str:
-    """An Elo difference as chess testers print it: the estimate, ± half its 95% interval, and the interval.
-
-    >>> _elo_text({"mean": 23.2, "ci95": [10.4, 36.1]})
-    '+23.2 ± 12.9 (95% interval +10.4 to +36.1)'
-    >>> _elo_text({"mean": -3.0, "ci95": None}), _elo_text({"mean": 250.0, "ci95": [120.5, None]})
-    ('-3.0 (more sets needed for an interval)', '+250.0 (95% interval +120.5 to no upper bound)')
-    """
-    mean, interval = elo["mean"], elo["ci95"]
-    if interval is None:
-        return f"{mean:+.1f} (more sets needed for an interval)"
-    low, high = interval
-    if low is None or high is None:
-        shown_low = "no lower bound" if low is None else f"{low:+.1f}"
-        shown_high = "no upper bound" if high is None else f"{high:+.1f}"
-        return f"{mean:+.1f} (95% interval {shown_low} to {shown_high})"
-    return f"{mean:+.1f} ± {(high - low) / 2:.1f} (95% interval {low:+.1f} to {high:+.1f})"
-
-
-def _pairing_text(reduction: float) -> str:
-    """What the duplicate sets did to the variance of the per-set difference, in words (a negative reduction is a
-    measurement, not a fault: docs/compare.md).
-
-    >>> _pairing_text(0.25)
-    'duplicate sets: the per-set difference varies 25.0% less than with a new wall for every game'
-    >>> _pairing_text(-0.548).split(" (")[0]
-    'duplicate sets: the per-set difference varies 54.8% more than with a new wall for every game'
-    """
-    if abs(reduction) < 0.0005:
-        return "duplicate sets: the per-set difference varies as much as with a new wall for every game"
-    if reduction > 0:
-        return (f"duplicate sets: the per-set difference varies {100 * reduction:.1f}% less than with a new wall for "
-                "every game")
-    return (f"duplicate sets: the per-set difference varies {100 * -reduction:.1f}% more than with a new wall for "
-            "every game (usual when the bots' games soon diverge; every interval here is measured over sets, so it "
-            "stays honest)")
-
-
-def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
-    """The SPRT's state in words: decided, or why not yet.
-
-    >>> _sprt_state({"llr": -23.02, "bounds": [-2.94, 2.94], "accepted": None}, 10)
-    'LLR -23.02, below the lower bound -2.94, but undecided: needs 16 sets, has 10'
-    >>> _sprt_state({"llr": 0.5, "bounds": [-2.94, 2.94], "accepted": None}, 20)
-    'LLR 0.5 between the bounds -2.94 and 2.94: undecided, more sets needed'
-    >>> _sprt_state({"llr": 3.1, "bounds": [-2.94, 2.94], "accepted": "H1"}, 20)
-    'LLR 3.1 at or above the upper bound 2.94: accepted H1'
-    """
-    llr, (lower, upper) = sprt["llr"], sprt["bounds"]
-    if llr <= lower:
-        where = f"LLR {llr}, below the lower bound {lower}" if sprt["accepted"] is None else \
-            f"LLR {llr} at or below the lower bound {lower}"
-    elif llr >= upper:
-        where = f"LLR {llr}, above the upper bound {upper}" if sprt["accepted"] is None else \
-            f"LLR {llr} at or above the upper bound {upper}"
-    else:
-        return f"LLR {llr} between the bounds {lower} and {upper}: undecided, more sets needed"
-    if sprt["accepted"] is not None:
-        return f"{where}: accepted {sprt['accepted']}"
-    return f"{where}, but undecided: needs {SPRT_MIN_SETS} sets, has {sets}"
-
-
-def running_means(values: Sequence[float]) -> list[tuple[float, float | None, float | None]]:
-    """After each value: the mean so far and its 95% interval (``1.96 * sd / sqrt(n)``; None before two).
-
-    >>> [(m, lo is None) for m, lo, hi in running_means([1.0, 3.0])]
-    [(1.0, True), (2.0, False)]
-    >>> [round(bound, 3) for bound in running_means([1.0, 3.0])[1][1:]]
-    [0.04, 3.96]
-    """
-    out: list[tuple[float, float | None, float | None]] = []
-    for count in range(1, len(values) + 1):
-        head = values[:count]
-        mean = statistics.fmean(head)
-        if count < 2:
-            out.append((mean, None, None))
-        else:
-            half = 1.96 * statistics.stdev(head) / math.sqrt(count)
-            out.append((mean, mean - half, mean + half))
-    return out
-
-
-def plot_svg(result: CompareResult) -> str:
-    """``compare --plot``: one standalone SVG with, when the SPRT ran, its LLR after each set between its two bounds
-    (and the least number of sets before it may stop, with the reason), and the per-set A-minus-B differences (the
-    figures' points: luck-adjusted or as scored) with their running mean and its 95% interval.
-
-    >>> result = CompareResult("A", "B", "thupc2021", sprt=(0.0, 20.0))
-    >>> for edge in (0.2, 0.1, 0.3):
-    ...     result.add_set({p: {"a": 0.5 + edge, "b": 0.5, "errors": {"A": 0, "B": 0}} for p in SEATINGS})
-    >>> svg = plot_svg(result)
-    >>> svg.count('chart-panel"'), svg.count('class="chart-hline"'), svg.count('class="chart-vline"')
-    (2, 3, 1)
-    """
-    from mjarena.charts import Series as Line
-    from mjarena.charts import line_chart, stack
-
-    panels = []
-    if result.sprt is not None:
-        lower, upper = sprt_bounds()
-        llr = [(index + 1.0, value) for index, value in enumerate(result.llr_history)]
-        marks = [(llr[-1][0], llr[-1][1], f"accepted {result.accepted}")] if result.accepted and llr else []
-        title = f"SPRT (elo0 {result.sprt[0]:g}, elo1 {result.sprt[1]:g}): log-likelihood ratio"
-        panels.append(line_chart(
-            [Line("LLR", llr, marks=marks)], title=title,
-            x_label="duplicate sets", y_label="log-likelihood ratio", chart_id="compare-sprt",
-            hlines=[(upper, f"accept H1 ({upper:.2f})"), (lower, f"accept H0 ({lower:.2f})")],
-            vlines=[(float(SPRT_MIN_SETS), MIN_SETS_REASON)]))
-    d = result.differences()
-    means = running_means(d)
-    counted = "luck-adjusted" if result.counted is not result.raw else "as scored"
-    lines = [Line("A − B per set", [(index + 1.0, value) for index, value in enumerate(d)]),
-             Line("running mean, 95% interval", [(index + 1.0, mean) for index, (mean, _, _) in enumerate(means)],
-                  band=[(index + 1.0, low, high) for index, (_, low, high) in enumerate(means) if low is not None])]
-    panels.append(line_chart(lines, title=f"A − B, points per game, per set ({counted})", x_label="duplicate sets",
-                             y_label="A − B points per game", hlines=[(0.0, "even")],
-                             points_only={"A − B per set"}, chart_id="compare-differences"))
-    return stack(panels, title=f"mjarena compare: A {result.a} against B {result.b} ({result.rules}, "
-                                f"{result.games} games)")
-
-
 def compare(
     a: str,
     b: str,
@@ -699,17 +443,3 @@ def compare(
     return result
 
 
-def progress_lines(total: int) -> Callable[[int, CompareResult], None]:
-    """A progress callback on stderr (:func:`mjarena.progress.progress_bar`: a live bar on a terminal, a line
-    every few percent on a pipe or file), with the likelihood of superiority so far."""
-    from mjarena.progress import progress_bar
-
-    bar = progress_bar(total, desc="games")
-
-    def update(step: int, result: CompareResult) -> None:
-        los = result.los()
-        if los is not None:
-            bar.set_postfix_str(f"LOS {los:.3f}")
-        bar.update(step)
-
-    return update

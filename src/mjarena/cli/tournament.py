@@ -63,7 +63,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     import json
 
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.compare import SEATINGS, compare, format_result, plot_svg, progress_lines
+    from mjarena.arena.compare import SEATINGS, compare
+    from mjarena.arena.compare_report import format_result, plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.limits import Limits, check_limits
     from mjarena.rulesets import judge_rules

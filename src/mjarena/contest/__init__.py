@@ -1,7 +1,8 @@
 """A contest as a live service: teams submit bots at any time, Swiss rounds are played back to back, the
 standings are live (``mjarena contest``, ``mjarena submit``; docs/contest.md).
 
-- :mod:`~mjarena.contest.db`: every table and query (SQLite, portable SQL);
+- :mod:`~mjarena.contest.db`: every query and write (SQLite, portable SQL), over the tables of
+  :mod:`~mjarena.contest.schema`, giving back the rows of :mod:`~mjarena.contest.rows`;
 - :mod:`~mjarena.contest.model`: a contest folder, its settings, window, tokens and standings;
 - :mod:`~mjarena.contest.sources`: languages, builds and how a submission runs;
 - :mod:`~mjarena.contest.scheduler`: builds, Swiss rounds and games in worker processes;

@@ -35,7 +35,6 @@ from starlette.routing import Route
 from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
-from mjarena.contest.db import GameRow, Submission
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.export import pairs_report, results_json, standings_csv
 from mjarena.contest.failures import ERROR_KINDS, version_errors
@@ -50,6 +49,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.messages import announce, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
 from mjarena.contest.public import freeze_from, reveal, revealed
+from mjarena.contest.rows import GameRow, Submission
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["ADMIN_COOKIE", "Judge", "admin_routes"]

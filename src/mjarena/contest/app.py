@@ -51,7 +51,6 @@ from mjarena.contest import pages
 from mjarena.contest.admin import Judge, admin_routes
 from mjarena.contest.auth import RateLimiter, hash_token, new_token
 from mjarena.contest.charts import race_chart, versions_chart
-from mjarena.contest.db import GameRow, Team
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.forms import (
     FORM_OVERHEAD,
@@ -71,6 +70,7 @@ from mjarena.contest.games import public_replay
 from mjarena.contest.messages import ask, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.contest.public import frozen_games, mask_games, public_standings
+from mjarena.contest.rows import GameRow, Team
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
 from mjarena.contest.statistics import contest_statistics
 from mjarena.contest.views import ViewCache

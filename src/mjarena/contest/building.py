@@ -34,8 +34,8 @@ from collections import deque
 from pathlib import Path
 
 from mjarena import builds
-from mjarena.contest.db import Submission, Team
 from mjarena.contest.model import MIB, Contest, ContestError, build_room, upload_room
+from mjarena.contest.rows import Submission, Team
 from mjarena.contest.sources import build_scope, build_source, contest_sandbox
 
 __all__ = ["GRACE_SECONDS", "Builder", "QuotaError", "check_quota", "evict", "kept_keys", "store_submission",

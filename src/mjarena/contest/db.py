@@ -1,17 +1,17 @@
-"""The contest's database: every table and every query, in plain SQL, in this one module.
+"""The contest's database: the connection, its transactions, every write and every query, in plain SQL.
+
+The tables, the values their columns take and how a replay is stored are :mod:`mjarena.contest.schema`'s; the
+rows the queries give back (:class:`~mjarena.contest.rows.Team`, :class:`~mjarena.contest.rows.GameRow`, ...)
+are :mod:`mjarena.contest.rows`'.
 
 SQLite (the standard library's :mod:`sqlite3`) in the contest's folder, in WAL mode so that the web server's
 readers never wait for the scheduler's writes.  The SQL keeps to what PostgreSQL runs too: standard types
 (``INTEGER``, ``BIGINT``, ``DOUBLE PRECISION``, ``VARCHAR``, ``TEXT``), ids chosen by the application (no
 ``AUTOINCREMENT``, no ``rowid``), no ``INSERT OR REPLACE`` or other SQLite-only forms; ``?`` placeholders are the
-one thing a PostgreSQL driver would translate (:data:`PLACEHOLDER`).
+one thing a PostgreSQL driver would translate (:data:`~mjarena.contest.schema.PLACEHOLDER`).
 
 Writes happen in :meth:`Database.transaction` (one ``BEGIN`` … ``COMMIT``), serialised inside the process by a
 lock, so that a finished game is one transaction: its seats' results, its state and its replay, or nothing.
-
-A replay is stored compressed (zlib, as bytes in ``replays.body``: a BLOB in SQLite, where a column's declared
-type does not convert it; a PostgreSQL port declares the column ``BYTEA``); a replay stored as text by an older
-version is read as it is.
 
 >>> import tempfile, pathlib
 >>> db = Database(pathlib.Path(tempfile.mkdtemp()) / "contest.db")
@@ -29,239 +29,21 @@ import contextlib
 import json
 import sqlite3
 import threading
-import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "MAX_JUDGE_ERRORS",
-    "PLACEHOLDER",
-    "SCHEMA",
-    "TEAM_FLAGS",
-    "Database",
-    "GameRow",
-    "JudgeErrorRow",
-    "Message",
-    "SeatRow",
-    "Submission",
-    "Team",
-    "Transaction",
-]
+from mjarena.contest.rows import GameRow, JudgeErrorRow, Message, SeatRow, Submission, Team
+from mjarena.contest.schema import GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
 
-PLACEHOLDER = "?"
-"""The parameter marker of the queries (a PostgreSQL driver would use ``%s``)."""
+__all__ = ["MAX_JUDGE_ERRORS", "Database", "Transaction"]
 
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS meta (
-        key VARCHAR(64) PRIMARY KEY,
-        value TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS teams (
-        id INTEGER PRIMARY KEY,
-        name VARCHAR(64) NOT NULL UNIQUE,
-        token_hash CHAR(64) NOT NULL,
-        created DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS submissions (
-        id INTEGER PRIMARY KEY,
-        team_id INTEGER NOT NULL REFERENCES teams (id),
-        version INTEGER NOT NULL,
-        language VARCHAR(16) NOT NULL,
-        filename VARCHAR(255) NOT NULL,
-        path TEXT NOT NULL,
-        sha256 CHAR(64) NOT NULL,
-        status VARCHAR(16) NOT NULL,
-        message TEXT NOT NULL,
-        created DOUBLE PRECISION NOT NULL,
-        UNIQUE (team_id, version))""",
-    """CREATE TABLE IF NOT EXISTS rounds (
-        number INTEGER PRIMARY KEY,
-        started DOUBLE PRECISION NOT NULL,
-        finished DOUBLE PRECISION)""",
-    """CREATE TABLE IF NOT EXISTS games (
-        id INTEGER PRIMARY KEY,
-        round INTEGER NOT NULL REFERENCES rounds (number),
-        table_no INTEGER NOT NULL,
-        number INTEGER NOT NULL,
-        wall_seed BIGINT NOT NULL,
-        state VARCHAR(16) NOT NULL,
-        started DOUBLE PRECISION,
-        finished DOUBLE PRECISION)""",
-    """CREATE TABLE IF NOT EXISTS seats (
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        team_id INTEGER REFERENCES teams (id),
-        submission_id INTEGER REFERENCES submissions (id),
-        status VARCHAR(16),
-        reason VARCHAR(32),
-        detail TEXT,
-        rank INTEGER,
-        points DOUBLE PRECISION,
-        PRIMARY KEY (game_id, seat))""",
-    """CREATE TABLE IF NOT EXISTS replays (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id),
-        body TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS sessions (
-        token_hash CHAR(64) PRIMARY KEY,
-        team_id INTEGER NOT NULL REFERENCES teams (id),
-        csrf VARCHAR(64) NOT NULL,
-        expires DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS admin_sessions (
-        token_hash CHAR(64) PRIMARY KEY,
-        csrf VARCHAR(64) NOT NULL,
-        expires DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS admin_log (
-        id INTEGER PRIMARY KEY,
-        at DOUBLE PRECISION NOT NULL,
-        action VARCHAR(32) NOT NULL,
-        detail TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS builds (
-        submission_id INTEGER PRIMARY KEY REFERENCES submissions (id),
-        cache_key VARCHAR(64) NOT NULL,
-        built DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS thinking (
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        seconds DOUBLE PRECISION NOT NULL,
-        answers INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat))""",
-    """CREATE TABLE IF NOT EXISTS judge_errors (
-        id INTEGER PRIMARY KEY,
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        at DOUBLE PRECISION NOT NULL,
-        what TEXT NOT NULL,
-        counted INTEGER NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS replaying (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id),
-        since DOUBLE PRECISION NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS team_flags (
-        team_id INTEGER NOT NULL REFERENCES teams (id),
-        flag VARCHAR(16) NOT NULL,
-        PRIMARY KEY (team_id, flag))""",
-    """CREATE TABLE IF NOT EXISTS questions (
-        id INTEGER PRIMARY KEY,
-        team_id INTEGER NOT NULL REFERENCES teams (id),
-        at DOUBLE PRECISION NOT NULL,
-        text TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS announcements (
-        id INTEGER PRIMARY KEY,
-        at DOUBLE PRECISION NOT NULL,
-        team_id INTEGER REFERENCES teams (id),
-        question_id INTEGER REFERENCES questions (id),
-        text TEXT NOT NULL)""",
-    "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
-    "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
-    "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
-)
-
-TEAM_FLAGS = ("disabled", "hidden")
-"""``disabled``: the team plays no more games (its results stay); ``hidden``: left out of the public standings."""
-
-GAME_STATES = ("planned", "running", "finished", "held")
-"""``held``: left for the organiser after :data:`MAX_JUDGE_ERRORS` judge errors (its pinned versions kept)."""
 MAX_JUDGE_ERRORS = 3
 """Judge errors after which a game is no longer played again by itself (see :meth:`Transaction.judge_error`)."""
 
 
-@dataclass(frozen=True)
-class Team:
-    id: int
-    name: str
-    token_hash: str
-
-
-@dataclass(frozen=True)
-class Submission:
-    id: int
-    team_id: int
-    team: str
-    version: int
-    language: str
-    filename: str
-    path: str
-    sha256: str
-    status: str  # pending | ok | compile_error
-    message: str
-    created: float
-
-    def to_json(self) -> dict[str, Any]:
-        """What the API says of a submission."""
-        return {"id": self.id, "team": self.team, "version": self.version, "language": self.language,
-                "status": self.status, "message": self.message, "submitted": self.created}
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    team: str | None  # None: a house bot
-    version: int | None
-    submission_id: int | None
-    status: str | None
-    reason: str | None
-    detail: str | None
-    rank: int | None
-    points: float | None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    round: int
-    table_no: int
-    number: int
-    wall_seed: int
-    state: str  # planned | running | finished | held
-    started: float | None
-    finished: float | None
-    seats: tuple[SeatRow, ...]
-
-
-@dataclass(frozen=True)
-class Message:
-    """A question of a team (``kind`` ``question``) or an announcement of the organiser's (``announcement``): to
-    every team (``team`` None) or to one; an answer names the question it answers (``question``)."""
-
-    kind: str
-    id: int
-    at: float
-    team: str | None
-    text: str
-    question: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "id": self.id, "at": self.at, "team": self.team, "text": self.text,
-                "question": self.question}
-
-
-@dataclass(frozen=True)
-class JudgeErrorRow:
-    """A game that the judge failed (not a bot): when, and what happened."""
-
-    id: int
-    game_id: int
-    at: float
-    what: str
-
-
 _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filename, s.path, s.sha256, s.status, "
                        "s.message, s.created")
-
-
-def pack(replay: str) -> bytes:
-    """A replay's JSON text as :data:`SCHEMA`'s ``replays.body`` keeps it: zlib-compressed UTF-8.
-
-    >>> text = '{"debug": "' + "ab" * 1000 + '"}'
-    >>> len(pack(text)) < len(text) // 20, unpack(pack(text)) == text, unpack('{"old": 1}'), unpack(None)
-    (True, True, '{"old": 1}', None)
-    """
-    return zlib.compress(replay.encode("utf-8"), 6)
-
-
-def unpack(body: bytes | str | None) -> str | None:
-    """A stored replay's JSON text (one stored as text by an older version as it is)."""
-    if body is None or isinstance(body, str):
-        return body
-    return zlib.decompress(body).decode("utf-8")
 
 
 class Transaction:

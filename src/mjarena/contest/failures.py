@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from mjarena.contest.db import GameRow
+from mjarena.contest.rows import GameRow
 
 __all__ = ["ERROR_KINDS", "KIND_LABELS", "kind_of", "version_errors"]
 
@@ -41,7 +41,7 @@ def version_errors(games: Iterable[GameRow]) -> dict[str, dict[int, dict[str, An
     """``{team: {version: {"games": [ids], "errors": {kind: [game ids]}}}}`` over the finished ``games`` (house
     bots left out), game ids in the order given.
 
-    >>> from mjarena.contest.db import SeatRow
+    >>> from mjarena.contest.rows import SeatRow
     >>> seat = SeatRow(0, "red", 2, 5, "error", "crash", "exit code 1", 4, 1.0)
     >>> version_errors([GameRow(9, 1, 1, 1, 0, "finished", 0.0, 1.0, (seat,))])
     {'red': {2: {'games': [9], 'errors': {'crash': [9]}}}}

@@ -39,7 +39,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.contest.auth import TOKEN_PREFIX, RateLimiter, new_token
-from mjarena.contest.db import Team
+from mjarena.contest.rows import Team
 from mjarena.web.app import read_body
 
 __all__ = ["FAILED_LOGINS_PER_MINUTE", "FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin",

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mjarena.contest.auth import hash_token, matches, new_token
-from mjarena.contest.db import Database, GameRow, Team
+from mjarena.contest.db import Database
+from mjarena.contest.rows import GameRow, Team
 
 if TYPE_CHECKING:
     from mjarena.arena.draws import Draws

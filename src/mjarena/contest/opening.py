@@ -2,7 +2,7 @@
 (``--open-with N`` or ``all``), once enough teams have a bot that builds, so that the first rounds are not one
 team against three house bots.  Only the first round waits: once the rounds have opened they go on.
 
-Disabled teams (:data:`mjarena.contest.db.TEAM_FLAGS`) neither play nor count here.
+Disabled teams (:data:`mjarena.contest.schema.TEAM_FLAGS`) neither play nor count here.
 """
 
 from __future__ import annotations

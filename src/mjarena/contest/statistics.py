@@ -2,7 +2,7 @@
 wins (first place, shared or not) and the win rate, the average place, errors by kind
 (:mod:`mjarena.contest.failures`), and thinking time per game (mean and most).
 
->>> from mjarena.contest.db import GameRow, SeatRow
+>>> from mjarena.contest.rows import GameRow, SeatRow
 >>> seats = (SeatRow(0, "red", 1, 1, "ok", None, None, 1, 4.0), SeatRow(1, "blue", 1, 2, "error", "timeout", "x", 2,
 ...          3.0), SeatRow(2, None, None, None, "ok", None, None, 3, 2.0), SeatRow(3, None, None, None, "ok", None,
 ...          None, 4, 1.0))
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from mjarena.contest.db import GameRow
 from mjarena.contest.failures import ERROR_KINDS, kind_of
+from mjarena.contest.rows import GameRow
 
 __all__ = ["contest_statistics", "team_statistics"]
 

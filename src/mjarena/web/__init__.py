@@ -1,8 +1,8 @@
 """The web app behind ``mjarena serve``: replays, tournaments and games against bots, in a browser.
 
 Needs the ``web`` extra (``pip install 'mjarena[web]'``: Starlette, uvicorn, python-multipart).  The modules
-that are plain Python (:mod:`~mjarena.web.timeline`, :mod:`~mjarena.web.play`, :mod:`~mjarena.web.library`,
-:mod:`~mjarena.web.tiles`) import without it; :func:`create_app` is loaded on first use.
+that are plain Python (:mod:`~mjarena.web.timeline`, :mod:`~mjarena.web.play` and its room and choices,
+:mod:`~mjarena.web.library`, :mod:`~mjarena.web.tiles`) import without it; :func:`create_app` is loaded on first use.
 
 >>> from mjarena.web import timeline
 >>> timeline.seat_names("noi2014")

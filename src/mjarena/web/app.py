@@ -45,7 +45,8 @@ from mjarena.web.library import (
     UploadError,
 )
 from mjarena.web.origin import SameOrigin, media_type
-from mjarena.web.play import MAX_SESSIONS, PER_CLIENT, WAIT_SECONDS, PlayError, PlayRoom
+from mjarena.web.play import WAIT_SECONDS, PlayError
+from mjarena.web.play_room import MAX_SESSIONS, PER_CLIENT, PlayRoom
 from mjarena.web.server import client_of
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
