@@ -15,8 +15,9 @@ bot's per-turn output beside its answers, within a budget per seat (:mod:`mjaren
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mjarena.contest.replay_budget import within_budget
@@ -59,6 +60,47 @@ class GameTask:
 
     def __str__(self) -> str:
         return f"game {self.game_id}"
+
+    def folders(self) -> dict[str, list[str]]:
+        """The build folders its bots run from, each with the files in it that need not leave this machine (a
+        compiled bot's source): what an executor ships to a node without the contest folder
+        (:mod:`mjarena.builds.shipping`).
+
+        >>> seat = SeatPlan("red", 1, Program(["/c/builds/K/work/bot"], ["/c/builds/K/work"]))
+        >>> GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").folders()["/c/builds/K/work"]
+        []
+        """
+        from mjarena.builds.shipping import held_back
+
+        found: dict[str, list[str]] = {}
+        for plan in self.seats:
+            for folder in plan.program.readable if plan.program is not None else ():
+                try:
+                    names = os.listdir(folder)
+                except OSError:  # gone: the box says so when it starts (a judge error)
+                    names = []
+                found[folder] = held_back(names, plan.program.argv)
+        return found
+
+    def relocated(self, places: Mapping[str, str]) -> GameTask:
+        """The same game with each build folder ``places`` names at its new place (in the argv and readable
+        paths of its bots).
+
+        >>> seat = SeatPlan("red", 1, Program(["java", "-cp", "/c/K/work", "Main"], ["/c/K/work"]))
+        >>> moved = GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").relocated({"/c/K/work": "/n/D"})
+        >>> moved.seats[0].program.argv, moved.seats[0].program.readable
+        (['java', '-cp', '/n/D', 'Main'], ['/n/D'])
+        """
+        def moved(word: str) -> str:
+            for old, new in places.items():
+                if word == old or word.startswith(old + "/"):
+                    return new + word[len(old):]
+            return word
+
+        seats = tuple(plan if plan.program is None else replace(plan, program=replace(
+            plan.program, argv=[moved(word) for word in plan.program.argv],
+            readable=[moved(path) for path in plan.program.readable])) for plan in self.seats)
+        return replace(self, seats=seats)
 
 
 def public_detail(detail: str | None) -> str | None:

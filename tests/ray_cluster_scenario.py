@@ -1,0 +1,257 @@
+"""The two-node Ray cluster of test_ray_cluster.py, run inside namespaces of its own; prints what it saw as JSON.
+
+Run only by that test, as ``unshare --net --pid --fork --mount-proc --kill-child python ray_cluster_scenario.py
+WORK``: the network namespace has loopback alone (Ray listens on 127.0.0.1; nothing goes to the machine's own
+address), and every process started here (the head, the far node, their workers and bots) dies with the namespace.
+
+1. ``ray start --head`` (one CPU), and a far node (one CPU) in a mount and pid namespace of its own whose view of
+   the contest folder is an empty tmpfs: it has no shared file system with the judge, as another machine.
+2. A contest of eight teams (Python, JavaScript and C++ bots, built on the judge's machine), two tables a
+   round, played by the scheduler on the :class:`~mjarena.arena.executors.RayExecutor`; once the far node has
+   started a game, it is killed (its namespace, with its raylet, worker and bots), and the round is played on.
+3. A second round is started and the judge stopped as the server stops it (the scheduler, then the executor,
+   cancelling), while a game runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+PORT = 6391
+PY_BOT = (Path(__file__).parent / "bots" / "contest_bot.py").read_text()
+JS_BOT = r"""
+const lines = require('readline').createInterface({input: process.stdin});
+let hand = [];
+let first = true;
+lines.on('line', (line) => {
+  let request;
+  if (first) {
+    first = false;
+    const query = JSON.parse(line);
+    for (const r of query.requests) if (r.startsWith('1 ')) hand = r.split(' ').slice(1);
+    request = query.requests[query.requests.length - 1];
+  } else {
+    request = JSON.parse(line);
+  }
+  const words = request.split(' ');
+  if (words[0] === '1') hand = words.slice(1);
+  const response = words[0] === '2' ? 'PLAY ' + words[1] : words[0] === '4' ? hand.join(' ') : 'PASS';
+  process.stdout.write(JSON.stringify({response}) + '\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n');
+});
+"""
+C_BOT = r"""
+#include <iostream>
+#include <string>
+#include <vector>
+// restart mode: the whole query on one line; keeps the dealt hand, plays what it draws
+int main() {
+    std::string line, hand, last;
+    std::getline(std::cin, line);
+    size_t at = line.find("\"requests\"");
+    size_t end = line.find(']', at);
+    std::vector<std::string> requests;
+    for (size_t i = line.find('"', line.find('[', at)); i != std::string::npos && i < end;) {
+        size_t close = line.find('"', i + 1);
+        requests.push_back(line.substr(i + 1, close - i - 1));
+        i = line.find('"', close + 1);
+    }
+    for (auto &r : requests) if (r.rfind("1 ", 0) == 0) hand = r.substr(2);
+    last = requests.back();
+    std::string response = last[0] == '2' ? "PLAY " + last.substr(2) : last[0] == '4' ? hand : "PASS";
+    std::cout << "{\"response\":\"" << response << "\"}" << std::endl;
+}
+"""
+TEAMS = {"red": ("bot.py", PY_BOT), "blue": ("bot.js", JS_BOT), "green": ("bot.cpp", C_BOT),
+         "gold": ("bot.cpp", C_BOT), "jade": ("bot.py", PY_BOT), "teal": ("bot.js", JS_BOT),
+         "pink": ("bot.cpp", C_BOT), "gray": ("bot.py", PY_BOT)}
+
+
+def ray_processes() -> dict[int, str]:
+    """The Ray processes of this pid namespace: pid -> command line."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            words = Path("/proc", entry, "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        line = b" ".join(words).decode(errors="replace")
+        if "ray" in line and ("raylet" in line or "gcs_server" in line or "ray::" in line or "default_worker" in line
+                              or "dashboard" in line or "runtime_env" in line):
+            found[int(entry)] = line[:160]
+    return found
+
+
+def processes_naming(*marks: str) -> list[str]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                line = Path("/proc", entry, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if any(mark in line for mark in marks):
+                found.append(line[:160])
+    return found
+
+
+def main(work: Path, ray_temp: Path) -> dict[str, Any]:
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    os.environ.update({
+        "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
+        "RAY_health_check_period_ms": "500", "RAY_health_check_timeout_ms": "500",
+        "RAY_health_check_failure_threshold": "4", "RAY_DEDUP_LOGS": "0",
+    })
+    ray_bin = str(Path(sys.executable).parent / "ray")
+    facts: dict[str, Any] = {"steps": []}
+    started = time.monotonic()
+
+    def step(what: str) -> None:
+        facts["steps"].append(f"{time.monotonic() - started:6.1f} s {what}")
+
+    contest_root = work / "contest"
+    head_cache, far_cache = work / "head-cache", work / "far-cache"
+    logs = work / "logs"
+    logs.mkdir()
+    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--temp-dir", str(ray_temp),
+              "--disable-usage-stats"]
+    with open(logs / "head.log", "w") as out:
+        subprocess.run([ray_bin, "start", "--head", f"--port={PORT}", "--include-dashboard=false", *common],
+                       env={**os.environ, "MJARENA_SHIPPED": str(head_cache)}, stdout=out, stderr=out, check=True)
+    step("head started")
+
+    # the contest, built on the judge's machine (the head's)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from mjarena.arena.executors import RayExecutor
+    from mjarena.contest.scheduler import Scheduler
+    from test_contest import Server
+
+    server = Server(contest_root, teams=list(TEAMS))
+    for team, (name, text) in TEAMS.items():
+        response = server.upload(team, text.encode(), name=name)
+        assert response.status_code == 201, response.text
+    built = server.contest.db.current_submissions()
+    facts["built"] = len(built)
+    step("contest built")
+
+    contest_root.mkdir(exist_ok=True)
+    far_script = 'mount -t tmpfs tmpfs "$1" && exec "$2" start --address=127.0.0.1:' + str(PORT) + ' --block "$@"'
+    with open(logs / "far.log", "w") as out:
+        far = subprocess.Popen(
+            ["unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c",
+             far_script.replace('"$@"', " ".join(f"'{word}'" for word in common)), "far", str(contest_root), ray_bin],
+            env={**os.environ, "MJARENA_SHIPPED": str(far_cache)}, stdout=out, stderr=out)
+
+    executor = RayExecutor(2, address=f"127.0.0.1:{PORT}")
+    import ray
+
+    deadline = time.monotonic() + 60
+    while len([node for node in ray.nodes() if node["Alive"]]) < 2:
+        assert time.monotonic() < deadline, "the far node did not join"
+        assert far.poll() is None, (logs / "far.log").read_text()[-2000:]
+        time.sleep(0.3)
+    step("far node joined")
+    head_id = ray.get_runtime_context().get_node_id()
+    (far_id,) = [node["NodeID"] for node in ray.nodes() if node["Alive"] and node["NodeID"] != head_id]
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    @ray.remote(num_cpus=1, scheduling_strategy=NodeAffinitySchedulingStrategy(far_id, soft=False))
+    def sees(path: str) -> bool:
+        return os.path.exists(path)
+
+    facts["far_sees_contest"] = ray.get(sees.remote(str(contest_root / "contest.db")))
+    facts["head_sees_contest"] = (contest_root / "contest.db").exists()
+
+    # round 1: the far node is killed once it has started a game
+    scheduler = Scheduler(server.contest, executor, 2, clock=server.clock, retry=0.0)
+    server.scheduler = scheduler
+    killed = threading.Event()
+
+    def kill_far_node_mid_game() -> None:
+        while not killed.is_set():
+            if far_cache.is_dir() and any(not entry.name.startswith(".") for entry in far_cache.iterdir()):
+                time.sleep(0.3)  # its bots are running
+                facts["far_playing_at_kill"] = [game.id for game in server.contest.db.games(states=("running",))]
+                os.kill(far.pid, signal.SIGKILL)  # its namespace dies: raylet, worker, bots
+                far.wait()
+                killed.set()
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_far_node_mid_game, daemon=True)
+    killer.start()
+    assert scheduler.step()  # plans round 1
+    for _ in range(10):
+        if scheduler.contest.db.rounds()[-1][2] is not None:
+            break
+        scheduler.step()
+    killed.set()
+    step("round 1 finished")
+    db = server.contest.db
+    facts["far_cache"] = sorted(entry.name for entry in far_cache.iterdir()) if far_cache.is_dir() else []
+    facts["sources_sent"] = sorted(path.name for path in far_cache.rglob("bot.cpp")) if far_cache.is_dir() else []
+    facts["head_cache"] = sorted(entry.name for entry in head_cache.iterdir()) if head_cache.is_dir() else []
+    facts["judge_errors"] = [(row.game_id, row.what) for row in db.judge_errors()]
+    games = db.games(round_no=1)
+    facts["round1"] = [{"id": game.id, "state": game.state,
+                        "seats": [(seat.team, seat.status, seat.reason, seat.points) for seat in game.seats]}
+                       for game in games]
+    facts["round1_finished"] = db.rounds()[0][2] is not None
+    totals = db.totals()
+    facts["totals_points"] = sum(points for _, points in totals.values())
+    facts["totals_games"] = sum(count for count, _ in totals.values())
+
+    # round 2: stopped as the server stops, while a game runs
+    before = ray_processes()
+    scheduler.start()
+    deadline = time.monotonic() + 60
+    while not db.games(states=("running",)):
+        assert time.monotonic() < deadline, "round 2 never started a game"
+        time.sleep(0.05)
+    time.sleep(0.5)
+    facts["running_at_stop"] = [game.id for game in db.games(states=("running",))]
+    stop_started = time.monotonic()
+    scheduler.stop()
+    executor.close(cancel=True)
+    scheduler.join(30)
+    facts["stop_seconds"] = round(time.monotonic() - stop_started, 2)
+    facts["ray_initialized_after_stop"] = ray.is_initialized()
+    game_threads = [thread.name for thread in threading.enumerate() if thread.name.startswith("contest-game")]
+    time.sleep(1.0)
+    after = ray_processes()
+    facts["game_threads_after_stop"] = [name for name in game_threads
+                                        if any(t.name == name and t.is_alive() for t in threading.enumerate())]
+    facts["new_ray_processes"] = [line for pid, line in after.items() if pid not in before]
+    facts["cluster_processes_kept"] = all(pid in after for pid, line in before.items()
+                                          if "raylet" in line or "gcs_server" in line)
+    facts["bots_left"] = processes_naming(str(head_cache), str(far_cache), str(contest_root / "builds"))
+    try:
+        executor.run(len, [[1]]).__next__()
+    except Exception as error:  # what the closed executor says
+        facts["run_after_close"] = type(error).__name__
+    step("stopped")
+    return facts  # the rest of the cluster dies with the namespace
+
+
+if __name__ == "__main__":
+    if sys.argv[2:] == ["no-shipping"]:  # the executor as it was: every node runs the bots from the judge's paths
+        from mjarena.contest.games import GameTask
+
+        GameTask.folders = lambda self: {}  # type: ignore[method-assign]
+    ray_temp = Path(tempfile.mkdtemp(prefix="mjray-"))  # short: Ray's socket paths must fit in 107 bytes
+    try:
+        print("\n" + json.dumps(main(Path(sys.argv[1]), ray_temp)), flush=True)
+    finally:
+        shutil.rmtree(ray_temp, ignore_errors=True)
