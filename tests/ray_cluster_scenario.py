@@ -94,6 +94,13 @@ def ray_processes() -> dict[int, str]:
     return found
 
 
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path("/proc", str(pid), "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def processes_naming(*marks: str) -> list[str]:
     found = []
     for entry in os.listdir("/proc"):
@@ -107,14 +114,67 @@ def processes_naming(*marks: str) -> list[str]:
     return found
 
 
-def main(work: Path, ray_temp: Path) -> dict[str, Any]:
+def cluster_env() -> None:
+    """Loopback up, and the environment every Ray process here gets: a token of its own, fast health checks."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     os.environ.update({
         "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
         "RAY_health_check_period_ms": "500", "RAY_health_check_timeout_ms": "500",
         "RAY_health_check_failure_threshold": "4", "RAY_DEDUP_LOGS": "0",
     })
-    ray_bin = str(Path(sys.executable).parent / "ray")
+
+
+def ray_options(ray_temp: Path) -> list[str]:
+    return ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--temp-dir", str(ray_temp), "--disable-usage-stats"]
+
+
+RAY_BIN = str(Path(sys.executable).parent / "ray")
+
+
+def start_head(ray_temp: Path, cache: Path, log: Path) -> None:
+    """``ray start --head`` (one CPU) on 127.0.0.1:PORT, its workers unpacking builds into ``cache``."""
+    with open(log, "w") as out:
+        subprocess.run([RAY_BIN, "start", "--head", f"--port={PORT}", "--include-dashboard=false",
+                        *ray_options(ray_temp)], env={**os.environ, "MJARENA_SHIPPED": str(cache)},
+                       stdout=out, stderr=out, check=True)
+
+
+def start_far_node(ray_temp: Path, cache: Path, hidden: Path, log: Path) -> subprocess.Popen[bytes]:
+    """A node of one CPU in a mount and pid namespace of its own where ``hidden`` is an empty tmpfs; killing the
+    process returned kills the node (its namespace)."""
+    hidden.mkdir(parents=True, exist_ok=True)
+    script = ('mount -t tmpfs tmpfs "$1" && exec "$2" start --address=127.0.0.1:' + str(PORT) + " --block "
+              + " ".join(f"'{word}'" for word in ray_options(ray_temp)))
+    with open(log, "w") as out:
+        return subprocess.Popen(["unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c", script, "far",
+                                 str(hidden), RAY_BIN], env={**os.environ, "MJARENA_SHIPPED": str(cache)},
+                                stdout=out, stderr=out)
+
+
+def make_contest(root: Path, **settings: Any) -> Any:
+    """test_contest's contest of the eight TEAMS, each bot built (on the judge's machine)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_contest import Server
+
+    server = Server(root, teams=list(TEAMS), **settings)
+    for team, (name, text) in TEAMS.items():
+        response = server.upload(team, text.encode(), name=name)
+        assert response.status_code == 201, response.text
+    return server
+
+
+def wait_for_nodes(count: int, far: subprocess.Popen[bytes], log: Path) -> None:
+    import ray
+
+    deadline = time.monotonic() + 60
+    while len([node for node in ray.nodes() if node["Alive"]]) < count:
+        assert time.monotonic() < deadline, "the far node did not join"
+        assert far.poll() is None, log.read_text()[-2000:]
+        time.sleep(0.3)
+
+
+def main(work: Path, ray_temp: Path) -> dict[str, Any]:
+    cluster_env()
     facts: dict[str, Any] = {"steps": []}
     started = time.monotonic()
 
@@ -125,43 +185,21 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     head_cache, far_cache = work / "head-cache", work / "far-cache"
     logs = work / "logs"
     logs.mkdir()
-    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--temp-dir", str(ray_temp),
-              "--disable-usage-stats"]
-    with open(logs / "head.log", "w") as out:
-        subprocess.run([ray_bin, "start", "--head", f"--port={PORT}", "--include-dashboard=false", *common],
-                       env={**os.environ, "MJARENA_SHIPPED": str(head_cache)}, stdout=out, stderr=out, check=True)
+    start_head(ray_temp, head_cache, logs / "head.log")
     step("head started")
 
-    # the contest, built on the judge's machine (the head's)
-    sys.path.insert(0, str(Path(__file__).parent))
     from mjarena.arena.executors import RayExecutor
     from mjarena.contest.scheduler import Scheduler
-    from test_contest import Server
 
-    server = Server(contest_root, teams=list(TEAMS))
-    for team, (name, text) in TEAMS.items():
-        response = server.upload(team, text.encode(), name=name)
-        assert response.status_code == 201, response.text
-    built = server.contest.db.current_submissions()
-    facts["built"] = len(built)
+    server = make_contest(contest_root)
+    facts["built"] = len(server.contest.db.current_submissions())
     step("contest built")
-
-    contest_root.mkdir(exist_ok=True)
-    far_script = 'mount -t tmpfs tmpfs "$1" && exec "$2" start --address=127.0.0.1:' + str(PORT) + ' --block "$@"'
-    with open(logs / "far.log", "w") as out:
-        far = subprocess.Popen(
-            ["unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c",
-             far_script.replace('"$@"', " ".join(f"'{word}'" for word in common)), "far", str(contest_root), ray_bin],
-            env={**os.environ, "MJARENA_SHIPPED": str(far_cache)}, stdout=out, stderr=out)
+    far = start_far_node(ray_temp, far_cache, contest_root, logs / "far.log")
 
     executor = RayExecutor(2, address=f"127.0.0.1:{PORT}")
     import ray
 
-    deadline = time.monotonic() + 60
-    while len([node for node in ray.nodes() if node["Alive"]]) < 2:
-        assert time.monotonic() < deadline, "the far node did not join"
-        assert far.poll() is None, (logs / "far.log").read_text()[-2000:]
-        time.sleep(0.3)
+    wait_for_nodes(2, far, logs / "far.log")
     step("far node joined")
     head_id = ray.get_runtime_context().get_node_id()
     (far_id,) = [node["NodeID"] for node in ray.nodes() if node["Alive"] and node["NodeID"] != head_id]
@@ -233,7 +271,12 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     after = ray_processes()
     facts["game_threads_after_stop"] = [name for name in game_threads
                                         if any(t.name == name and t.is_alive() for t in threading.enumerate())]
-    facts["new_ray_processes"] = [line for pid, line in after.items() if pid not in before]
+    raylets = {pid for pid, line in before.items() if "raylet/raylet" in line}
+    new = [pid for pid in after if pid not in before]
+    # the cluster's raylets start workers of their own (a cancelled game's worker is replaced): those are the
+    # cluster's; anything else new (a gcs_server, a raylet, their agents) would be a Ray instance of the judge's
+    facts["new_cluster_workers"] = len([pid for pid in new if _parent(pid) in raylets])
+    facts["new_ray_processes"] = [after[pid] for pid in new if _parent(pid) not in raylets]
     facts["cluster_processes_kept"] = all(pid in after for pid, line in before.items()
                                           if "raylet" in line or "gcs_server" in line)
     facts["bots_left"] = processes_naming(str(head_cache), str(far_cache), str(contest_root / "builds"))
@@ -250,6 +293,26 @@ if __name__ == "__main__":
         from mjarena.contest.games import GameTask
 
         GameTask.folders = lambda self: {}  # type: ignore[method-assign]
+    if sys.argv[2:] == ["old-stop"]:  # the executor's run and close as they were (ray.shutdown under the threads)
+        from mjarena.arena.executors import RayExecutor
+
+        def old_run(self: Any, fn: Any, tasks: Any) -> Any:
+            from ray._private import auto_init_hook
+
+            auto_init_hook.enable_auto_connect = True
+            refs = {self._submit(fn, task): task for task in tasks}
+            pending = list(refs)
+            try:
+                while pending:
+                    done, pending = self._ray.wait(pending, num_returns=1)
+                    for ref in done:
+                        yield refs[ref], self._result(ref, refs[ref])
+            finally:
+                for ref in pending:
+                    self._ray.cancel(ref, force=True)
+
+        RayExecutor.run = old_run  # type: ignore[method-assign]
+        RayExecutor.close = lambda self, cancel=False: self._ray.shutdown()  # type: ignore[method-assign]
     ray_temp = Path(tempfile.mkdtemp(prefix="mjray-"))  # short: Ray's socket paths must fit in 107 bytes
     try:
         print("\n" + json.dumps(main(Path(sys.argv[1]), ray_temp)), flush=True)

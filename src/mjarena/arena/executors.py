@@ -14,9 +14,12 @@ machine (``--workers`` then caps the CPUs it uses).  To use a cluster, point Ray
   address, e.g. ``RAY_ADDRESS=ray://head:10001`` through Ray Client); ``ray.init()`` reads ``RAY_ADDRESS``,
   which is the same as calling ``ray.init(address="auto")`` in code.
 
-On a cluster every node needs mjarena (and any bot program a SPEC names, at the same path) installed.  Replays
-are returned to the driver and written there, so ``--out`` only has to exist on the machine that runs the
-command.
+On a cluster every node needs mjarena installed.  A task that names its folders (:class:`Portable`: a contest's
+game names its bots' builds) has them sent by content, so its nodes need no shared file system; a tournament's
+tasks do not, so there any bot program a SPEC names must be at the same path on every node.  Replays are returned
+to the driver and written there, so ``--out`` only has to exist on the machine that runs the command.  A node or
+worker that dies under a task is a :class:`NodeFailure` (a judge error), never retried by Ray behind the
+caller's back.
 """
 
 from __future__ import annotations
@@ -366,7 +369,7 @@ class RayExecutor:
             raise (cause if isinstance(cause, Exception) else error) from None
         except exceptions.RayError as error:  # a node, worker or object lost, the cluster gone
             raise NodeFailure(f"the Ray node or worker playing it failed: {_first_sentence(error)}") from None
-        log.debug("%s: played on node %s", task, node)
+        log.info("%s: played on node %s", task, node)
         return result
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
