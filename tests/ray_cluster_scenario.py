@@ -20,6 +20,7 @@ import os
 import secrets
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -92,6 +93,30 @@ def ray_processes() -> dict[int, str]:
                               or "dashboard" in line or "runtime_env" in line):
             found[int(entry)] = line[:160]
     return found
+
+
+def _round_record(db: Any) -> list[Any]:
+    """Round 1's games as comparable: wall seed, seats' results, and the replay's wall and events."""
+    record = []
+    for game in db.games(round_no=1):
+        replay = json.loads(db.replay(game.id))
+        record.append((game.id, game.wall_seed, [(seat.team, seat.status, seat.points) for seat in game.seats],
+                       replay["wall"], replay["events"]))
+    return record
+
+
+def _same_round(server: Any, twin_root: Path) -> bool:
+    """Play round 1 of the twin contest (a copy made before any game) here, in-process, and compare."""
+    from mjarena.contest.model import Contest
+    from mjarena.contest.scheduler import Scheduler
+    from test_contest import Inline
+
+    twin = Contest.open(twin_root)
+    scheduler = Scheduler(twin, Inline(), 1, clock=server.clock)
+    scheduler.step()
+    scheduler.step()
+    scheduler._games.shutdown(wait=True)  # its game threads gone: only the judge's are looked for at the stop
+    return _round_record(twin.db) == _round_record(server.contest.db) != []
 
 
 def _parent(pid: int) -> int | None:
@@ -194,6 +219,10 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     server = make_contest(contest_root)
     facts["built"] = len(server.contest.db.current_submissions())
     step("contest built")
+    twin_root = work / "twin"  # the same contest (the same secret, the same builds), to be played on one machine
+    shutil.copytree(contest_root, twin_root, ignore=shutil.ignore_patterns("contest.db*", "serve.lock"))
+    with sqlite3.connect(contest_root / "contest.db") as source, sqlite3.connect(twin_root / "contest.db") as copy:
+        source.backup(copy)
     far = start_far_node(ray_temp, far_cache, contest_root, logs / "far.log")
 
     executor = RayExecutor(2, address=f"127.0.0.1:{PORT}")
@@ -247,6 +276,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
                         "seats": [(seat.team, seat.status, seat.reason, seat.points) for seat in game.seats]}
                        for game in games]
     facts["round1_finished"] = db.rounds()[0][2] is not None
+    facts["round1_on_one_machine_is_the_same"] = _same_round(server, twin_root)
     totals = db.totals()
     facts["totals_points"] = sum(points for _, points in totals.values())
     facts["totals_games"] = sum(count for count, _ in totals.values())

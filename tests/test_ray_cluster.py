@@ -3,7 +3,8 @@
 The cluster test (marked ``slow``, about a minute: two Ray nodes start) runs :mod:`ray_cluster_scenario` in
 network, pid and mount namespaces of its own (loopback only; everything it starts dies with it): a head node and
 a far node that sees an empty folder where the contest is, eight teams of Python, JavaScript and C++ bots, the
-far node killed mid-game, then the judge stopped as the server stops it.  Before this issue the far node could
+far node killed mid-game, the round compared with the same contest played on one machine, then the judge stopped
+as the server stops it.  Before this issue the far node could
 not start any bot (its builds are under the contest folder), and stopping shut Ray down under the game threads,
 one of which then started a Ray instance of its own.  The other tests are the build parcels' own
 (:mod:`mjarena.builds.shipping`), without Ray.
@@ -61,6 +62,8 @@ def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_
     seats = [seat for game in facts["round1"] for seat in game["seats"]]
     assert all(status != "error" for _team, status, _reason, _points in seats), seats
     assert facts["totals_games"] == 8 and facts["totals_points"] == sum(points for *_, points in seats)
+    # the same contest (same secret, same builds) played on one machine: the same walls, results and replays
+    assert facts["round1_on_one_machine_is_the_same"]
     # stopped while games ran: the threads left run() first, no Ray instance was started, the cluster is intact
     assert facts["running_at_stop"]
     assert facts["game_threads_after_stop"] == [] and not facts["ray_initialized_after_stop"]
