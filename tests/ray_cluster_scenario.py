@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 PORT = 6391
+FAR_NODE = "far-node"
 PY_BOT = (Path(__file__).parent / "bots" / "contest_bot.py").read_text()
 JS_BOT = r"""
 const lines = require('readline').createInterface({input: process.stdin});
@@ -93,6 +94,11 @@ def ray_processes() -> dict[int, str]:
                               or "dashboard" in line or "runtime_env" in line):
             found[int(entry)] = line[:160]
     return found
+
+
+def _nodes(db: Any) -> dict[int, str]:
+    """The node that played each finished game, from its replay."""
+    return {game_id: json.loads(replay)["contest"]["node"] for game_id, replay in db.finished_replays()}
 
 
 def _round_record(db: Any) -> list[Any]:
@@ -165,14 +171,14 @@ def start_head(ray_temp: Path, cache: Path, log: Path) -> None:
 
 
 def start_far_node(ray_temp: Path, cache: Path, hidden: Path, log: Path) -> subprocess.Popen[bytes]:
-    """A node of one CPU in a mount and pid namespace of its own where ``hidden`` is an empty tmpfs; killing the
-    process returned kills the node (its namespace)."""
+    """A node of one CPU, called ``far-node``, in a mount, UTS and pid namespace of its own where ``hidden`` is an
+    empty tmpfs; killing the process returned kills the node (its namespace)."""
     hidden.mkdir(parents=True, exist_ok=True)
-    script = ('mount -t tmpfs tmpfs "$1" && exec "$2" start --address=127.0.0.1:' + str(PORT) + " --block "
-              + " ".join(f"'{word}'" for word in ray_options(ray_temp)))
+    script = (f'mount -t tmpfs tmpfs "$1" && hostname {FAR_NODE} && exec "$2" start --address=127.0.0.1:{PORT} '
+              "--block " + " ".join(f"'{word}'" for word in ray_options(ray_temp)))
     with open(log, "w") as out:
-        return subprocess.Popen(["unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c", script, "far",
-                                 str(hidden), RAY_BIN], env={**os.environ, "MJARENA_SHIPPED": str(cache)},
+        return subprocess.Popen(["unshare", "--mount", "--uts", "--pid", "--fork", "--mount-proc", "--kill-child",
+                                 "sh", "-c", script, "far", str(hidden), RAY_BIN], env={**os.environ, "MJARENA_SHIPPED": str(cache)},
                                 stdout=out, stderr=out)
 
 
@@ -216,7 +222,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     from mjarena.arena.executors import RayExecutor
     from mjarena.contest.scheduler import Scheduler
 
-    server = make_contest(contest_root)
+    server = make_contest(contest_root, games_per_table=2)
     facts["built"] = len(server.contest.db.current_submissions())
     step("contest built")
     twin_root = work / "twin"  # the same contest (the same secret, the same builds), to be played on one machine
@@ -248,8 +254,8 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
 
     def kill_far_node_mid_game() -> None:
         while not killed.is_set():
-            if far_cache.is_dir() and any(not entry.name.startswith(".") for entry in far_cache.iterdir()):
-                time.sleep(0.3)  # its bots are running
+            if FAR_NODE in _nodes(server.contest.db).values() and server.contest.db.games(states=("running",)):
+                time.sleep(0.3)  # it has finished a game and started the next: its bots are running
                 facts["far_playing_at_kill"] = [game.id for game in server.contest.db.games(states=("running",))]
                 os.kill(far.pid, signal.SIGKILL)  # its namespace dies: raylet, worker, bots
                 far.wait()
@@ -267,6 +273,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     killed.set()
     step("round 1 finished")
     db = server.contest.db
+    facts["nodes"] = _nodes(db)
     facts["far_cache"] = sorted(entry.name for entry in far_cache.iterdir()) if far_cache.is_dir() else []
     facts["sources_sent"] = sorted(path.name for path in far_cache.rglob("bot.cpp")) if far_cache.is_dir() else []
     facts["head_cache"] = sorted(entry.name for entry in head_cache.iterdir()) if head_cache.is_dir() else []
@@ -277,6 +284,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
                        for game in games]
     facts["round1_finished"] = db.rounds()[0][2] is not None
     facts["round1_on_one_machine_is_the_same"] = _same_round(server, twin_root)
+    step("round 1 played again on one machine")
     totals = db.totals()
     facts["totals_points"] = sum(points for _, points in totals.values())
     facts["totals_games"] = sum(count for count, _ in totals.values())
@@ -295,6 +303,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     executor.close(cancel=True)
     scheduler.join(30)
     facts["stop_seconds"] = round(time.monotonic() - stop_started, 2)
+    step(f"stopped in {facts['stop_seconds']} s")
     facts["ray_initialized_after_stop"] = ray.is_initialized()
     game_threads = [thread.name for thread in threading.enumerate() if thread.name.startswith("contest-game")]
     time.sleep(1.0)

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from mjarena.builds.shipping import ShippingError, materialise, pack, verify
+from mjarena.contest.games import public_replay
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,11 +58,16 @@ def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_
     # the far node died mid-game: one judge error for that game, played again, counted once, nobody's crash
     assert facts["far_playing_at_kill"]
     (error,) = facts["judge_errors"]
-    assert error[0] in facts["far_playing_at_kill"] and "node" in error[1] and "NodeDiedError" in error[1]
-    assert facts["round1_finished"] and [game["state"] for game in facts["round1"]] == ["finished"] * 2
+    assert error[0] in facts["far_playing_at_kill"] and error[1].startswith("the Ray node or worker playing it failed")
+    assert "NodeDiedError" in error[1] or "WorkerCrashedError" in error[1]  # as Ray first notices it
+    assert facts["round1_finished"] and [game["state"] for game in facts["round1"]] == ["finished"] * 4
     seats = [seat for game in facts["round1"] for seat in game["seats"]]
     assert all(status != "error" for _team, status, _reason, _points in seats), seats
-    assert facts["totals_games"] == 8 and facts["totals_points"] == sum(points for *_, points in seats)
+    assert facts["totals_games"] == 16 and facts["totals_points"] == sum(points for *_, points in seats)
+    # each game's replay names the machine that played it: both played, the game of the dead node another one
+    nodes = {int(game_id): node for game_id, node in facts["nodes"].items()}
+    assert len(nodes) == 4 and "far-node" in nodes.values() and len(set(nodes.values())) == 2
+    assert nodes[error[0]] != "far-node"
     # the same contest (same secret, same builds) played on one machine: the same walls, results and replays
     assert facts["round1_on_one_machine_is_the_same"]
     # stopped while games ran: the threads left run() first, no Ray instance was started, the cluster is intact
@@ -123,3 +129,10 @@ def test_only_files_and_folders_travel(tmp_path: Path) -> None:
     (build / "link").symlink_to("/etc/passwd")
     with pytest.raises(ShippingError, match="only files and folders travel"):
         pack(build)
+
+
+def test_the_node_that_played_a_game_is_in_its_replay_for_the_organiser_only() -> None:
+    replay = {"contest": {"game": 3, "node": "judge-7", "players": []}, "seats": [], "transcripts": {}}
+    assert "node" not in public_replay(replay, None)["contest"]
+    assert "node" not in public_replay(replay, "red")["contest"]
+    assert replay["contest"]["node"] == "judge-7" and public_replay(replay, None)["contest"]["game"] == 3

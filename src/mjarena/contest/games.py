@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -142,7 +143,8 @@ def _factory(task: GameTask) -> Any:
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play the game: ``{"game_id", "results": [per seat: seat, team, status, reason, detail, rank, points],
-    "replay": <replay JSON text>}``."""
+    "replay": <replay JSON text>}``; the replay's ``contest`` part names the game, its players and the machine
+    that played it (``node``: its host name)."""
     from mjarena.arena.match import run_match
 
     labels = [plan.label for plan in task.seats]
@@ -152,7 +154,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                        make_agent=_factory(task))
     replay = within_budget(result.to_json())
     replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
-    replay["contest"] = {"game": task.game_id, "players": [
+    replay["contest"] = {"game": task.game_id, "node": socket.gethostname(), "players": [
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
@@ -175,7 +177,7 @@ def thinking(transcript: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-    """``replay`` as team ``viewer`` (None: the public) may see it: no seed, other seats' exchanges keep only
+    """``replay`` as team ``viewer`` (None: the public) may see it: no seed, no node, other seats' exchanges keep only
     :data:`PUBLIC_EXCHANGE_KEYS`, and their error details lose their standard error."""
     players = {player["seat"]: player["team"] for player in replay.get("contest", {}).get("players", [])}
 
@@ -183,6 +185,8 @@ def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, An
         return viewer is not None and players.get(seat) == viewer
 
     shown = dict(replay)
+    if "contest" in shown:  # which machine played it is the organiser's business (to find a bad node)
+        shown["contest"] = {key: value for key, value in shown["contest"].items() if key != "node"}
     shown["seed"] = None  # (a contest made before secrets kept each wall's seed, from which others followed)
     shown["seats"] = [
         seat if own(seat.get("seat", -1)) else {**seat, "detail": public_detail(seat.get("detail"))}
