@@ -177,8 +177,9 @@ def start_far_node(ray_temp: Path, cache: Path, hidden: Path, log: Path) -> subp
     script = (f'mount -t tmpfs tmpfs "$1" && hostname {FAR_NODE} && exec "$2" start --address=127.0.0.1:{PORT} '
               "--block " + " ".join(f"'{word}'" for word in ray_options(ray_temp)))
     with open(log, "w") as out:
-        return subprocess.Popen(["unshare", "--mount", "--uts", "--pid", "--fork", "--mount-proc", "--kill-child",
-                                 "sh", "-c", script, "far", str(hidden), RAY_BIN], env={**os.environ, "MJARENA_SHIPPED": str(cache)},
+        command = ["unshare", "--mount", "--uts", "--pid", "--fork", "--mount-proc", "--kill-child", "sh", "-c",
+                   script, "far", str(hidden), RAY_BIN]
+        return subprocess.Popen(command, env={**os.environ, "MJARENA_SHIPPED": str(cache)},
                                 stdout=out, stderr=out)
 
 
@@ -301,8 +302,9 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     stop_started = time.monotonic()
     scheduler.stop()
     executor.close(cancel=True)
-    scheduler.join(30)
     facts["stop_seconds"] = round(time.monotonic() - stop_started, 2)
+    scheduler.join(10)
+    facts["scheduler_alive_after_stop"] = scheduler._thread.is_alive()
     step(f"stopped in {facts['stop_seconds']} s")
     facts["ray_initialized_after_stop"] = ray.is_initialized()
     game_threads = [thread.name for thread in threading.enumerate() if thread.name.startswith("contest-game")]

@@ -73,6 +73,7 @@ def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_
     # stopped while games ran: the threads left run() first, no Ray instance was started, the cluster is intact
     assert facts["running_at_stop"]
     assert facts["game_threads_after_stop"] == [] and not facts["ray_initialized_after_stop"]
+    assert not facts["scheduler_alive_after_stop"]  # it waited for games that stop() had cancelled, for ever
     assert facts["new_ray_processes"] == [] and facts["cluster_processes_kept"]
     assert facts["bots_left"] == []
     assert facts["run_after_close"] == "ExecutorClosed"
