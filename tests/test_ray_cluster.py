@@ -18,8 +18,11 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import zlib
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +140,45 @@ def test_the_node_that_played_a_game_is_in_its_replay_for_the_organiser_only() -
     assert "node" not in public_replay(replay, None)["contest"]
     assert "node" not in public_replay(replay, "red")["contest"]
     assert replay["contest"]["node"] == "judge-7" and public_replay(replay, None)["contest"]["game"] == 3
+
+
+# -- the stop, without Ray ----------------------------------------------------------------------------------
+
+
+class Held:
+    """An executor whose games wait until released (``entered`` is set once one waits)."""
+
+    remote = False
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def run(self, fn: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        self.entered.set()
+        self.release.wait(60)
+        raise RuntimeError("the executor closed while the game ran")
+
+    def close(self, cancel: bool = False) -> None:
+        self.release.set()
+
+
+def test_a_stopped_scheduler_ends_though_games_of_its_round_were_still_queued(tmp_path: Path) -> None:
+    """One game at a time, two in the round: stop() cancels the queued one, and the round's wait used to wait for
+    it for ever (a cancelled future never tells ``wait`` it is done), so the scheduler's thread never ended."""
+    from mjarena.contest.scheduler import Scheduler
+    from test_contest import TEAMS, Server, version_of
+
+    server = Server(tmp_path / "contest", teams=TEAMS)  # five teams: two tables
+    for team in TEAMS:
+        assert server.upload(team, version_of(team)).status_code == 201
+    executor = Held()
+    scheduler = Scheduler(server.contest, executor, 1, clock=server.clock, poll=0.05)
+    scheduler.start()
+    assert executor.entered.wait(60)
+    assert len(server.contest.db.games(states=("planned", "running"))) == 2
+    scheduler.stop()
+    executor.close(cancel=True)
+    scheduler.join(10)
+    assert not scheduler._thread.is_alive()
+    assert server.contest.db.judge_errors() == []  # a game stopped is dropped, not failed
