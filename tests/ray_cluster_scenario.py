@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -326,7 +327,51 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     except Exception as error:  # what the closed executor says
         facts["run_after_close"] = type(error).__name__
     step("stopped")
+    facts["serve"] = serve_and_stop(server, contest_root, [head_cache, far_cache], logs)
+    step("mjarena contest serve --executor ray played and was stopped by SIGTERM")
     return facts  # the rest of the cluster dies with the namespace
+
+
+def serve_and_stop(server: Any, contest_root: Path, caches: list[Path], logs: Path) -> dict[str, Any]:
+    """``mjarena contest serve --executor ray`` on the cluster, on round 2's games (the window has closed; the round
+    in progress is finished): SIGTERM once a game of it is finished, with others running; what is left after."""
+    db = server.contest.db
+    finished = len(db.games(states=("finished",)))
+    before = ray_processes()
+    raylets = {pid for pid, line in before.items() if "raylet/raylet" in line}
+    with open(logs / "serve.log", "w") as out:
+        command = [sys.executable, "-m", "mjarena.cli", "contest", "serve", str(contest_root), "--executor", "ray",
+                   "--workers", "2", "--port", "8765"]
+        serve = subprocess.Popen(command,
+                                 env={**os.environ, "RAY_ADDRESS": f"127.0.0.1:{PORT}"}, stdout=out, stderr=out)
+    deadline = time.monotonic() + 90
+    while len(db.games(states=("finished",))) == finished or not db.games(states=("running",)):
+        assert serve.poll() is None, (logs / "serve.log").read_text()[-3000:]
+        assert time.monotonic() < deadline, "the server played no game of round 2"
+        time.sleep(0.1)
+    facts: dict[str, Any] = {"running_at_sigterm": [game.id for game in db.games(states=("running",))]}
+    started = time.monotonic()
+    serve.send_signal(signal.SIGTERM)
+    try:
+        facts["exit"] = serve.wait(60)
+    except subprocess.TimeoutExpired:
+        facts["exit"] = "still running after 60 s"
+        serve.kill()
+        serve.wait()
+    facts["stop_seconds"] = round(time.monotonic() - started, 2)
+    time.sleep(1.0)
+    after = ray_processes()
+    new = [pid for pid in after if pid not in before]
+    facts["new_ray_processes"] = [after[pid] for pid in new if _parent(pid) not in raylets]
+    facts["cluster_processes_kept"] = all(pid in after for pid, line in before.items()
+                                          if "raylet" in line or "gcs_server" in line)
+    facts["bots_left"] = processes_naming(*(str(cache) for cache in caches), str(contest_root / "builds"))
+    log = (logs / "serve.log").read_text()
+    facts["started_a_local_ray"] = "Started a local Ray instance" in log
+    facts["traceback"] = "Traceback" in log
+    facts["played_on"] = sorted(set(re.findall(r"played on node (\S+)", log)))
+    facts["judge_errors"] = [what for _, what in [(row.game_id, row.what) for row in db.judge_errors()]][1:]
+    return facts
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ The cluster test (marked ``slow``, about a minute: two Ray nodes start) runs :mo
 network, pid and mount namespaces of its own (loopback only; everything it starts dies with it): a head node and
 a far node that sees an empty folder where the contest is, eight teams of Python, JavaScript and C++ bots, the
 far node killed mid-game, the round compared with the same contest played on one machine, then the judge stopped
-as the server stops it.  Before this issue the far node could
+as the server stops it, and last ``mjarena contest serve --executor ray`` on the cluster, stopped by SIGTERM.  Before this issue the far node could
 not start any bot (its builds are under the contest folder), and stopping shut Ray down under the game threads,
 one of which then started a Ray instance of its own.  The other tests are the build parcels' own
 (:mod:`mjarena.builds.shipping`), without Ray.
@@ -80,6 +80,12 @@ def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_
     assert facts["new_ray_processes"] == [] and facts["cluster_processes_kept"]
     assert facts["bots_left"] == []
     assert facts["run_after_close"] == "ExecutorClosed"
+    # the same through `mjarena contest serve --executor ray` (RAY_ADDRESS: the cluster) and SIGTERM
+    serve = facts["serve"]
+    assert serve["running_at_sigterm"] and serve["exit"] == 128 + 15 and not serve["traceback"], serve  # (stopped)
+    assert not serve["started_a_local_ray"] and serve["new_ray_processes"] == [], serve
+    assert serve["cluster_processes_kept"] and serve["bots_left"] == [], serve
+    assert serve["played_on"] and serve["judge_errors"] == [], serve
 
 
 # -- the parcels ------------------------------------------------------------------------------------------

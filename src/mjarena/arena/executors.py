@@ -28,6 +28,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -37,7 +38,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from mjarena.agents.errors import JudgeError
-from mjarena.lifetime import pool_worker
+from mjarena.lifetime import STOP_SIGNALS, pool_worker
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorClosed", "ExecutorUnavailable", "LocalExecutor", "NodeFailure",
            "Portable", "RayExecutor", "make_executor"]
@@ -246,6 +247,13 @@ def _ray_call(fn: Callable[[Any], Any], task: Any, places: Sequence[tuple[str, s
     return node, fn(task)
 
 
+def _stop_handlers() -> dict[int, Any]:
+    """The handlers of the stop signals now (none off the main thread, where none can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.getsignal(signum) for signum in STOP_SIGNALS if signal.getsignal(signum) is not None}
+
+
 def _first_sentence(error: BaseException) -> str:
     """The error's class and the first sentence of what it says (Ray's messages go on for a paragraph).
 
@@ -303,7 +311,10 @@ class RayExecutor:
                 options["address"] = address
             elif workers and not os.environ.get("RAY_ADDRESS"):
                 options["num_cpus"] = workers
+            handlers = _stop_handlers()
             ray.init(**options)
+            for signum, handler in handlers.items():  # Ray's own SIGTERM handler would exit past the judge's
+                signal.signal(signum, handler)
         self._call = ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(_ray_call)
         self._state = threading.Condition()
         self._active = 0
@@ -369,7 +380,8 @@ class RayExecutor:
             raise (cause if isinstance(cause, Exception) else error) from None
         except exceptions.RayError as error:  # a node, worker or object lost, the cluster gone
             raise NodeFailure(f"the Ray node or worker playing it failed: {_first_sentence(error)}") from None
-        log.info("%s: played on node %s", task, node)
+        if callable(getattr(task, "folders", None)):  # a game (not a warm-up)
+            log.info("%s: played on node %s", task, node)
         return result
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
