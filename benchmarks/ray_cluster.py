@@ -76,6 +76,7 @@ def inside(rounds: int, json_file: str | None) -> None:
         PORT,
         cluster_env,
         make_contest,
+        private_temp,
         start_far_node,
         start_head,
         wait_for_nodes,
@@ -84,14 +85,15 @@ def inside(rounds: int, json_file: str | None) -> None:
     cluster_env()
     work = Path(tempfile.mkdtemp(prefix="mjbench-"))
     try:
-        start_head(work / "ray", work / "head-cache", work / "head.log")
+        ray_temp = private_temp()
+        start_head(ray_temp, work / "head-cache", work / "head.log")
         server = make_contest(work / "contest", games_per_table=3)
         executor = RayExecutor(2, address=f"127.0.0.1:{PORT}")
         server.scheduler = Scheduler(server.contest, executor, 2, clock=server.clock, retry=0.0)
         games_a_minute(server, 1)  # warm: every build unpacked on the head, workers started
         spare = [two_processes_over_one()]
         one_before = games_a_minute(server, rounds)
-        far = start_far_node(work / "ray", work / "far-cache", work / "contest", work / "far.log")
+        far = start_far_node(ray_temp, work / "far-cache", work / "contest", work / "far.log")
         wait_for_nodes(2, far, work / "far.log")
         games_a_minute(server, 1)  # warm the far node likewise
         two = games_a_minute(server, rounds)

@@ -24,7 +24,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -144,6 +143,13 @@ def processes_naming(*marks: str) -> list[str]:
             if any(mark in line for mark in marks):
                 found.append(line[:160])
     return found
+
+
+def private_temp() -> Path:
+    """Ray's folder: a tmpfs on /mnt in this mount namespace (a short path: Ray's socket paths must fit in 107
+    bytes), gone with the namespace however the run ends."""
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/mnt"], check=True)
+    return Path("/mnt/ray")
 
 
 def cluster_env() -> None:
@@ -399,8 +405,4 @@ if __name__ == "__main__":
 
         RayExecutor.run = old_run  # type: ignore[method-assign]
         RayExecutor.close = lambda self, cancel=False: self._ray.shutdown()  # type: ignore[method-assign]
-    ray_temp = Path(tempfile.mkdtemp(prefix="mjray-"))  # short: Ray's socket paths must fit in 107 bytes
-    try:
-        print("\n" + json.dumps(main(Path(sys.argv[1]), ray_temp)), flush=True)
-    finally:
-        shutil.rmtree(ray_temp, ignore_errors=True)
+    print("\n" + json.dumps(main(Path(sys.argv[1]), private_temp())), flush=True)

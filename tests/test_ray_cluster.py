@@ -4,10 +4,12 @@ The cluster test (marked ``slow``, about a minute: two Ray nodes start) runs :mo
 network, pid and mount namespaces of its own (loopback only; everything it starts dies with it): a head node and
 a far node that sees an empty folder where the contest is, eight teams of Python, JavaScript and C++ bots, the
 far node killed mid-game, the round compared with the same contest played on one machine, then the judge stopped
-as the server stops it, and last ``mjarena contest serve --executor ray`` on the cluster, stopped by SIGTERM.  Before this issue the far node could
-not start any bot (its builds are under the contest folder), and stopping shut Ray down under the game threads,
-one of which then started a Ray instance of its own.  The other tests are the build parcels' own
-(:mod:`mjarena.builds.shipping`), without Ray.
+as the server stops it, and last ``mjarena contest serve --executor ray`` on the cluster, stopped by SIGTERM.
+Before this issue the far node could not start any bot (its builds are under the contest folder), and stopping
+shut Ray down under the game threads, one of which then started a Ray instance of its own
+(``ray_cluster_scenario.py WORK no-shipping`` and ``old-stop`` put the old behaviour back, and this test fails on
+them).  The other tests are the build parcels' own (:mod:`mjarena.builds.shipping`) and the scheduler's stop,
+without Ray.
 """
 
 from __future__ import annotations
