@@ -14,26 +14,36 @@ machine (``--workers`` then caps the CPUs it uses).  To use a cluster, point Ray
   address, e.g. ``RAY_ADDRESS=ray://head:10001`` through Ray Client); ``ray.init()`` reads ``RAY_ADDRESS``,
   which is the same as calling ``ray.init(address="auto")`` in code.
 
-On a cluster every node needs mjarena (and any bot program a SPEC names, at the same path) installed.  Replays
-are returned to the driver and written there, so ``--out`` only has to exist on the machine that runs the
-command.
+On a cluster every node needs mjarena installed.  A task that names its folders (:class:`Portable`: a contest's
+game names its bots' builds) has them sent by content, so its nodes need no shared file system; a tournament's
+tasks do not, so there any bot program a SPEC names must be at the same path on every node.  Replays are returned
+to the driver and written there, so ``--out`` only has to exist on the machine that runs the command.  A node or
+worker that dies under a task is a :class:`NodeFailure` (a judge error), never retried by Ray behind the
+caller's back.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
-from mjarena.lifetime import pool_worker
+from mjarena.agents.errors import JudgeError
+from mjarena.lifetime import STOP_SIGNALS, pool_worker
 
-__all__ = ["EXECUTORS", "Executor", "ExecutorUnavailable", "LocalExecutor", "RayExecutor", "make_executor"]
+__all__ = ["EXECUTORS", "Executor", "ExecutorClosed", "ExecutorUnavailable", "LocalExecutor", "NodeFailure",
+           "Portable", "RayExecutor", "make_executor"]
+
+log = logging.getLogger("mjarena.executors")
 
 EXECUTORS = ("local", "ray")
 
@@ -190,46 +200,233 @@ def _seconds_per_task(done: set[Future[Any]]) -> float | None:
     return min(times) if times else None
 
 
+class ExecutorClosed(RuntimeError):
+    """The executor is closing (or closed): no task starts on it any more."""
+
+
+class NodeFailure(JudgeError):
+    """The machine or worker playing a task failed (a Ray node or worker died, an object was lost, the cluster
+    went away): the judge's failure, never the task's; a contest plays the game again (a judge error)."""
+
+
+class Portable(Protocol):
+    """A task that names the folders it reads on this machine, so that an executor can send them to another."""
+
+    def folders(self) -> Mapping[str, Sequence[str]]:
+        """Each folder the task reads, with the names in it that are not to leave this machine."""
+        ...
+
+    def relocated(self, places: Mapping[str, str]) -> Any:
+        """The same task with each folder of ``places`` at its new place."""
+        ...
+
+
+POLL_SECONDS = 0.2
+"""How often a task's wait on Ray looks whether the executor is closing."""
+CLOSE_SECONDS = 30.0
+"""How long :meth:`RayExecutor.close` waits for the threads inside :meth:`RayExecutor.run` to leave it."""
+MAX_PARCELS = 512
+"""The most build parcels the judge keeps in Ray's object store (the least recently used are dropped)."""
+
+
+def _ray_call(fn: Callable[[Any], Any], task: Any, places: Sequence[tuple[str, str]], *parcels: bytes) -> Any:
+    """On a node: unpack the task's build folders (``places``: ``(folder, digest)``, ``parcels``: their bytes)
+    into the node-local cache (:func:`mjarena.builds.shipping.node_cache`), checked against their digests, and run
+    ``fn`` on the task moved to them; ``(node, result)``."""
+    from mjarena.builds.shipping import ShippingError, materialise, node_cache
+
+    node = _node_name()
+    if places:
+        moved = {}
+        for (folder, digest), data in zip(places, parcels, strict=True):
+            try:
+                moved[folder] = str(materialise(node_cache(), digest, data))
+            except ShippingError as error:
+                raise NodeFailure(f"node {node} cannot unpack a bot's build: {error}") from None
+        task = task.relocated(moved)
+    return node, fn(task)
+
+
+def _stop_handlers() -> dict[int, Any]:
+    """The handlers of the stop signals now (none off the main thread, where none can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.getsignal(signum) for signum in STOP_SIGNALS if signal.getsignal(signum) is not None}
+
+
+def _first_sentence(error: BaseException) -> str:
+    """The error's class and the first sentence of what it says (Ray's messages go on for a paragraph).
+
+    >>> _first_sentence(ValueError("Task failed because the node is dead. This can happen if ..."))
+    'ValueError: Task failed because the node is dead.'
+    """
+    text = " ".join(str(error).split())
+    end = text.find(". ")
+    return f"{type(error).__name__}: {text[:end + 1] if end >= 0 else text}"[:300]
+
+
+def _node_name() -> str:
+    """This node as the log names it: its host name and the start of its Ray node id."""
+    import socket
+
+    import ray
+
+    with contextlib.suppress(Exception):
+        return f"{socket.gethostname()}/{ray.get_runtime_context().get_node_id()[:8]}"
+    return socket.gethostname()
+
+
 class RayExecutor:
-    """Ray tasks, one per game; see the module docstring for running on a cluster."""
+    """Ray tasks, one per game and one CPU each, never retried by Ray (a game whose node dies raises
+    :class:`NodeFailure`: the caller plays it again, and knows it did); see the module docstring for a cluster.
+
+    ``ray.init`` is called once, here (``address``: a cluster's, else ``$RAY_ADDRESS``, else a local instance of
+    ``workers`` CPUs); the threads that call :meth:`run` never start Ray (its automatic ``ray.init`` is turned
+    off).  A :class:`Portable` task's folders (a game's builds) travel by content: each is packed once
+    (:mod:`mjarena.builds.shipping`), put in Ray's object store, and unpacked by the node that plays the game into
+    its own cache, checked against the digest before every game; no node needs the contest folder.
+
+    :meth:`close` stops it in order: no new task starts, the tasks running are cancelled (``cancel``) or waited
+    for, every thread inside :meth:`run` leaves it, and only then does the executor disconnect from Ray (and stop
+    the local instance if it started one; a cluster's own processes are left alone).
+    """
 
     remote = True
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, address: str | None = None) -> None:
         try:
             import ray
         except ImportError:
             raise ExecutorUnavailable("the Ray executor needs Ray: pip install 'mjarena[ray]'") from None
         self._ray = ray
+        with contextlib.suppress(ImportError, AttributeError):  # a thread's Ray call never starts an instance
+            from ray._private import auto_init_hook
+
+            auto_init_hook.enable_auto_connect = False
         self._owns = not ray.is_initialized()
         if self._owns:
             options: dict[str, Any] = {"ignore_reinit_error": True, "include_dashboard": False,
                                        "log_to_driver": False}
-            if workers and not os.environ.get("RAY_ADDRESS"):
+            if address:
+                options["address"] = address
+            elif workers and not os.environ.get("RAY_ADDRESS"):
                 options["num_cpus"] = workers
+            handlers = _stop_handlers()
             ray.init(**options)
-        self._remote_fns: dict[Callable[[Any], Any], Any] = {}
+            for signum, handler in handlers.items():  # Ray's own SIGTERM handler would exit past the judge's
+                signal.signal(signum, handler)
+        self._call = ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(_ray_call)
+        self._state = threading.Condition()
+        self._active = 0
+        self._closing = False
+        self._cancelling = False
+        self._parcels: OrderedDict[tuple[Any, ...], tuple[str, Any]] = OrderedDict()
+
+    def _enter(self) -> None:
+        with self._state:
+            if self._closing:
+                raise ExecutorClosed("the Ray executor is closing: no game starts on it")
+            self._active += 1
+
+    def _leave(self) -> None:
+        with self._state:
+            self._active -= 1
+            self._state.notify_all()
+
+    def _parcel(self, folder: str, leave_out: Sequence[str]) -> tuple[str, Any]:
+        """``(digest, object ref)`` of ``folder``'s parcel, packed and put once per published folder (a build
+        published again has another inode)."""
+        from mjarena.builds.shipping import ShippingError, pack
+
+        try:
+            info = os.stat(folder)
+        except OSError as error:
+            raise JudgeError(f"the bot's build {folder} is gone ({error.strerror or error})") from None
+        key = (folder, info.st_dev, info.st_ino, info.st_mtime_ns, tuple(leave_out))
+        with self._state:
+            if key in self._parcels:
+                self._parcels.move_to_end(key)
+                return self._parcels[key]
+        try:
+            parcel = pack(folder, leave_out)
+        except ShippingError as error:
+            raise JudgeError(f"cannot send the bot's build: {error}") from None
+        entry = (parcel.digest, self._ray.put(parcel.data))
+        with self._state:
+            self._parcels[key] = entry
+            while len(self._parcels) > MAX_PARCELS:
+                self._parcels.popitem(last=False)
+        return entry
+
+    def _submit(self, fn: Callable[[Any], Any], task: Any) -> Any:
+        places: list[tuple[str, str]] = []
+        refs = []
+        if callable(getattr(task, "folders", None)) and callable(getattr(task, "relocated", None)):
+            for folder, leave_out in task.folders().items():
+                digest, ref = self._parcel(folder, leave_out)
+                places.append((folder, digest))
+                refs.append(ref)
+        return self._call.remote(fn, task, places, *refs)
+
+    def _result(self, ref: Any, task: Any) -> Any:
+        """The task's result; Ray's own failures as :class:`NodeFailure`, the task's exception as itself."""
+        exceptions = self._ray.exceptions
+        try:
+            node, result = self._ray.get(ref)
+        except exceptions.TaskCancelledError:
+            raise ExecutorClosed("the Ray executor closed while the task ran") from None
+        except exceptions.RayTaskError as error:  # what the task raised, as it raised it: the caller's to judge
+            cause = getattr(error, "cause", None)
+            raise (cause if isinstance(cause, Exception) else error) from None
+        except exceptions.RayError as error:  # a node, worker or object lost, the cluster gone
+            raise NodeFailure(f"the Ray node or worker playing it failed: {_first_sentence(error)}") from None
+        if callable(getattr(task, "folders", None)):  # a game (not a warm-up)
+            log.info("%s: played on node %s", task, node)
+        return result
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
-        """Launch every task, then yield each as ``ray.wait`` reports it done."""
+        """Launch every task, then yield each as ``ray.wait`` reports it done; leave at once (cancelling what is
+        left) when :meth:`close` cancels, or on an early exit.  :class:`ExecutorClosed` once closing."""
         ray = self._ray
-        remote_fn = self._remote_fns.get(fn)
-        if remote_fn is None:
-            remote_fn = self._remote_fns[fn] = ray.remote(fn)
-        refs = {remote_fn.remote(task): task for task in tasks}
-        pending = list(refs)
+        self._enter()
+        refs: dict[Any, T] = {}
+        pending: list[Any] = []
         try:
+            for task in tasks:
+                refs[self._submit(fn, task)] = task
+            pending = list(refs)
             while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+                if self._cancelling:
+                    raise ExecutorClosed("the Ray executor closed while the task ran")
+                done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
                 for ref in done:
-                    yield refs[ref], ray.get(ref)
+                    yield refs[ref], self._result(ref, refs[ref])
+        except self._ray.exceptions.RayError as error:  # put, submit or wait: the cluster failed, not the task
+            if isinstance(error, self._ray.exceptions.RayTaskError):
+                raise
+            raise NodeFailure(f"the Ray cluster failed: {_first_sentence(error)}") from None
         finally:
             for ref in pending:
-                ray.cancel(ref, force=True)
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
+            self._leave()
 
     def close(self, cancel: bool = False) -> None:
-        """Shut Ray down if this executor started it; a Ray instance that was already there is left running."""
-        if self._owns:
+        """Stop: no new task starts; with ``cancel`` the running ones are cancelled (their workers, and the bots
+        in them, killed), else waited for; then, once every thread has left :meth:`run` (at most
+        :data:`CLOSE_SECONDS`), disconnect from Ray (which stops the local instance this executor started; a
+        cluster is left running).  Safe to call twice."""
+        with self._state:
+            self._closing = True
+            self._cancelling = self._cancelling or cancel
+            deadline = time.monotonic() + CLOSE_SECONDS
+            while self._active and time.monotonic() < deadline:
+                self._state.wait(max(0.0, deadline - time.monotonic()))
+            stuck = self._active
+            self._parcels.clear()
+        if stuck:
+            log.warning("%d game thread(s) still wait on Ray after %g s; disconnecting anyway", stuck, CLOSE_SECONDS)
+        if self._owns and self._ray.is_initialized():
             self._ray.shutdown()
 
     def __enter__(self) -> RayExecutor:

@@ -15,8 +15,10 @@ bot's per-turn output beside its answers, within a budget per seat (:mod:`mjaren
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mjarena.contest.replay_budget import within_budget
@@ -60,6 +62,47 @@ class GameTask:
     def __str__(self) -> str:
         return f"game {self.game_id}"
 
+    def folders(self) -> dict[str, list[str]]:
+        """The build folders its bots run from, each with the files in it that need not leave this machine (a
+        compiled bot's source): what an executor ships to a node without the contest folder
+        (:mod:`mjarena.builds.shipping`).
+
+        >>> seat = SeatPlan("red", 1, Program(["/c/builds/K/work/bot"], ["/c/builds/K/work"]))
+        >>> GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").folders()["/c/builds/K/work"]
+        []
+        """
+        from mjarena.builds.shipping import held_back
+
+        found: dict[str, list[str]] = {}
+        for plan in self.seats:
+            for folder in plan.program.readable if plan.program is not None else ():
+                try:
+                    names = os.listdir(folder)
+                except OSError:  # gone: the box says so when it starts (a judge error)
+                    names = []
+                found[folder] = held_back(names, plan.program.argv)
+        return found
+
+    def relocated(self, places: Mapping[str, str]) -> GameTask:
+        """The same game with each build folder ``places`` names at its new place (in the argv and readable
+        paths of its bots).
+
+        >>> seat = SeatPlan("red", 1, Program(["java", "-cp", "/c/K/work", "Main"], ["/c/K/work"]))
+        >>> moved = GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").relocated({"/c/K/work": "/n/D"})
+        >>> moved.seats[0].program.argv, moved.seats[0].program.readable
+        (['java', '-cp', '/n/D', 'Main'], ['/n/D'])
+        """
+        def moved(word: str) -> str:
+            for old, new in places.items():
+                if word == old or word.startswith(old + "/"):
+                    return new + word[len(old):]
+            return word
+
+        seats = tuple(plan if plan.program is None else replace(plan, program=replace(
+            plan.program, argv=[moved(word) for word in plan.program.argv],
+            readable=[moved(path) for path in plan.program.readable])) for plan in self.seats)
+        return replace(self, seats=seats)
+
 
 def public_detail(detail: str | None) -> str | None:
     """An error's detail without the bot's standard error (which only its team sees).
@@ -100,7 +143,8 @@ def _factory(task: GameTask) -> Any:
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play the game: ``{"game_id", "results": [per seat: seat, team, status, reason, detail, rank, points],
-    "replay": <replay JSON text>}``."""
+    "replay": <replay JSON text>}``; the replay's ``contest`` part names the game, its players and the machine
+    that played it (``node``: its host name)."""
     from mjarena.arena.match import run_match
 
     labels = [plan.label for plan in task.seats]
@@ -110,7 +154,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                        make_agent=_factory(task))
     replay = within_budget(result.to_json())
     replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
-    replay["contest"] = {"game": task.game_id, "players": [
+    replay["contest"] = {"game": task.game_id, "node": socket.gethostname(), "players": [
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
@@ -133,7 +177,7 @@ def thinking(transcript: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-    """``replay`` as team ``viewer`` (None: the public) may see it: no seed, other seats' exchanges keep only
+    """``replay`` as team ``viewer`` (None: the public) may see it: no seed, no node, other seats' exchanges keep only
     :data:`PUBLIC_EXCHANGE_KEYS`, and their error details lose their standard error."""
     players = {player["seat"]: player["team"] for player in replay.get("contest", {}).get("players", [])}
 
@@ -141,6 +185,8 @@ def public_replay(replay: Mapping[str, Any], viewer: str | None) -> dict[str, An
         return viewer is not None and players.get(seat) == viewer
 
     shown = dict(replay)
+    if "contest" in shown:  # which machine played it is the organiser's business (to find a bad node)
+        shown["contest"] = {key: value for key, value in shown["contest"].items() if key != "node"}
     shown["seed"] = None  # (a contest made before secrets kept each wall's seed, from which others followed)
     shown["seats"] = [
         seat if own(seat.get("seat", -1)) else {**seat, "detail": public_detail(seat.get("detail"))}

@@ -179,7 +179,9 @@ class Scheduler:
         db = self.contest.db
         pending = db.games(round_no=number, states=("planned", "running"))
         futures = [self._games.submit(self.play, game.id) for game in pending]
-        wait(futures)
+        waiting = set(futures)
+        while waiting and not self._stop.is_set():  # (a game cancelled by stop() never tells a waiter it is done)
+            waiting = wait(waiting, timeout=self.poll).not_done
         if self._stop.is_set():
             return
         failed = [future.exception() for future in futures if future.exception() is not None]
