@@ -18,8 +18,8 @@ Two kinds of box (:class:`Sandbox`):
 - ``none``: a plain child process (trusted programs that need the real filesystem). The same limits are watched
   and it still dies with the judge, but it sees everything the judge sees.
 
->>> Sandbox.parse("none")
-Sandbox(kind='none', tmp_mib=64, max_processes=128, file_size_mib=64, cgroup=None)
+>>> Sandbox.parse("none").kind, Sandbox.parse("none").private_runtimes
+('none', True)
 >>> Sandbox.parse("docker")
 Traceback (most recent call last):
 ...
