@@ -304,6 +304,8 @@ class BotProcess:
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.game_budget = game_budget
         self.seat = seat
+        if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
+            Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
         self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval

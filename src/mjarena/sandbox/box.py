@@ -550,8 +550,9 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
     given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
     working folder.  With ``runtime`` (the copies' folder, a seat slot, the runtime's paths): no system
     directory whole, but the slot's copies of those paths and of the ``/etc`` and ``/proc`` files (see
-    :mod:`mjarena.sandbox.copies`).  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of ``null`` alone,
-    read-only, and the working folder a tmpfs of that size showing the judge's folder's files read-only."""
+    :mod:`mjarena.sandbox.copies`).  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of
+    ``null`` alone, read-only, and the working folder a tmpfs of that size showing the judge's folder's files
+    read-only."""
     args: list[str] = []
     shown: list[str] = []
     links = []
@@ -1004,6 +1005,20 @@ class Box:
             self._output_fd = os.open(f"/proc/{self.init_pid}/root{self.workdir}",
                                       os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
             self._tmpfs_fds.append(self._output_fd)  # its pages are memory too
+
+    def prepare(self) -> None:
+        """Make the seat slot's copies of the program's runtime now (when this box gets them), so that the first
+        :meth:`start` does not spend a bot's time on it: a copy made for the first time takes seconds (a JDK's
+        190 MiB), a check that the copies are there and fresh some 0.2 s once per judge process.  Errors are left
+        for :meth:`start` to report."""
+        if not self.sandbox.boxed:
+            return
+        with contextlib.suppress(OSError):
+            command, _ = resolve_command(self.argv, self.workdir)
+            runtime = self._runtime(command[0])
+            if runtime is not None:
+                folder, slot, paths = runtime
+                copies.slot_binds(folder, slot, [*paths, *_system_etc()], _SYSTEM_DIRS)
 
     def _runtime(self, program: str) -> tuple[str, int, list[str]] | None:
         """(the copies' folder, the seat slot, the paths to show from it) when this box gets private copies of its

@@ -34,7 +34,6 @@ import struct
 import subprocess
 import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
 __all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "runtime_paths", "slot_binds"]
 
@@ -251,12 +250,15 @@ def _bot_own(program: str, trees: list[str]) -> bool:
 
 # -- the copies -------------------------------------------------------------------------------------------------
 
-def _fresh(source: os.stat_result, copy: str) -> bool:
+def _fresh(source: str, info: os.stat_result, copy: str) -> bool:
+    """Whether ``copy`` is a copy of ``source`` (whose ``lstat`` is ``info``) as it is now."""
     try:
-        info = os.lstat(copy)
+        mine = os.lstat(copy)
+        if stat.S_ISLNK(info.st_mode):
+            return stat.S_ISLNK(mine.st_mode) and os.readlink(copy) == os.readlink(source)
     except OSError:
         return False
-    return info.st_size == source.st_size and info.st_mtime_ns == source.st_mtime_ns
+    return mine.st_size == info.st_size and mine.st_mtime_ns == info.st_mtime_ns
 
 
 def _copy_one(source: str, target: str) -> None:
@@ -266,7 +268,7 @@ def _copy_one(source: str, target: str) -> None:
     if stat.S_ISDIR(info.st_mode):
         os.makedirs(target, 0o755, exist_ok=True)
         return
-    if _fresh(info, target):
+    if _fresh(source, info, target):
         return
     folder = os.path.dirname(target)
     os.makedirs(folder, 0o755, exist_ok=True)
@@ -354,7 +356,13 @@ def _ancestors(path: str) -> list[str]:
 
 def slot_binds(folder: str, slot: int, paths: Iterable[str], top_links: Iterable[str]) -> list[str]:
     """bwrap arguments that show the slot's copies of ``paths`` (files and folders) at their own paths, with the
-    symbolic links met on the way to each (but those in ``top_links``, which the box already makes)."""
+    symbolic links met on the way to each (but those in ``top_links``, which the box already makes); the copies
+    made or refreshed first (once per judge process)."""
+    return list(_slot_binds(folder, slot, tuple(paths), tuple(top_links)))
+
+
+@functools.lru_cache(maxsize=64)
+def _slot_binds(folder: str, slot: int, paths: tuple[str, ...], top_links: tuple[str, ...]) -> tuple[str, ...]:
     made_links = set(top_links)
     found = [_links(path) for path in paths]
     reals = sorted({real for _, real in found if os.path.exists(real)}, key=lambda real: (real.count("/"), real))
@@ -378,4 +386,4 @@ def slot_binds(folder: str, slot: int, paths: Iterable[str], top_links: Iterable
                         made.add(parent)
                         args += ["--perms", "0755", "--dir", parent]
                 args += ["--symlink", target, link]
-    return args
+    return tuple(args)
