@@ -42,6 +42,7 @@ SLOTS = 4
 #: Parts of an interpreter's tree that no program needs at run time (and that make most of its size).
 _SKIP = frozenset({"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip",
                    "__phello__", "jmods", "include", "legal", "man", "docs", "demo", "sample", "src.zip"})
+_GROUP = 3  # files of one folder from which the slot's copy of the folder is shown whole
 _LIBRARY_DIRS = ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib")
 _PT_INTERP, _PT_DYNAMIC, _PT_LOAD = 3, 2, 1
 _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
@@ -365,25 +366,43 @@ def slot_binds(folder: str, slot: int, paths: Iterable[str], top_links: Iterable
 def _slot_binds(folder: str, slot: int, paths: tuple[str, ...], top_links: tuple[str, ...]) -> tuple[str, ...]:
     made_links = set(top_links)
     found = [_links(path) for path in paths]
-    reals = sorted({real for _, real in found if os.path.exists(real)}, key=lambda real: (real.count("/"), real))
-    trees = [real for real in reals if os.path.isdir(real)]
+    reals = {real for _, real in found if os.path.exists(real)}
+    trees = {real for real in reals if os.path.isdir(real)}
+    files = [real for real in reals if real not in trees and not any(_inside(real, tree) for tree in trees)]
+    # a folder holding several of the files is shown whole, from the slot's copy of it (which holds only what the
+    # slot's programs needed, and its links): one mount rather than one a library
+    parents: dict[str, int] = {}
+    for real in files:
+        parents[os.path.dirname(real)] = parents.get(os.path.dirname(real), 0) + 1
+    grouped = {parent for parent, count in parents.items() if count >= _GROUP}
+    for real in files:
+        copy_of_once(folder, slot, real)
+    shown = sorted((trees | grouped | {real for real in files if os.path.dirname(real) not in grouped})
+                   - {real for real in reals if any(_inside(real, tree) and real != tree for tree in trees)},
+                   key=lambda real: (real.count("/"), real))
+    folders = trees | grouped
     args: list[str] = []
     made: set[str] = {"/"}
-    for real in reals:
-        if any(_inside(real, tree) and real != tree for tree in trees):
-            continue
+    root = _slot_root(folder, slot)
+    for real in shown:
+        if any(_inside(real, other) and real != other for other in folders):
+            continue  # inside a folder shown whole: its copy is there
         for parent in _ancestors(real):  # traversable by the box's uid (bwrap would copy a parent's mode)
             if parent not in made:
                 made.add(parent)
                 args += ["--perms", "0755", "--dir", parent]
-        args += ["--ro-bind", copy_of_once(folder, slot, real), real]
+        args += ["--ro-bind", root + real if real in grouped else copy_of_once(folder, slot, real), real]
     for links, _ in found:
-        for link, target in links:  # a link inside a shown folder is there already (a copy keeps links as links)
-            if link not in made_links and not any(_inside(link, tree) for tree in trees):
-                made_links.add(link)
-                for parent in _ancestors(link):
-                    if parent not in made:
-                        made.add(parent)
-                        args += ["--perms", "0755", "--dir", parent]
-                args += ["--symlink", target, link]
+        for link, target in links:
+            if link in made_links:
+                continue
+            made_links.add(link)
+            if any(_inside(link, other) for other in folders):  # shown from the copy, which keeps links as links
+                _copy_one(link, root + link)
+                continue
+            for parent in _ancestors(link):
+                if parent not in made:
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", parent]
+            args += ["--symlink", target, link]
     return tuple(args)
