@@ -214,8 +214,9 @@ def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     when it is the bot's own file: an interpreter's trees (copied whole but for :data:`_SKIP`) and single files
     (the program when it is a system one, the ELF loader and libraries of it and of the trees' libraries).
 
-    >>> trees, files = runtime_paths("/bin/true")
-    >>> trees, "/usr/bin/true" in files, any("libc.so" in path for path in files)
+    >>> true = os.path.realpath("/bin/true")
+    >>> trees, files = runtime_paths(true)
+    >>> trees, true in files, any("libc.so" in path for path in files)
     ((), True, True)
     """
     trees: list[str] = []
