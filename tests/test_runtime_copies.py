@@ -48,3 +48,13 @@ def test_the_copies_folder_must_be_the_judges_alone(tmp_path: Path) -> None:
     folder.chmod(0o777)
     with pytest.raises(PermissionError, match="no one else can write to"):
         copies.copy_of(str(folder), 0, shutil.which("true") or "/bin/true")
+
+
+def test_a_script_needs_what_its_interpreter_needs(tmp_path: Path) -> None:
+    script = tmp_path / "bot.sh"
+    script.write_text("#!/bin/sh\necho PASS\n")
+    trees, files = copies.runtime_paths(str(script))
+    assert trees == ()
+    assert "/bin/sh" in files and os.path.realpath("/bin/sh") in files  # the path it names, and the real file
+    assert any(os.path.basename(path) == "libc.so.6" for path in files)
+    assert str(script) not in files  # the bot's own file is shown as it is, not copied

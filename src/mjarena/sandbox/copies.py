@@ -219,6 +219,11 @@ def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     >>> trees, true in files, any("libc.so" in path for path in files)
     ((), True, True)
     """
+    interpreter = _shebang(program)
+    if interpreter is not None and os.path.realpath(interpreter) != program:  # a script: its interpreter's needs
+        trees, files = runtime_paths(os.path.realpath(interpreter))
+        own = _bot_own(program, list(trees))
+        return trees, tuple(sorted({*files, interpreter, *([] if own else [program])}))
     trees: list[str] = []
     elves = [program]
     stdlib = _python_stdlib(program)
@@ -236,6 +241,25 @@ def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         files.add(program)
     files = {path for path in files if not any(_inside(path, tree) for tree in trees)}
     return tuple(trees), tuple(sorted(files))
+
+
+def _shebang(program: str) -> str | None:
+    """The interpreter a script names on its ``#!`` line, as it names it (None: not a script, or the interpreter
+    is not there).
+
+    >>> _shebang("/etc/passwd") is None
+    True
+    """
+    try:
+        with open(program, "rb") as handle:
+            line = handle.readline(256)
+    except OSError:
+        return None
+    words = line[2:].split() if line.startswith(b"#!") else []
+    if not words:
+        return None
+    interpreter = words[0].decode("utf-8", "replace")
+    return interpreter if interpreter.startswith("/") and os.path.isfile(interpreter) else None
 
 
 def _inside(path: str, folder: str) -> bool:
