@@ -542,6 +542,12 @@ def _init_python() -> str:
     return os.path.realpath(sys.executable)
 
 
+def _runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
+    """bwrap arguments showing the slot's copies of ``paths`` and of the ``/etc`` files (made when missing)."""
+    links = [folder for folder in _SYSTEM_DIRS if os.path.islink(folder)]  # made by :func:`_binds`
+    return copies.slot_binds(folder, slot, [*paths, *_system_etc()], links)
+
+
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
            output_bytes: int | None = None, memory_limit: int | None = None,
            runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
@@ -555,18 +561,16 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
     read-only."""
     args: list[str] = []
     shown: list[str] = []
-    links = []
     for folder in _SYSTEM_DIRS:
         if os.path.islink(folder):
             args += ["--symlink", os.readlink(folder), folder]
-            links.append(folder)
         elif os.path.isdir(folder) and runtime is None:
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
     proc = procview.binds(memory_limit)
     if runtime is not None:
         folder, slot, paths = runtime
-        args += copies.slot_binds(folder, slot, [*paths, *_system_etc()], links)
+        args += _runtime_binds(folder, slot, paths)
         proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
                 and os.path.isfile(word) else word for word in proc]
     args += ["--proc", "/proc", *proc]
@@ -1017,8 +1021,7 @@ class Box:
             command, _ = resolve_command(self.argv, self.workdir)
             runtime = self._runtime(command[0])
             if runtime is not None:
-                folder, slot, paths = runtime
-                copies.slot_binds(folder, slot, [*paths, *_system_etc()], _SYSTEM_DIRS)
+                _runtime_binds(*runtime)
 
     def _runtime(self, program: str) -> tuple[str, int, list[str]] | None:
         """(the copies' folder, the seat slot, the paths to show from it) when this box gets private copies of its
