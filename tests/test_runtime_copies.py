@@ -53,7 +53,7 @@ def test_the_copies_folder_must_be_the_judges_alone(tmp_path: Path) -> None:
 def test_a_script_needs_what_its_interpreter_needs(tmp_path: Path) -> None:
     script = tmp_path / "bot.sh"
     script.write_text("#!/bin/sh\necho PASS\n")
-    trees, files = copies.runtime_paths(str(script))
+    trees, files = copies.runtime_paths(str(script), own=True)
     assert trees == ()
     assert "/bin/sh" in files and os.path.realpath("/bin/sh") in files  # the path it names, and the real file
     assert any(os.path.basename(path) == "libc.so.6" for path in files)

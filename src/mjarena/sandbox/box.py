@@ -477,6 +477,15 @@ def _interpreter_tree(executable: str) -> str | None:
     return None
 
 
+def _bot_own(program: str) -> bool:
+    """Whether the real path ``program`` is a bot's own file (shown as it is), not a system or interpreter one.
+
+    >>> _bot_own("/usr/bin/true"), _bot_own("/srv/builds/team/bot")
+    (False, True)
+    """
+    return not any(_within(program, folder) for folder in _SYSTEM_DIRS) and _interpreter_tree(program) is None
+
+
 @functools.cache
 def _unshim(program: str) -> str:
     """The real program behind a version manager's shim (pyenv's ``…/shims/python3`` is a shell script that
@@ -952,7 +961,7 @@ class Box:
         runtime = self._runtime(command[0])
         if runtime is not None:  # the runtime's files come from the slot's copies: only the bot's own shown as they are
             visible = [path for path in visible[1:] if path != _interpreter_tree(command[0])]
-            if not any(_within(command[0], folder) for folder in _SYSTEM_DIRS) and not _interpreter_tree(command[0]):
+            if _bot_own(command[0]):
                 visible.append(command[0])
             init_tree = None
         shown = [*self.readable, *visible, *([init_tree] if init_tree else [])]
@@ -1029,8 +1038,8 @@ class Box:
         if self.seat is None or not self.sandbox.private_runtimes or self.build_output is not None:
             return None
         paths: list[str] = []
-        for executable in (program, _init_python()):
-            trees, files = copies.runtime_paths(executable)
+        for executable, own in ((program, _bot_own(program)), (_init_python(), False)):
+            trees, files = copies.runtime_paths(executable, own)
             paths += [path for path in (*trees, *files) if path not in paths]
         return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
 

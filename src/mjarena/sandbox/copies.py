@@ -11,7 +11,11 @@ usual paths, instead of the whole shared ``/usr``:
   loader's cache as ``ldconfig -p`` lists it, and the usual folders): a C, C++ or Pascal bot, Node;
 - an interpreter's own tree: Python's standard library (without ``site-packages`` and its ``test`` package) with
   the libraries of its extension modules; a JDK's ``bin``, ``lib``, ``conf`` and ``release``;
+- a script: what the interpreter on its ``#!`` line needs;
 - the Python that runs the box's init, which every box needs, and the small files of ``/etc`` that boxes show.
+
+A folder holding three or more of those files is shown whole from the slot's copy of it (which holds only what
+the slot's programs needed, and their links): one mount rather than one a library.
 
 Copies are made on first use, in a folder of the judge's (``runtime-copies`` next to the build cache unless
 :class:`~mjarena.sandbox.Sandbox` names one), one tree per slot, and reused by every later box and judge; a
@@ -49,8 +53,8 @@ _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
 
 
 def default_folder() -> str:
-    """``$MJARENA_CACHE/../runtime-copies`` style: ``runtime-copies`` beside the build cache's folder
-    (``$XDG_CACHE_HOME/mjarena`` or ``~/.cache/mjarena``)."""
+    """``runtime-copies`` beside the build cache's default folder: in ``$XDG_CACHE_HOME/mjarena``, or
+    ``~/.cache/mjarena``."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "mjarena", "runtime-copies")
 
@@ -209,10 +213,11 @@ def _tree_files(top: str) -> list[str]:
 
 
 @functools.cache
-def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def runtime_paths(program: str, own: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(trees, files): what a box needs to run ``program`` (an absolute, real path), beside the program itself
-    when it is the bot's own file: an interpreter's trees (copied whole but for :data:`_SKIP`) and single files
-    (the program when it is a system one, the ELF loader and libraries of it and of the trees' libraries).
+    when it is the bot's ``own`` file (shown as it is, not copied): an interpreter's trees (copied whole but for
+    :data:`_SKIP`) and single files (the program when it is not its own, the ELF loader and libraries of it and
+    of the trees' libraries; for a script, what the interpreter on its ``#!`` line needs, and that path).
 
     >>> true = os.path.realpath("/bin/true")
     >>> trees, files = runtime_paths(true)
@@ -222,7 +227,6 @@ def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     interpreter = _shebang(program)
     if interpreter is not None and os.path.realpath(interpreter) != program:  # a script: its interpreter's needs
         trees, files = runtime_paths(os.path.realpath(interpreter))
-        own = _bot_own(program, list(trees))
         return trees, tuple(sorted({*files, interpreter, *([] if own else [program])}))
     trees: list[str] = []
     elves = [program]
@@ -237,7 +241,7 @@ def runtime_paths(program: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         elves += [path for path in _tree_files(tree) if not os.path.islink(path) and (
             path.endswith(".so") or ".so." in path or os.path.basename(os.path.dirname(path)) == "bin")]
     files = elf_closure(elves)
-    if not _bot_own(program, trees):
+    if not own:
         files.add(program)
     files = {path for path in files if not any(_inside(path, tree) for tree in trees)}
     return tuple(trees), tuple(sorted(files))
@@ -264,14 +268,6 @@ def _shebang(program: str) -> str | None:
 
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _bot_own(program: str, trees: list[str]) -> bool:
-    """Whether ``program`` is a bot's own file (shown as it is), not a system or interpreter one."""
-    from mjarena.sandbox.box import _SYSTEM_DIRS, _interpreter_tree
-
-    system = any(_inside(program, folder) for folder in _SYSTEM_DIRS)
-    return not system and _interpreter_tree(program) is None and not any(_inside(program, t) for t in trees)
 
 
 # -- the copies -------------------------------------------------------------------------------------------------
