@@ -26,7 +26,7 @@ import pytest
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox, procview, run
 
-from boxes import sandbox_kinds
+from boxes import requires_bwrap, sandbox_kinds
 
 BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "counter_channel_bot.py"
 BITS = 32
@@ -277,3 +277,122 @@ def test_the_jvm_and_node_size_themselves_by_the_box_limit(kind: str, runtime: s
         assert heap > 1 << 28, heap
     else:
         assert heap == 1 << 28, heap  # a quarter of 1 GiB
+
+
+# -- pages of the runtime's files (issue 36): each seat slot its own copies -----------------------------------
+
+PAGE_BOT = r"""
+import ctypes, json, os, struct, sys
+role, path, stride, bits = sys.argv[1], sys.argv[2].partition("=")[2], int(sys.argv[3]), sys.argv[4]
+libc = ctypes.CDLL(None)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(path, os.O_RDONLY)
+base = libc.mmap(None, len(bits) * stride, 1, 2, fd, 0)
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.madvise(base, len(bits) * stride, 1)  # MADV_RANDOM: a fault reads its own page alone, not ahead
+line = sys.stdin.readline()
+while line:
+    report = {}
+    if role == "send":  # a 1: the block's page read into the page cache, and kept mapped while stopped
+        for number, bit in enumerate(bits):
+            if bit == "1":
+                ctypes.c_char.from_address(base + number * stride).value
+    elif "W1" in line:  # a page mapped by no one else is "exclusively mapped" in /proc/self/pagemap
+        decoded = ""
+        with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
+            for number in range(len(bits)):
+                ctypes.c_char.from_address(base + number * stride).value
+                pagemap.seek((base + number * stride) // 4096 * 8)
+                decoded += "0" if struct.unpack("<Q", pagemap.read(8))[0] >> 56 & 1 else "1"
+        report = {"bits": decoded}
+    sys.stdout.write(json.dumps({"response": "PASS", "debug": report}) + "\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\n")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+"""
+PAGE_STRIDE = 92 << 10  # past the pages a fault maps around the one it reads
+
+
+def _runtime_target() -> str:
+    """A file of the Python runtime that every Python box shows and that hardly anything maps or reads (the
+    topics of ``help()``)."""
+    found = sorted(Path(os.path.realpath(sys.executable)).parent.parent.glob("lib/python3*/pydoc_data/topics.py"))
+    assert found and found[0].stat().st_size >= PAGE_STRIDE * EIGHT, found
+    return str(found[0])
+
+
+def _drop(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def _cached(path: str, offsets: list[int]) -> str:
+    """Which of the pages at ``offsets`` of ``path`` are in the page cache (``mincore``, the judge's side: the
+    strongest receiver there is)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    size = os.path.getsize(path)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        base = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        vector = (ctypes.c_ubyte * (size // 4096 + 1))()
+        libc.mincore(base, size, vector)
+        libc.munmap(base, size)
+    finally:
+        os.close(fd)
+    return "".join("1" if vector[offset // 4096] & 1 else "0" for offset in offsets)
+
+
+EIGHT = 8
+
+
+@pytest.mark.parametrize(("kind", "private"), [
+    pytest.param("none", False, id="none"), pytest.param("bwrap", False, id="bwrap-shared", marks=requires_bwrap),
+    pytest.param("bwrap", True, id="bwrap-copies", marks=requires_bwrap)])
+def test_seats_of_one_table_share_no_page_of_their_runtime(kind: str, private: bool, tmp_path: Path) -> None:
+    """The two channels through the pages of a file that both boxes show: the page cache (a page the sender read
+    is cached for the receiver: here the judge looks, with ``mincore``, at the file the receiver's box shows at
+    that path) and the count of mappings (the receiver reads ``pagemap``'s "exclusively mapped" bit of a page the
+    sender keeps mapped while stopped).  With ``--sandbox none`` or boxes that show the shared ``/usr`` and
+    interpreter both decode every bit; with each seat slot's own copies neither learns anything."""
+    target = _runtime_target()
+    script = tmp_path / "page_bot.py"
+    script.write_text(PAGE_BOT)
+    script.chmod(0o644)
+    tmp_path.chmod(0o755)
+    bits = "10110010"
+    sandbox = Sandbox(kind=kind, private_runtimes=private, runtime_copies=str(tmp_path.parent / "copies"))
+    python = os.path.realpath(sys.executable)
+
+    def seat(number: int, role: str) -> BotProcess:
+        # (the path in a word of its own would be shown as a file the bot names, from the judge's disk)
+        return BotProcess([python, str(script), role, f"file={target}", str(PAGE_STRIDE), bits], time_limit=10.0,
+                          sandbox=sandbox, readable=[str(script)], seat=number)
+
+    sender, receiver = seat(0, "send"), seat(1, "receive")
+    offsets = [number * PAGE_STRIDE for number in range(EIGHT)]
+    with sender, receiver:
+        receiver.ask("0 1")  # its box made (and its copies), nothing of the target touched yet
+        seen = target
+        if kind == "bwrap":
+            seen = f"/proc/{receiver._box.init_pid}/root{target}"
+        for path in {target, seen}:
+            _drop(path)
+        assert _cached(seen, offsets) == "0" * EIGHT, "the pages start uncached"
+        sender.ask("0 0")
+        cached = _cached(seen, offsets)
+        mapped = json.loads(receiver.ask("2 W1").debug or "{}")["bits"]
+        sender.ask("2 W1")
+    if private:
+        assert cached == "0" * EIGHT, cached  # the sender warmed its own slot's copy only
+        assert mapped == "0" * EIGHT, mapped  # and mapped it: no page the receiver maps is mapped by it
+    else:
+        assert cached == bits, (bits, cached)
+        assert mapped == bits, (bits, mapped)

@@ -89,13 +89,13 @@ def make_agent(
     from mjarena.agents.source_bot import is_source, source_agent
 
     if is_source(spec, limits.toolchains):
-        return source_agent(spec, limits, rules)
+        return source_agent(spec, limits, rules, seat)
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.protocol.process import BotProcess, ProcessTransport
 
     process = BotProcess(
         split_command(spec), time_limit=limits.time, memory_limit_mib=limits.memory_mib,
-        output_limit=limits.output_bytes, sandbox=limits.sandbox, game_budget=limits.budget,
+        output_limit=limits.output_bytes, sandbox=limits.sandbox, game_budget=limits.budget, seat=seat,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
 

@@ -68,8 +68,9 @@ class BrokenBuild:
         raise BotCrash(f"does not build: {self.why}")
 
 
-def source_agent(spec: str, limits: Limits, rules: JudgeRules) -> Agent:
-    """The agent of a source-file spec: its build played over ``rules``' protocol, or a :class:`BrokenBuild`."""
+def source_agent(spec: str, limits: Limits, rules: JudgeRules, seat: int | None = None) -> Agent:
+    """The agent of a source-file spec: its build played over ``rules``' protocol (at ``seat``: its box shows its
+    seat slot's own copies of its runtime), or a :class:`BrokenBuild`."""
     from mjarena.agents.botzone_agent import BotzoneAgent
     from mjarena.builds import BuildError, build
     from mjarena.protocol.process import BotProcess, ProcessTransport
@@ -84,6 +85,6 @@ def source_agent(spec: str, limits: Limits, rules: JudgeRules) -> Agent:
     seconds, memory, budget = language_limits(result, limits)
     process = BotProcess(
         result.command(memory), time_limit=seconds, memory_limit_mib=memory, output_limit=limits.output_bytes,
-        sandbox=limits.sandbox, readable=result.readable, game_budget=budget,
+        sandbox=limits.sandbox, readable=result.readable, game_budget=budget, seat=seat,
     )
     return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)

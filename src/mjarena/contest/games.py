@@ -135,7 +135,7 @@ def _factory(task: GameTask) -> Any:
             return make_agent(spec, seat, limits, seed=seed, rules=rules)
         process = BotProcess(program.argv, time_limit=program.time_limit, memory_limit_mib=program.memory_mib,
                              output_limit=limits.output_bytes, sandbox=limits.sandbox, readable=program.readable,
-                             game_budget=program.game_budget)
+                             game_budget=program.game_budget, seat=seat)
         return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
 
     return factory

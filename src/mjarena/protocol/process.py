@@ -266,6 +266,8 @@ class BotProcess:
     fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
     ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).  ``game_budget`` is
     the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
+    ``seat`` is its seat at the table, when the other seats' bots are untrusted: its box then shows its seat
+    slot's own copies of its runtime (:mod:`mjarena.sandbox.copies`, when the sandbox has ``private_runtimes``).
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -286,6 +288,7 @@ class BotProcess:
         game_budget: float | None = None,
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
+        seat: int | None = None,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -300,6 +303,9 @@ class BotProcess:
         self.limit_address_space = limit_address_space
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.game_budget = game_budget
+        self.seat = seat
+        if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
+            Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
         self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
@@ -435,7 +441,7 @@ class BotProcess:
                 address_space = self.memory_limit_mib * MIB if self.limit_address_space else None
                 self._box = Box(
                     self.argv, sandbox=self.sandbox, readable=self.readable, cwd=self.cwd, env=self.env,
-                    memory_limit=self.memory_limit_mib * MIB, address_space=address_space,
+                    memory_limit=self.memory_limit_mib * MIB, address_space=address_space, seat=self.seat,
                 )
             process = self._box.start()
         except BoxLeftovers as error:  # what the bot's last run left in its box: its own doing

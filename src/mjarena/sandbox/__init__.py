@@ -8,18 +8,19 @@ wall, CPU, peak memory, output, verdict).
 
 Two kinds of box (:class:`Sandbox`):
 
-- ``bwrap`` (the default): Linux namespaces through bubblewrap, with our own init as the box's pid 1 and a
-  seccomp filter on every program (:mod:`mjarena.sandbox.seccomp`). The program sees its own files read-only,
-  the system directories read-only, a private size-capped ``/tmp`` and ``/dev/shm`` (wiped between programs,
-  counted as its memory), a ``/proc`` of its own pid namespace, no network (loopback included), its own IPC
-  and UTS namespaces, and an environment of ``PATH``, ``HOME`` and ``LANG`` only. When the judge runs as root
-  the program runs under an unprivileged uid of its own, so that the process-count limit bites. Everything
-  dies with the box, and the box dies with the judge.
+- ``bwrap`` (the default): Linux namespaces through bubblewrap, with our own init as the box's pid 1 and a seccomp
+  filter on every program (:mod:`mjarena.sandbox.seccomp`). The program sees its own files read-only, the system
+  directories read-only (a bot at a table's seat: only its seat slot's own copies of what its runtime needs,
+  :mod:`mjarena.sandbox.copies`), a private size-capped ``/tmp`` and ``/dev/shm`` (wiped between programs, counted
+  as its memory), a ``/proc`` of its own pid namespace, no network (loopback included), its own IPC and UTS
+  namespaces, and an environment of ``PATH``, ``HOME`` and ``LANG`` only. When the judge runs as root the program
+  runs under an unprivileged uid of its own, so that the process-count limit bites. Everything dies with the box,
+  and the box dies with the judge.
 - ``none``: a plain child process (trusted programs that need the real filesystem). The same limits are watched
   and it still dies with the judge, but it sees everything the judge sees.
 
->>> Sandbox.parse("none")
-Sandbox(kind='none', tmp_mib=64, max_processes=128, file_size_mib=64, cgroup=None)
+>>> Sandbox.parse("none").kind, Sandbox.parse("none").private_runtimes
+('none', True)
 >>> Sandbox.parse("docker")
 Traceback (most recent call last):
 ...

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat, stat_fields
-from mjarena.sandbox import portable, procview, seccomp
+from mjarena.sandbox import copies, portable, procview, seccomp
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
 
@@ -477,6 +477,15 @@ def _interpreter_tree(executable: str) -> str | None:
     return None
 
 
+def _bot_own(program: str) -> bool:
+    """Whether the real path ``program`` is a bot's own file (shown as it is), not a system or interpreter one.
+
+    >>> _bot_own("/usr/bin/true"), _bot_own("/srv/builds/team/bot")
+    (False, True)
+    """
+    return not any(_within(program, folder) for folder in _SYSTEM_DIRS) and _interpreter_tree(program) is None
+
+
 @functools.cache
 def _unshim(program: str) -> str:
     """The real program behind a version manager's shim (pyenv's ``…/shims/python3`` is a shell script that
@@ -542,22 +551,38 @@ def _init_python() -> str:
     return os.path.realpath(sys.executable)
 
 
+def _runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
+    """bwrap arguments showing the slot's copies of ``paths`` and of the ``/etc`` files (made when missing)."""
+    links = [folder for folder in _SYSTEM_DIRS if os.path.islink(folder)]  # made by :func:`_binds`
+    return copies.slot_binds(folder, slot, [*paths, *_system_etc()], links)
+
+
 def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
-           output_bytes: int | None = None, memory_limit: int | None = None) -> list[str]:
+           output_bytes: int | None = None, memory_limit: int | None = None,
+           runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
     """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
     counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
     given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
-    working folder.  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of ``null`` alone,
-    read-only, and the working folder a tmpfs of that size showing the judge's folder's files read-only."""
+    working folder.  With ``runtime`` (the copies' folder, a seat slot, the runtime's paths): no system
+    directory whole, but the slot's copies of those paths and of the ``/etc`` and ``/proc`` files (see
+    :mod:`mjarena.sandbox.copies`).  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of
+    ``null`` alone, read-only, and the working folder a tmpfs of that size showing the judge's folder's files
+    read-only."""
     args: list[str] = []
     shown: list[str] = []
     for folder in _SYSTEM_DIRS:
         if os.path.islink(folder):
             args += ["--symlink", os.readlink(folder), folder]
-        elif os.path.isdir(folder):
+        elif os.path.isdir(folder) and runtime is None:
             args += ["--ro-bind", folder, folder]
             shown.append(folder + "/")
-    args += ["--proc", "/proc", *procview.binds(memory_limit)]
+    proc = procview.binds(memory_limit)
+    if runtime is not None:
+        folder, slot, paths = runtime
+        args += _runtime_binds(folder, slot, paths)
+        proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
+                and os.path.isfile(word) else word for word in proc]
+    args += ["--proc", "/proc", *proc]
     if output_bytes is None:
         args += ["--dev", "/dev"]
     else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
@@ -565,7 +590,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
                  "/dev/null", "--perms", "0755", "--dir", "/dev/shm", "--remount-ro", "/dev"]
     for mount in _TMPFS:
         args += ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", mount]
-    mounts = {(path, "--ro-bind") for path in _system_etc()}
+    mounts = {(path, "--ro-bind") for path in _system_etc()} if runtime is None else set()
     mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
     private = ("/", *_TMPFS)  # never covered by a shown folder: the box's own root and tmpfs mounts
@@ -760,6 +785,10 @@ class Box:
     read-only, so that what the compiler writes never reaches the disk until :meth:`keep_output` copies it, within
     its cap.  With no box the program writes into ``cwd`` itself, and :meth:`keep_output` only counts it.
 
+    ``seat`` (a bot's box at a table: its seat there) gives the box, when the sandbox has ``private_runtimes``,
+    the seat slot's own copies of the files its program needs, and nothing else of the system directories
+    (:mod:`mjarena.sandbox.copies`): no page of a file is shared with the boxes of the other seats.
+
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
     ...     output = os.read(process.stdout, 100)
@@ -781,8 +810,10 @@ class Box:
         memory_limit: int | None = None,
         address_space: int | None = None,
         build_output: int | None = None,
+        seat: int | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.seat = seat
         self.sandbox = sandbox
         self.readable = [os.fspath(path) for path in readable]
         self.writable = [os.fspath(path) for path in writable]
@@ -927,6 +958,12 @@ class Box:
         check(self.sandbox)
         root = os.getuid() == 0
         init_tree = _interpreter_tree(_init_python())
+        runtime = self._runtime(command[0])
+        if runtime is not None:  # the runtime's files come from the slot's copies: only the bot's own shown as they are
+            visible = [path for path in visible[1:] if path != _interpreter_tree(command[0])]
+            if _bot_own(command[0]):
+                visible.append(command[0])
+            init_tree = None
         shown = [*self.readable, *visible, *([init_tree] if init_tree else [])]
         if self.build_output is not None:  # the working folder's files are shown in its tmpfs
             shown = [path for path in shown if not _within(os.path.abspath(path), self.workdir)]
@@ -942,7 +979,7 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
-        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit)
+        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit, runtime)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -981,6 +1018,30 @@ class Box:
             self._output_fd = os.open(f"/proc/{self.init_pid}/root{self.workdir}",
                                       os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
             self._tmpfs_fds.append(self._output_fd)  # its pages are memory too
+
+    def prepare(self) -> None:
+        """Make the seat slot's copies of the program's runtime now (when this box gets them), so that the first
+        :meth:`start` does not spend a bot's time on it: a copy made for the first time takes seconds (a JDK's
+        190 MiB), a check that the copies are there and fresh some 0.2 s once per judge process.  Errors are left
+        for :meth:`start` to report."""
+        if not self.sandbox.boxed:
+            return
+        with contextlib.suppress(OSError):
+            command, _ = resolve_command(self.argv, self.workdir)
+            runtime = self._runtime(command[0])
+            if runtime is not None:
+                _runtime_binds(*runtime)
+
+    def _runtime(self, program: str) -> tuple[str, int, list[str]] | None:
+        """(the copies' folder, the seat slot, the paths to show from it) when this box gets private copies of its
+        runtime: a seat's box under a sandbox with ``private_runtimes``, not a compiler's."""
+        if self.seat is None or not self.sandbox.private_runtimes or self.build_output is not None:
+            return None
+        paths: list[str] = []
+        for executable, own in ((program, _bot_own(program)), (_init_python(), False)):
+            trees, files = copies.runtime_paths(executable, own)
+            paths += [path for path in (*trees, *files) if path not in paths]
+        return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
 
     def _start_boxed(self) -> Process:
         self._exit = None

@@ -1,0 +1,429 @@
+"""Each seat slot's own copy of the runtime files its box shows (issue 36): no page of a file shared between the
+boxes of one table.
+
+Two bots at one table can talk through the pages of any file that both boxes show: the page cache (a page that
+one reads is then read fast by the other) and the count of mappings of a page (``/proc/self/pagemap``'s
+"exclusively mapped" bit, ``smaps``' ``Pss``).  A copy of a file is another inode with pages of its own, so a box
+of seat slot *n* (0 to 3 at a table) is shown only its own slot's copies of what its program needs, at their
+usual paths, instead of the whole shared ``/usr``:
+
+- the program's ELF loader and libraries (``PT_INTERP`` and ``DT_NEEDED``, followed through ``RUNPATH``, the
+  loader's cache as ``ldconfig -p`` lists it, and the usual folders): a C, C++ or Pascal bot, Node;
+- an interpreter's own tree: Python's standard library (without ``site-packages`` and its ``test`` package) with
+  the libraries of its extension modules; a JDK's ``bin``, ``lib``, ``conf`` and ``release``;
+- a script: what the interpreter on its ``#!`` line needs;
+- the Python that runs the box's init, which every box needs, and the small files of ``/etc`` that boxes show.
+
+A folder holding three or more of those files is shown whole from the slot's copy of it (which holds only what
+the slot's programs needed, and their links): one mount rather than one a library.
+
+Copies are made on first use, in a folder of the judge's (``runtime-copies`` next to the build cache unless
+:class:`~mjarena.sandbox.Sandbox` names one), one tree per slot, and reused by every later box and judge; a
+copy whose source changed (size or time of change) is made again.  Each file is written under a temporary name
+and renamed into place, so judges running side by side never see half a copy.
+
+>>> _links("/")
+([], '/')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import glob
+import os
+import shutil
+import stat
+import struct
+import subprocess
+import tempfile
+from collections.abc import Iterable
+
+__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "runtime_paths", "slot_binds"]
+
+#: Seat slots that get copies of their own: the seats of one table.
+SLOTS = 4
+#: Parts of an interpreter's tree that no program needs at run time (and that make most of its size).
+_SKIP = frozenset({"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip",
+                   "__phello__", "jmods", "include", "legal", "man", "docs", "demo", "sample", "src.zip"})
+_GROUP = 3  # files of one folder from which the slot's copy of the folder is shown whole
+_LIBRARY_DIRS = ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib")
+_PT_INTERP, _PT_DYNAMIC, _PT_LOAD = 3, 2, 1
+_DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
+
+
+def default_folder() -> str:
+    """``runtime-copies`` beside the build cache's default folder: in ``$XDG_CACHE_HOME/mjarena``, or
+    ``~/.cache/mjarena``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mjarena", "runtime-copies")
+
+
+# -- what a program needs ---------------------------------------------------------------------------------------
+
+def _elf(path: str) -> tuple[str | None, list[str], list[str]]:
+    """(loader, needed sonames, run paths) of a 64-bit little-endian ELF file; (None, [], []) for anything else.
+
+    >>> _elf("/etc/passwd")
+    (None, [], [])
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None, [], []
+    try:
+        return _elf_fields(fd, path)
+    except (OSError, struct.error, ValueError):
+        return None, [], []
+    finally:
+        os.close(fd)
+
+
+def _elf_fields(fd: int, path: str) -> tuple[str | None, list[str], list[str]]:
+    head = os.pread(fd, 64, 0)
+    if head[:4] != b"\x7fELF" or len(head) < 64 or head[4] != 2 or head[5] != 1:
+        return None, [], []
+    phoff, = struct.unpack_from("<Q", head, 32)
+    phentsize, phnum = struct.unpack_from("<HH", head, 54)
+    table = os.pread(fd, phentsize * phnum, phoff)
+    loader = None
+    dynamic = None
+    loads: list[tuple[int, int, int]] = []
+    for index in range(phnum):
+        kind, _, offset, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", table, index * phentsize)
+        if kind == _PT_INTERP:
+            loader = os.pread(fd, filesz, offset).split(b"\0")[0].decode("utf-8", "replace")
+        elif kind == _PT_DYNAMIC:
+            dynamic = os.pread(fd, min(filesz, 1 << 20), offset)
+        elif kind == _PT_LOAD:
+            loads.append((vaddr, offset, filesz))
+    if dynamic is None:
+        return loader, [], []
+    entries = []
+    strtab = strsz = None
+    for at in range(0, len(dynamic) - 15, 16):
+        tag, value = struct.unpack_from("<qQ", dynamic, at)
+        if tag == 0:
+            break
+        if tag == _DT_STRTAB:
+            strtab = next((value - vaddr + offset for vaddr, offset, size in loads if vaddr <= value < vaddr + size),
+                          None)
+        elif tag == _DT_STRSZ:
+            strsz = value
+        entries.append((tag, value))
+    if strtab is None or strsz is None:
+        return loader, [], []
+    strings = os.pread(fd, min(strsz, 1 << 22), strtab)
+
+    def text(offset: int) -> str:
+        return strings[offset:strings.find(b"\0", offset)].decode("utf-8", "replace")
+
+    needed = [text(value) for tag, value in entries if tag == _DT_NEEDED]
+    runpath = [part for tag, value in entries if tag in (_DT_RPATH, _DT_RUNPATH) for part in text(value).split(":")]
+    return loader, needed, [part.replace("$ORIGIN", os.path.dirname(path)) for part in runpath if part]
+
+
+@functools.cache
+def _loader_cache() -> dict[str, str]:
+    """soname -> path of the 64-bit libraries the loader's cache lists (``ldconfig -p``)."""
+    found: dict[str, str] = {}
+    ldconfig = shutil.which("ldconfig", path="/usr/sbin:/sbin:/usr/bin:/bin")
+    if ldconfig is None:
+        return found
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        listing = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, timeout=10).stdout
+        for line in listing.splitlines():
+            name, _, rest = line.strip().partition(" (")
+            tags, _, path = rest.partition(") => ")
+            if path and "64" in tags and name not in found:
+                found[name] = path
+    return found
+
+
+def _library(name: str, runpath: Iterable[str]) -> str | None:
+    if "/" in name:
+        return name if os.path.isfile(name) else None
+    for folder in runpath:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            return candidate
+    cached = _loader_cache().get(name)
+    if cached and os.path.isfile(cached):
+        return cached
+    for folder in _LIBRARY_DIRS:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def elf_closure(paths: Iterable[str]) -> set[str]:
+    """Every file the loader maps to run the ELF files ``paths``: their loader and libraries, transitively (the
+    files themselves not included).
+
+    >>> any("libc.so" in path for path in elf_closure(["/bin/sh"]))
+    True
+    """
+    seen: set[str] = set()
+    todo = list(paths)
+    first = set(todo)
+    while todo:
+        path = todo.pop()
+        loader, needed, runpath = _elf(path)
+        for name in ([loader] if loader else []) + [n for n in needed if n]:
+            found = _library(name, runpath)
+            if found is not None and found not in seen:
+                seen.add(found)
+                todo.append(found)
+    return seen - first
+
+
+def _python_stdlib(program: str) -> str | None:
+    """The standard library folder of a Python executable (``prefix/lib/pythonX.Y``), None for another program."""
+    real = os.path.realpath(program)
+    name = os.path.basename(real)
+    if not name.startswith("python"):
+        return None
+    version = name[len("python"):]
+    prefix = os.path.dirname(os.path.dirname(real))
+    found = sorted(glob.glob(os.path.join(prefix, "lib", f"python{version}*")))
+    return next((path for path in found if os.path.isfile(os.path.join(path, "os.py"))), None)
+
+
+def _java_home(program: str) -> str | None:
+    """The JDK or JRE a ``java`` executable belongs to (``home/bin/java`` beside ``home/lib/modules``)."""
+    real = os.path.realpath(program)
+    home = os.path.dirname(os.path.dirname(real))
+    if os.path.basename(real) == "java" and os.path.isfile(os.path.join(home, "lib", "modules")):
+        return home
+    return None
+
+
+def _tree_files(top: str) -> list[str]:
+    """The regular files under ``top`` that a copy holds (the parts in :data:`_SKIP` left out)."""
+    files = []
+    if not os.path.isdir(top):
+        return [top]
+    for folder, folders, names in os.walk(top):
+        links = [name for name in folders if os.path.islink(os.path.join(folder, name))]
+        folders[:] = [name for name in folders
+                      if name not in _SKIP and name not in links and not name.startswith("config-")]
+        files += [os.path.join(folder, name) for name in [*names, *links] if name not in _SKIP]
+    return files
+
+
+@functools.cache
+def runtime_paths(program: str, own: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(trees, files): what a box needs to run ``program`` (an absolute, real path), beside the program itself
+    when it is the bot's ``own`` file (shown as it is, not copied): an interpreter's trees (copied whole but for
+    :data:`_SKIP`) and single files (the program when it is not its own, the ELF loader and libraries of it and
+    of the trees' libraries; for a script, what the interpreter on its ``#!`` line needs, and that path).
+
+    >>> true = os.path.realpath("/bin/true")
+    >>> trees, files = runtime_paths(true)
+    >>> trees, true in files, any("libc.so" in path for path in files)
+    ((), True, True)
+    """
+    interpreter = _shebang(program)
+    if interpreter is not None and os.path.realpath(interpreter) != program:  # a script: its interpreter's needs
+        trees, files = runtime_paths(os.path.realpath(interpreter))
+        return trees, tuple(sorted({*files, interpreter, *([] if own else [program])}))
+    trees: list[str] = []
+    elves = [program]
+    stdlib = _python_stdlib(program)
+    if stdlib is not None:
+        trees.append(stdlib)
+    java = _java_home(program)
+    if java is not None:
+        trees += [os.path.join(java, part) for part in ("bin", "lib", "conf", "release")
+                  if os.path.exists(os.path.join(java, part))]
+    for tree in trees:
+        elves += [path for path in _tree_files(tree) if not os.path.islink(path) and (
+            path.endswith(".so") or ".so." in path or os.path.basename(os.path.dirname(path)) == "bin")]
+    files = elf_closure(elves)
+    if not own:
+        files.add(program)
+    files = {path for path in files if not any(_inside(path, tree) for tree in trees)}
+    return tuple(trees), tuple(sorted(files))
+
+
+def _shebang(program: str) -> str | None:
+    """The interpreter a script names on its ``#!`` line, as it names it (None: not a script, or the interpreter
+    is not there).
+
+    >>> _shebang("/etc/passwd") is None
+    True
+    """
+    try:
+        with open(program, "rb") as handle:
+            line = handle.readline(256)
+    except OSError:
+        return None
+    words = line[2:].split() if line.startswith(b"#!") else []
+    if not words:
+        return None
+    interpreter = words[0].decode("utf-8", "replace")
+    return interpreter if interpreter.startswith("/") and os.path.isfile(interpreter) else None
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+# -- the copies -------------------------------------------------------------------------------------------------
+
+def _fresh(source: str, info: os.stat_result, copy: str) -> bool:
+    """Whether ``copy`` is a copy of ``source`` (whose ``lstat`` is ``info``) as it is now."""
+    try:
+        mine = os.lstat(copy)
+        if stat.S_ISLNK(info.st_mode):
+            return stat.S_ISLNK(mine.st_mode) and os.readlink(copy) == os.readlink(source)
+    except OSError:
+        return False
+    return mine.st_size == info.st_size and mine.st_mtime_ns == info.st_mtime_ns
+
+
+def _copy_one(source: str, target: str) -> None:
+    """Make ``target`` a copy of ``source`` (a regular file, a symbolic link as a link, a folder as a folder),
+    unless it already is one: written under a temporary name and renamed into place."""
+    info = os.lstat(source)
+    if stat.S_ISDIR(info.st_mode):
+        os.makedirs(target, 0o755, exist_ok=True)
+        return
+    if _fresh(source, info, target):
+        return
+    folder = os.path.dirname(target)
+    os.makedirs(folder, 0o755, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".part-")
+    os.close(handle)
+    try:
+        if stat.S_ISLNK(info.st_mode):
+            os.unlink(temporary)
+            os.symlink(os.readlink(source), temporary)
+        else:
+            shutil.copyfile(source, temporary)
+            os.chmod(temporary, stat.S_IMODE(info.st_mode) & 0o755 | 0o444)
+            os.utime(temporary, ns=(info.st_atime_ns, info.st_mtime_ns))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _slot_root(folder: str, slot: int) -> str:
+    root = os.path.join(folder, f"slot{slot}")
+    os.makedirs(root, 0o755, exist_ok=True)
+    for path in (folder, root):  # the judge's alone: nothing else may change what boxes are shown
+        info = os.lstat(path)
+        if info.st_uid != os.getuid() or info.st_mode & 0o022 or not stat.S_ISDIR(info.st_mode):
+            raise PermissionError(f"the runtime copies' folder {path} must be a folder of the judge's user that "
+                                  "no one else can write to")
+    return root
+
+
+def copy_of(folder: str, slot: int, path: str) -> str:
+    """The slot's copy of the file or tree ``path`` (made or refreshed now when it is missing or stale)."""
+    root = _slot_root(folder, slot)
+    target = root + path
+    _copy_one(path, target)
+    if os.path.isdir(path) and not os.path.islink(path):
+        for source in _tree_files(path):
+            _copy_one(source, root + source)
+    return target
+
+
+_checked: set[tuple[str, int, str]] = set()
+
+
+def copy_of_once(folder: str, slot: int, path: str) -> str:
+    """:func:`copy_of`, checked against its source once per judge process (a tree's walk costs milliseconds)."""
+    key = (folder, slot, path)
+    if key in _checked:
+        return _slot_root(folder, slot) + path
+    copy = copy_of(folder, slot, path)
+    _checked.add(key)
+    return copy
+
+
+def _links(path: str) -> tuple[list[tuple[str, str]], str]:
+    """(the symbolic links met on the way, as (link, target)) and the real path of ``path``."""
+    links: list[tuple[str, str]] = []
+    current = "/"
+    parts = [part for part in path.split("/") if part]
+    hops = 0
+    while parts:
+        part = parts.pop(0)
+        step = os.path.normpath(os.path.join(current, part))
+        if os.path.islink(step) and hops < 40:
+            hops += 1
+            target = os.readlink(step)
+            links.append((step, target))
+            parts = [p for p in target.split("/") if p] + parts
+            if target.startswith("/"):
+                current = "/"
+            continue
+        current = step
+    return links, current
+
+
+def _ancestors(path: str) -> list[str]:
+    """
+    >>> _ancestors("/usr/lib/libc.so.6")
+    ['/usr', '/usr/lib']
+    """
+    parts = path.strip("/").split("/")
+    return ["/" + "/".join(parts[:index]) for index in range(1, len(parts))]
+
+
+def slot_binds(folder: str, slot: int, paths: Iterable[str], top_links: Iterable[str]) -> list[str]:
+    """bwrap arguments that show the slot's copies of ``paths`` (files and folders) at their own paths, with the
+    symbolic links met on the way to each (but those in ``top_links``, which the box already makes); the copies
+    made or refreshed first (once per judge process)."""
+    return list(_slot_binds(folder, slot, tuple(paths), tuple(top_links)))
+
+
+@functools.lru_cache(maxsize=64)
+def _slot_binds(folder: str, slot: int, paths: tuple[str, ...], top_links: tuple[str, ...]) -> tuple[str, ...]:
+    made_links = set(top_links)
+    found = [_links(path) for path in paths]
+    reals = {real for _, real in found if os.path.exists(real)}
+    trees = {real for real in reals if os.path.isdir(real)}
+    files = [real for real in reals if real not in trees and not any(_inside(real, tree) for tree in trees)]
+    # a folder holding several of the files is shown whole, from the slot's copy of it (which holds only what the
+    # slot's programs needed, and its links): one mount rather than one a library
+    parents: dict[str, int] = {}
+    for real in files:
+        parents[os.path.dirname(real)] = parents.get(os.path.dirname(real), 0) + 1
+    grouped = {parent for parent, count in parents.items() if count >= _GROUP}
+    for real in files:
+        copy_of_once(folder, slot, real)
+    shown = sorted((trees | grouped | {real for real in files if os.path.dirname(real) not in grouped})
+                   - {real for real in reals if any(_inside(real, tree) and real != tree for tree in trees)},
+                   key=lambda real: (real.count("/"), real))
+    folders = trees | grouped
+    args: list[str] = []
+    made: set[str] = {"/"}
+    root = _slot_root(folder, slot)
+    for real in shown:
+        if any(_inside(real, other) and real != other for other in folders):
+            continue  # inside a folder shown whole: its copy is there
+        for parent in _ancestors(real):  # traversable by the box's uid (bwrap would copy a parent's mode)
+            if parent not in made:
+                made.add(parent)
+                args += ["--perms", "0755", "--dir", parent]
+        args += ["--ro-bind", root + real if real in grouped else copy_of_once(folder, slot, real), real]
+    for links, _ in found:
+        for link, target in links:
+            if link in made_links:
+                continue
+            made_links.add(link)
+            if any(_inside(link, other) for other in folders):  # shown from the copy, which keeps links as links
+                _copy_one(link, root + link)
+                continue
+            for parent in _ancestors(link):
+                if parent not in made:
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", parent]
+            args += ["--symlink", target, link]
+    return tuple(args)
