@@ -3,6 +3,7 @@ copies that are other inodes, made once and made again when their source changes
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -58,3 +59,27 @@ def test_a_script_needs_what_its_interpreter_needs(tmp_path: Path) -> None:
     assert "/bin/sh" in files and os.path.realpath("/bin/sh") in files  # the path it names, and the real file
     assert any(os.path.basename(path) == "libc.so.6" for path in files)
     assert str(script) not in files  # the bot's own file is shown as it is, not copied
+
+
+def test_the_contest_gives_each_seat_its_copies_and_match_does_when_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Private runtimes are the contest's box, and ``--private-runtimes`` elsewhere (off by default, so that a
+    bot writer's own bots keep their packages): a Python bot plays whole games from its slot's copies."""
+    from types import SimpleNamespace
+
+    from mjarena.cli import main
+    from mjarena.contest.sources import contest_sandbox
+    from mjarena.sandbox import Sandbox
+
+    assert contest_sandbox(SimpleNamespace(sandbox="bwrap")).private_runtimes
+    assert not Sandbox().private_runtimes
+    if shutil.which("bwrap") is None and not os.environ.get("MJARENA_REQUIRE_SANDBOX"):
+        pytest.skip("no bwrap here")
+    bot = Path(__file__).parent.parent / "examples" / "bots" / "restart_bot.py"
+    replay = tmp_path / "replay.json"
+    args = ["match", "--quiet", "--sandbox", "bwrap", "--private-runtimes", "--seed", "3", "--replay", str(replay),
+            "--bot", f"{sys.executable} {bot}", "--bot", "builtin:greedy", "--bot", "builtin:greedy",
+            "--bot", f"{sys.executable} {bot}"]
+    assert main(args) == 0, capsys.readouterr().err
+    seats = json.loads(replay.read_text())["seats"]
+    assert [seat["status"] for seat in seats if seat.get("status") == "error"] == []

@@ -89,7 +89,8 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
 
         cgroup = delegated_cgroup() if args.sandbox != "none" else None
     try:
-        sandbox = Sandbox(kind=args.sandbox, cgroup=None if cgroup == "none" else cgroup)
+        sandbox = Sandbox(kind=args.sandbox, cgroup=None if cgroup == "none" else cgroup,
+                          private_runtimes=getattr(args, "private_runtimes", False))
     except ValueError as error:
         raise UsageError(str(error)) from None
     if programs:
@@ -112,6 +113,12 @@ def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
         help="a cgroup v2 directory delegated to you: each bot's box gets a child cgroup there (exact memory and "
         "process limits, freezer); auto (the default) uses the judge's own cgroup when systemd delegated it "
         "(Delegate=yes), none never uses one; mjarena creates no cgroup anywhere else",
+    )
+    parser.add_argument(
+        "--private-runtimes", action="store_true",
+        help="each seat's box shows its own copies of the runtime files its program needs instead of the shared "
+        "/usr, so that colluding bots at one table share no page of a file (the contest's default; Python bots "
+        "then see the standard library only, and a bot cannot start other programs; docs/security.md)",
     )
 
 

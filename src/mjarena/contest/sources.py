@@ -55,8 +55,10 @@ class Program:
 
 
 def contest_sandbox(settings: Any) -> Sandbox:
-    """The box that a contest's compilers and bots run in (its ``settings.sandbox``: bwrap or none)."""
-    return Sandbox.parse(settings.sandbox)
+    """The box that a contest's compilers and bots run in (its ``settings.sandbox``: bwrap or none); each seat's
+    box shows its seat slot's own copies of its runtime (``private_runtimes``), so that no two bots of a table
+    share a page of a file (docs/security.md, *What boxes still share*)."""
+    return Sandbox(kind=settings.sandbox, private_runtimes=True)
 
 
 def accepted_suffixes() -> tuple[str, ...]:

@@ -20,7 +20,7 @@ Two kinds of box (:class:`Sandbox`):
   and it still dies with the judge, but it sees everything the judge sees.
 
 >>> Sandbox.parse("none").kind, Sandbox.parse("none").private_runtimes
-('none', True)
+('none', False)
 >>> Sandbox.parse("docker")
 Traceback (most recent call last):
 ...

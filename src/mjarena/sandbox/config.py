@@ -27,10 +27,11 @@ class Sandbox:
     ``kind`` is ``bwrap`` (namespaces, the default) or ``none``; ``tmp_mib`` caps the private ``/tmp``;
     ``max_processes`` caps processes and threads of the box; ``file_size_mib`` caps any file it writes;
     ``cgroup`` names a delegated cgroup v2 directory to use for the box's processes (None: namespaces, rlimits
-    and the judge's watchdog only; mjarena never creates cgroups on its own).  ``private_runtimes`` shows a box
-    started for a seat of a table (:class:`~mjarena.sandbox.Box`'s ``seat``) its seat slot's own copies of the
-    runtime files its program needs instead of the shared ``/usr`` (:mod:`mjarena.sandbox.copies`), kept in
-    ``runtime_copies`` (None: ``runtime-copies`` beside the build cache).
+    and the judge's watchdog only; mjarena never creates cgroups on its own).  ``private_runtimes`` (the
+    contest's default; ``--private-runtimes`` elsewhere) shows a box started for a seat of a table
+    (:class:`~mjarena.sandbox.Box`'s ``seat``) its seat slot's own copies of the runtime files its program needs
+    instead of the shared ``/usr`` (:mod:`mjarena.sandbox.copies`), kept in ``runtime_copies`` (None:
+    ``runtime-copies`` beside the build cache).
     """
 
     kind: str = "bwrap"
@@ -38,7 +39,7 @@ class Sandbox:
     max_processes: int = 128
     file_size_mib: int = 64
     cgroup: str | None = None
-    private_runtimes: bool = True
+    private_runtimes: bool = False
     runtime_copies: str | None = None
 
     def __post_init__(self) -> None:
