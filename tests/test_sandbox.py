@@ -254,7 +254,7 @@ def test_a_killed_tournament_leaves_nothing_behind_and_resumes(token: str, tmp_p
     while len(processes_with(token)) < 4 and time.monotonic() < end:  # the judge, a worker and a bot at least
         time.sleep(0.02)
     first.send_signal(signal.SIGKILL)
-    first.communicate(timeout=20)
+    first.communicate(timeout=60)  # its pipes close when its workers and their bots are gone
     assert gone(token), "bots outlived a killed tournament"
     assert gone(str(out)), "pool workers outlived a killed tournament"
     again = mjarena(*args)

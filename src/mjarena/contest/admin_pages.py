@@ -36,6 +36,16 @@ def _console(title: str, body: str, csrf: str) -> str:
     return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{ending}', viewer=None, admin=True)
 
 
+def _game_action(game: dict[str, Any], replaying: Any, judging: bool, csrf: str) -> str:
+    """A game row's action: a mark while it is played again, *Play again* when finished and a judge runs."""
+    if game["id"] in replaying:
+        return '<span class="badge">playing again</span>'
+    if game["state"] == "finished" and judging:
+        return _form(f'/admin/games/{game["id"]}/replay', csrf, "Play again",
+                     confirm=f"Play game {game['id']} again from its record and replace its result?")
+    return ""
+
+
 def _form(action: str, csrf: str, button: str, *, fields: str = "", id_: str | None = None,
           confirm: str | None = None) -> str:
     ident = f' id="{escape(id_)}"' if id_ else ""
@@ -292,13 +302,7 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
     for item in list(reversed(rounds))[:shown_rounds]:
         rows = []
         for game in item["games"]:
-            if game["id"] in replaying:
-                action = '<span class="badge">playing again</span>'
-            elif game["state"] == "finished" and judging:
-                action = _form(f'/admin/games/{game["id"]}/replay', csrf, "Play again",
-                               confirm=f"Play game {game['id']} again from its record and replace its result?")
-            else:
-                action = ""
+            action = _game_action(game, replaying, judging, csrf)
             link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
                     else str(game["id"]))
             rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
@@ -423,13 +427,7 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
     for game in games:
         mine = [p for p in game["players"] if p["team"] == name]
         errors = "; ".join(f'{escape(p["reason"])}: {escape(p.get("detail") or "")}' for p in mine if p["reason"])
-        if game["id"] in replaying:
-            action = '<span class="badge">playing again</span>'
-        elif game["state"] == "finished" and judging:
-            action = _form(f'/admin/games/{game["id"]}/replay', csrf, "Play again",
-                           confirm=f"Play game {game['id']} again from its record and replace its result?")
-        else:
-            action = ""
+        action = _game_action(game, replaying, judging, csrf)
         link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
                 else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'

@@ -314,6 +314,10 @@ class PlaySession:
             return
         except Exception as error:  # a bug or a broken bot set-up: the page says so instead of hanging
             with self._changed:
+                if self._closed:  # closed while a bot was asked: killing its box is what failed, not the game
+                    if self._state != "ended":
+                        self._ended("the game ended: it was closed")
+                    return
                 self._view = {**self._view, "state": "failed", "choices": [], "message": f"the game stopped: {error}"}
                 self._state = "failed"
                 self._notify()
