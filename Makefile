@@ -14,7 +14,7 @@ demo: $(BIN)/python
 	$(BIN)/mjarena demo
 
 # The suite's files run in parallel, each file whole in one worker (its tests in order, its shared fixtures once):
-# about 7 minutes on 2 cores against 12 one after another.
+# about 8 minutes on 2 cores (2,050 tests; measured 7 min 47 s).
 PYTEST_PARALLEL := --numprocesses=auto --maxprocesses=4 --dist=loadfile
 
 test: $(BIN)/python browser toolchains
