@@ -30,7 +30,7 @@ class Process(Protocol):
     so the two are tied by this shape, not by an import)."""
 
     pid: int
-    usage: Any  # mjarena.sandbox.box.Usage
+    usage: Any  # mjarena.sandbox.accounting.Usage
 
 
 class Box(Protocol):
