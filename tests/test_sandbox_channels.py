@@ -166,7 +166,7 @@ def test_bots_at_one_table_cannot_talk_through_a_futex_of_a_shared_file(kind: st
     answers once all of them wait; the receiver wakes that word at its turn and counts whom it woke.  A shared
     futex on a page of a file is keyed by the file's inode, so every box that maps the same ``libc.so`` shares
     it.  A stopped thread leaves the futex's queue, so the judge's stop between turns closes it, once the stop
-    has taken hold: the freeze now waits for that (``mjarena.sandbox.box.await_stopped``).  Before, the
+    has taken hold: the freeze now waits for that (``mjarena.sandbox.accounting.await_stopped``).  Before, the
     receiver asked next found some of the waiters still queued (5 to 7 of 16 ones with no box, 1 or 2 in it):
     this test failed."""
     bits = secret()

@@ -47,8 +47,8 @@ DEFAULT_MEMORY_MIB = 256
 DEFAULT_WALL_LIMIT = 10.0
 """Seconds of wall-clock time a compiler may take (besides the table's CPU limit, ``compile_time_limit``)."""
 DEFAULT_OUTPUT_BYTES = 16 << 20
-"""What a compiler may write into its build folder (16 MiB, counted by :func:`~mjarena.sandbox.box.output_cost`:
-4 KiB blocks, one more per file)."""
+"""What a compiler may write into its build folder (16 MiB, counted by
+:func:`~mjarena.sandbox.build_output.output_cost`: 4 KiB blocks, one more per file)."""
 _ROOM_WORDS = (": No space left on device", ": File too large", "File size limit exceeded")
 """What a compiler says when it could not write (ENOSPC, EFBIG, SIGXFSZ): the build is over its cap."""
 _QUOTED = re.compile(r"^\s*\d*\s*\|")  # a line of the source that GCC quotes under its message

@@ -76,7 +76,8 @@ from mjarena.agents.errors import (
 from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
 from mjarena.protocol.transport import Exchange, Reply
 from mjarena.sandbox import Box, Process, Sandbox, SandboxUnavailable
-from mjarena.sandbox.box import BoxLeftovers, live_group_members
+from mjarena.sandbox.accounting import live_group_members
+from mjarena.sandbox.box import BoxLeftovers
 
 __all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 

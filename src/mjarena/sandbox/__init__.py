@@ -29,8 +29,9 @@ ValueError: unknown sandbox 'docker': expected bwrap or none
 
 from __future__ import annotations
 
-from mjarena.sandbox.box import Box, BoxError, Process
+from mjarena.sandbox.box import Box, BoxError
 from mjarena.sandbox.config import DEFAULT_SANDBOX, KINDS, Sandbox, SandboxUnavailable, check
+from mjarena.sandbox.process import Process
 from mjarena.sandbox.run import RunResult, run
 
 __all__ = [

@@ -1,6 +1,9 @@
 """A box (:class:`Box`), made once per seat per game, and the programs started in it one at a time
-(:class:`Process`): their pipes, their whole process tree, its memory and CPU time, freezing it between turns,
-killing and reaping it.  This module is the one owner of a box's life; the protocol only speaks over the pipes.
+(:class:`~mjarena.sandbox.process.Process`): their pipes, their whole process tree, its memory and CPU time,
+freezing it between turns, killing and reaping it.  This module is the one owner of a box's life; the protocol only
+speaks over the pipes.  The programs are :mod:`mjarena.sandbox.process`, what is read of them
+:mod:`mjarena.sandbox.accounting`, what a box shows :mod:`mjarena.sandbox.binds`, and a compiler's output
+:mod:`mjarena.sandbox.build_output`.
 
 A ``bwrap`` box is layered like this (``bwrap`` runs as the judge's user)::
 
@@ -23,13 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import glob
 import marshal
 import os
-import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import threading
@@ -38,36 +38,36 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from mjarena.lifetime import children as _children
-from mjarena.lifetime import parse_stat, stat_fields
+from mjarena.lifetime import parse_stat
 from mjarena.sandbox import copies, portable, procview, seccomp
+from mjarena.sandbox.accounting import _SYSCONF, _count_processes, _live_groups, _usage, peak_kib
+from mjarena.sandbox.binds import (
+    _TMPFS,
+    _binds,
+    _bot_own,
+    _check_others_can_read,
+    _interpreter_tree,
+    _runtime_binds,
+    _within,
+    resolve_command,
+)
+from mjarena.sandbox.build_output import _compiler_streams, _copy_output, _measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, bwrap_path, check
+from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers", "Process", "Usage", "await_stopped", "live_group_members",
-           "peak_kib"]
+__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
 MIB = 1 << 20
 
-# Read-only system paths a compiler's output or an interpreter needs; missing ones are skipped.
-_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-_SYSTEM_ETC = (
-    "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/fpc.cfg", "/etc/fpc-*.cfg", "/etc/java-*",
-    "/etc/ssl/certs/java", "/etc/ssl/openssl.cnf",
-)
-_TMPFS = ("/tmp", "/dev/shm")  # the box's writable places: capped, wiped between programs, counted as memory
-_DEV_BYTES = 64 << 10  # a compiler's /dev: a read-only tmpfs holding null alone
-_BLOCK = 4096
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
 # to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
 _INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
-_REAP_SECONDS = 5.0
-_STOP_SECONDS = 0.2  # how long a freeze waits for the stop to take hold (a thread in the kernel may take longer)
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
 _slots_next = 0
@@ -98,447 +98,6 @@ def _give_slot(slot: int) -> None:
         _slots_free.append(slot)
 
 
-class Usage:
-    """What a program's process tree used: peak memory (KiB: resident memory summed over its processes, plus
-    the box's tmpfs pages) and CPU seconds (of its processes alive, zombie or reaped)."""
-
-    __slots__ = ("cpu", "peak_kib")
-
-    def __init__(self) -> None:
-        self.peak_kib = 0
-        self.cpu = 0.0
-
-
-_SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
-_TICKS = _SYSCONF("SC_CLK_TCK") if _SYSCONF else 100
-_PAGE_KIB = _SYSCONF("SC_PAGE_SIZE") // 1024 if _SYSCONF else 4
-
-
-def _stat(pid: int) -> tuple[float, float, int] | None:
-    """(CPU seconds of its own, CPU seconds of the children it reaped, resident KiB: 0 for a zombie) of one
-    process, None when it is gone."""
-    fields = stat_fields(pid)
-    return None if fields is None else _usage(fields)
-
-
-def _usage(fields: list[bytes]) -> tuple[float, float, int]:
-    """:func:`_stat` from a process's :func:`~mjarena.lifetime.parse_stat` fields."""
-    own = (int(fields[11]) + int(fields[12])) / _TICKS
-    reaped = (int(fields[13]) + int(fields[14])) / _TICKS
-    resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
-    return own, reaped, resident
-
-
-def peak_kib(pid: int) -> int:
-    """A process's own high-water mark of resident memory (``VmHWM``) in KiB; 0 when it is gone."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-def await_stopped(pids: Iterable[int], seconds: float) -> bool:
-    """Wait, at most ``seconds``, until every thread of ``pids`` is stopped (or gone); whether all were.
-
-    A stop takes hold asynchronously: a thread runs on until it is scheduled and sees the signal, and until then
-    it still holds what a thread holds only while it runs, such as its place in the queue of a futex (a shared
-    futex on a page of a file that every box maps is keyed by the file's inode, so a bot at the same table,
-    asked next, would find it there: ``FUTEX_WAKE`` counts whom it wakes).  Stopped, a waiting thread has left
-    the queue (its wait is restarted when it is let go)."""
-    end = time.monotonic() + seconds
-    pending = list(pids)
-    while True:
-        pending = [pid for pid in pending if not _all_stopped(pid)]
-        if not pending:
-            return True
-        if time.monotonic() > end:
-            return False
-        os.sched_yield()
-
-
-def _all_stopped(pid: int) -> bool:
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return True  # gone
-    for thread in threads:
-        fields = stat_fields(f"{pid}/task/{thread}")
-        if fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X"):
-            return False
-    return True
-
-
-def live_group_members(pgid: int) -> list[int]:
-    """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
-    return _live_groups({pgid}).get(pgid, [])
-
-
-def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
-    found: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        fields = stat_fields(entry.name)
-        if fields is None:
-            continue
-        if int(fields[2]) in pgids and fields[0] not in (b"Z", b"X"):
-            found.setdefault(int(fields[2]), []).append(int(entry.name))
-    return found
-
-
-class Process:
-    """One program started in a box: its standard streams (``stdin``, ``stdout``, ``stderr``: the judge's ends,
-    raw file descriptors), its whole process tree, and how it ended (:attr:`exit_status` after :meth:`reap`,
-    negative for a signal)."""
-
-    def __init__(self, box: Box, pid: int, stdin: int, stdout: int, stderr: int) -> None:
-        self.box = box
-        self.pid = pid
-        self.stdin = stdin
-        self.stdout = stdout
-        self.stderr = stderr
-        self.usage = Usage()
-        self.frozen = False
-        self.reaped = False
-        self.exit_status: int | None = None
-        self._stopped: list[int] = []
-        self._oom = False
-
-    # -- what each kind of box tells differently ------------------------------------------------------------
-
-    @property
-    def exit_fd(self) -> int | None:
-        """A descriptor that becomes readable when the program has exited (None: poll :meth:`exited`)."""
-        raise NotImplementedError
-
-    def exited(self) -> bool:
-        """Whether the program's main process has exited (the rest of its tree may still run)."""
-        raise NotImplementedError
-
-    def _roots(self) -> list[int]:
-        raise NotImplementedError
-
-    def _extra(self) -> tuple[float, int]:
-        """CPU seconds and KiB that the box holds beyond the live tree (reaped processes, tmpfs pages)."""
-        return 0.0, 0
-
-    def _collect(self, timeout: float) -> None:
-        """Wait (at most ``timeout``) until the killed tree is reaped and :attr:`exit_status` known."""
-        raise NotImplementedError
-
-    # -- the tree -------------------------------------------------------------------------------------------
-
-    def tree(self) -> list[int]:
-        """The pids of the program's live process tree (its main process first)."""
-        seen = self._roots()
-        index = 0
-        while index < len(seen):
-            seen.extend(_children(seen[index]))
-            index += 1
-        return seen
-
-    def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
-        """Sample the tree's memory and CPU time (``peaks``: also each process's own high-water mark, which
-        catches a spike between two samples); both figures only grow."""
-        resident = high = 0
-        cpu, held = self._extra()
-        for pid in self.tree() if pids is None else pids:
-            sample = _stat(pid)
-            if sample is None:
-                continue
-            cpu += sample[0] + sample[1]
-            resident += sample[2]
-            if peaks:
-                high += peak_kib(pid)
-        cgroup = self.box.cgroup
-        if cgroup is not None:
-            high = max(high, cgroup.current_kib())
-        usage = self.usage
-        usage.peak_kib = max(usage.peak_kib, resident + held, high + held)
-        usage.cpu = max(usage.cpu, cpu)
-        return usage
-
-    # -- signals --------------------------------------------------------------------------------------------
-
-    def _signal_tree(self, sig: int, rounds: int = 4) -> list[int]:
-        """Send ``sig`` to every process of the tree; returns the tree as last seen."""
-        done: set[int] = set()
-        pids: list[int] = []
-        for _ in range(rounds):  # a process may fork while we walk: walk again until nothing new turns up
-            pids = self.tree()
-            fresh = [pid for pid in pids if pid not in done]
-            if not fresh:
-                break
-            for pid in fresh:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, sig)
-            done.update(fresh)
-        return pids
-
-    def freeze(self) -> Usage:
-        """Stop every process of the program (it gets no CPU between its turns: with ptrace denied nothing in
-        the box can resume it), and measure the tree as it is then, high-water marks included."""
-        if self.frozen:
-            return self.usage
-        self.frozen = True
-        if self.box.cgroup is not None:
-            self.box.cgroup.freeze(True)
-            self.box.cgroup.await_frozen(_STOP_SECONDS)
-            return self.measure(peaks=True)
-        self._stopped = self._signal_tree(signal.SIGSTOP)
-        await_stopped(self._stopped, _STOP_SECONDS)
-        return self.measure(peaks=True, pids=self._stopped)
-
-    def thaw(self) -> None:
-        """Let the stopped processes run again (they could not fork while stopped: no walk is needed)."""
-        if not self.frozen:
-            return
-        self.frozen = False
-        if self.box.cgroup is not None:
-            self.box.cgroup.freeze(False)
-            return
-        for pid in self._stopped:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGCONT)
-        self._stopped = []
-
-    def kill(self) -> None:
-        """SIGKILL every process of the program's tree."""
-        if self.reaped:
-            return  # its pids may belong to other processes by now
-        if self.frozen and self.box.cgroup is not None:
-            self.box.cgroup.freeze(False)  # a frozen cgroup would hold the box's init too
-        self._signal_tree(signal.SIGKILL, rounds=2)
-        self.frozen = False
-
-    def reap(self, timeout: float = _REAP_SECONDS) -> int | None:
-        """Kill what is left of the program, reap it all, and give back its exit status (None when it could not
-        be known within ``timeout``: stuck in the kernel; the judge never hangs on it).  Safe to call twice."""
-        if not self.reaped:
-            self.measure(peaks=True)
-            self.kill()
-            self._collect(timeout)
-            self.reaped = True
-            self._oom = self.oom_killed()  # remembered: the cgroup goes with the box
-            self.close_streams()
-        return self.exit_status
-
-    def close_streams(self) -> None:
-        for name in ("stdin", "stdout", "stderr"):
-            fd = getattr(self, name)
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-                setattr(self, name, -1)
-
-    def oom_killed(self) -> bool:
-        """Whether the kernel killed one of its processes for memory (known with a delegated cgroup only)."""
-        if not self.reaped and self.box.cgroup is not None:
-            self._oom = self._oom or self.box.cgroup.oom_killed()
-        return self._oom
-
-
-class _Child(Process):
-    """No box: the program is the judge's own child (``setpriv --pdeathsig`` and ``prlimit`` in front)."""
-
-    def __init__(self, box: Box, proc: subprocess.Popen[bytes], fds: tuple[int, int, int] | None = None) -> None:
-        if fds is None:  # the streams are the Popen's pipes
-            assert proc.stdin and proc.stdout and proc.stderr
-            fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                stream.close()
-        super().__init__(box, proc.pid, *fds)
-        self.proc = proc
-        self.pidfd: int | None = None
-        with contextlib.suppress(AttributeError, OSError):
-            self.pidfd = os.pidfd_open(proc.pid)
-
-    @property
-    def exit_fd(self) -> int | None:
-        return self.pidfd
-
-    def exited(self) -> bool:
-        if self.reaped:
-            return True
-        try:  # it stays a zombie until reaped, so its pid and process group cannot be reused meanwhile
-            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return True
-        return info is not None and info.si_pid == self.pid
-
-    def _roots(self) -> list[int]:
-        return [self.pid]
-
-    def kill(self) -> None:
-        super().kill()
-        if not self.reaped:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGKILL)  # it leads its own process group
-
-    def _collect(self, timeout: float) -> None:
-        end = time.monotonic() + timeout
-        try:
-            while True:
-                try:
-                    pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-                except ChildProcessError:
-                    break
-                if pid == self.pid:
-                    self.exit_status = os.waitstatus_to_exitcode(status)
-                    self.usage.cpu = max(self.usage.cpu, usage.ru_utime + usage.ru_stime)
-                    # ru_maxrss also counts the judge's own pages that the child held between fork and exec,
-                    # so it says something about the program only when it is above the judge's own peak.
-                    maxrss = portable.maxrss_kib(usage.ru_maxrss)  # bytes on macOS
-                    if maxrss > self.box.parent_hwm_kib + 1024:
-                        self.usage.peak_kib = max(self.usage.peak_kib, maxrss)
-                    break
-                if time.monotonic() >= end:
-                    break  # unkillable (stuck in the kernel): give up waiting, never hang
-                time.sleep(0.001)
-        finally:
-            self.proc.returncode = self.exit_status if self.exit_status is not None else -signal.SIGKILL
-            if self.pidfd is not None:
-                os.close(self.pidfd)
-                self.pidfd = None
-
-
-class _PortableChild(_Child):
-    """No box, off Linux: the tree, its memory and CPU from psutil (:mod:`mjarena.sandbox.portable`)."""
-
-    def exited(self) -> bool:
-        return self.reaped or portable.exited(self.pid)
-
-    def tree(self) -> list[int]:
-        return portable.tree(self)
-
-    def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
-        return portable.measure(self, pids)
-
-
-class _Boxed(Process):
-    """A program that the box's init started."""
-
-    def __init__(self, box: Box, pid: int, fds: tuple[int, int, int]) -> None:
-        super().__init__(box, pid, *fds)
-        self._cpu_base = box.init_reaped_cpu()
-
-    @property
-    def exit_fd(self) -> int | None:
-        return self.box.control_fd
-
-    def exited(self) -> bool:
-        return self.reaped or self.box.poll_exit()
-
-    def _roots(self) -> list[int]:
-        return self.box.init_children()
-
-    def _extra(self) -> tuple[float, int]:
-        return self.box.init_reaped_cpu() - self._cpu_base, self.box.tmpfs_kib()
-
-    def _collect(self, timeout: float) -> None:
-        status, maxrss = self.box.clean(timeout)
-        if status is not None:
-            self.exit_status = os.waitstatus_to_exitcode(status)
-        if maxrss > self.box.parent_hwm_kib + 1024:  # as with no box: above the init's pages shared at the fork
-            self.usage.peak_kib = max(self.usage.peak_kib, maxrss)
-        # every process of the program is reaped by now, so the init's children's CPU is the program's whole
-        self.usage.cpu = max(self.usage.cpu, self.box.init_reaped_cpu() - self._cpu_base)
-
-
-def _within(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or inside it."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _ancestors(path: str) -> list[str]:
-    parts = Path(path).parts
-    return [str(Path(*parts[:i])) for i in range(2, len(parts))]
-
-
-def _interpreter_tree(executable: str) -> str | None:
-    """The runtime tree to show for an executable outside the system directories: ``prefix`` for
-    ``prefix/bin/python3.11`` when ``prefix/lib`` exists (pyenv, nvm, a JDK); None for any other program, which
-    is shown alone (a folder that merely holds a bot, /tmp say, is not shown with it).
-
-    >>> _interpreter_tree("/usr/bin/python3") is None
-    True
-    """
-    real = os.path.realpath(executable)
-    if any(real == d or real.startswith(d + "/") for d in _SYSTEM_DIRS):
-        return None
-    folder = os.path.dirname(real)
-    prefix = os.path.dirname(folder)
-    if os.path.basename(folder) == "bin" and os.path.isdir(os.path.join(prefix, "lib")) and prefix != "/":
-        return prefix
-    return None
-
-
-def _bot_own(program: str) -> bool:
-    """Whether the real path ``program`` is a bot's own file (shown as it is), not a system or interpreter one.
-
-    >>> _bot_own("/usr/bin/true"), _bot_own("/srv/builds/team/bot")
-    (False, True)
-    """
-    return not any(_within(program, folder) for folder in _SYSTEM_DIRS) and _interpreter_tree(program) is None
-
-
-@functools.cache
-def _unshim(program: str) -> str:
-    """The real program behind a version manager's shim (pyenv's ``…/shims/python3`` is a shell script that
-    needs pyenv itself, which a box does not show); any other program as it is."""
-    folder, name = os.path.split(program)
-    if os.path.basename(folder) != "shims":
-        return program
-    for manager in (os.path.join(os.path.dirname(folder), "libexec", "pyenv"), shutil.which("pyenv")):
-        if manager and os.access(manager, os.X_OK):
-            with contextlib.suppress(OSError, subprocess.SubprocessError):
-                found = subprocess.run([manager, "which", name], capture_output=True, text=True, timeout=10)
-                if found.returncode == 0 and found.stdout.strip():
-                    return found.stdout.strip()
-    return program
-
-
-def resolve_command(argv: Sequence[str], cwd: str) -> tuple[list[str], list[str]]:
-    """The command with its program made absolute and real, and the paths it names that must be visible:
-    the program's own tree when it lives outside the system directories, and every argument that is an
-    existing file or folder (relative to ``cwd``).
-
-    >>> resolve_command(["true"], "/")[0][0]
-    '/usr/bin/true'
-    """
-    program = argv[0]
-    if "/" not in program:
-        found = shutil.which(program)
-        if found is None:
-            raise FileNotFoundError(f"program {program!r} not found on PATH")
-        program = _unshim(found)
-    program = os.path.realpath(os.path.join(cwd, program))
-    if not os.path.isfile(program):
-        raise FileNotFoundError(f"no such program: {argv[0]}")
-    if not os.access(program, os.X_OK):
-        raise PermissionError(f"not executable: {argv[0]}")
-    visible = [program]
-    tree = _interpreter_tree(program)
-    if tree is not None:
-        visible.append(tree)
-    for word in argv[1:]:
-        if word.startswith("-") or "\0" in word:
-            continue
-        path = os.path.join(cwd, word)
-        if os.path.exists(path):
-            visible.append(os.path.abspath(path))
-    return [program, *argv[1:]], visible
-
-
-@functools.cache
-def _system_etc() -> tuple[str, ...]:
-    return tuple(path for pattern in _SYSTEM_ETC for path in sorted(glob.glob(pattern)))
-
-
 @functools.cache
 def _init_source() -> str:
     return Path(__file__).with_name("boxinit.py").read_text(encoding="utf-8")
@@ -549,193 +108,6 @@ def _init_python() -> str:
     """The interpreter that runs the box's init: the judge's own, resolved to its real file (a venv's python
     is a link to its base interpreter, which ``-I -S`` runs without the venv)."""
     return os.path.realpath(sys.executable)
-
-
-def _runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
-    """bwrap arguments showing the slot's copies of ``paths`` and of the ``/etc`` files (made when missing)."""
-    links = [folder for folder in _SYSTEM_DIRS if os.path.islink(folder)]  # made by :func:`_binds`
-    return copies.slot_binds(folder, slot, [*paths, *_system_etc()], links)
-
-
-def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
-           output_bytes: int | None = None, memory_limit: int | None = None,
-           runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
-    """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
-    counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
-    given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
-    working folder.  With ``runtime`` (the copies' folder, a seat slot, the runtime's paths): no system
-    directory whole, but the slot's copies of those paths and of the ``/etc`` and ``/proc`` files (see
-    :mod:`mjarena.sandbox.copies`).  With ``output_bytes`` (a compiler's box, see :class:`Box`): a ``/dev`` of
-    ``null`` alone, read-only, and the working folder a tmpfs of that size showing the judge's folder's files
-    read-only."""
-    args: list[str] = []
-    shown: list[str] = []
-    for folder in _SYSTEM_DIRS:
-        if os.path.islink(folder):
-            args += ["--symlink", os.readlink(folder), folder]
-        elif os.path.isdir(folder) and runtime is None:
-            args += ["--ro-bind", folder, folder]
-            shown.append(folder + "/")
-    proc = procview.binds(memory_limit)
-    if runtime is not None:
-        folder, slot, paths = runtime
-        args += _runtime_binds(folder, slot, paths)
-        proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
-                and os.path.isfile(word) else word for word in proc]
-    args += ["--proc", "/proc", *proc]
-    if output_bytes is None:
-        args += ["--dev", "/dev"]
-    else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
-        args += ["--size", str(_DEV_BYTES), "--perms", "0755", "--tmpfs", "/dev", "--dev-bind", "/dev/null",
-                 "/dev/null", "--perms", "0755", "--dir", "/dev/shm", "--remount-ro", "/dev"]
-    for mount in _TMPFS:
-        args += ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", mount]
-    mounts = {(path, "--ro-bind") for path in _system_etc()} if runtime is None else set()
-    mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
-    mounts |= {(os.path.abspath(p), "--bind") for p in writable}
-    private = ("/", *_TMPFS)  # never covered by a shown folder: the box's own root and tmpfs mounts
-    mounts = {(path, how) for path, how in mounts if not any(_within(place, path) for place in private)}
-    made: set[str] = {"/", "/usr", "/tmp", "/proc", "/dev"}
-    for path, how in sorted(mounts, key=lambda item: (item[0].count("/"), item[0], item[1])):
-        if how == "--ro-bind" and (path + "/").startswith(tuple(shown)):
-            continue  # already visible read-only
-        for parent in _ancestors(path):
-            if parent not in made:
-                args += ["--perms", "0755", "--dir", parent]
-                made.add(parent)
-        args += [how, path, path]
-        made.add(path)
-    for folder in [*_ancestors(cwd), cwd]:
-        if folder not in made:
-            args += ["--perms", "0755", "--dir", folder]
-            made.add(folder)
-    if output_bytes is not None:
-        args += ["--size", str(output_bytes), "--perms", "0777", "--tmpfs", cwd]
-        for entry in sorted(os.listdir(cwd)):  # the source, shown read-only in the tmpfs (and never copied back)
-            args += ["--ro-bind", os.path.join(cwd, entry), os.path.join(cwd, entry)]
-    return args
-
-
-def output_cost(size: int) -> int:
-    """What one entry of a compiler's output counts against its cap (:meth:`Box.keep_output`): its bytes rounded
-    up to whole 4 KiB blocks, plus one block for its inode and name (so an empty file counts 4 KiB, and a cap of
-    16 MiB holds at most 4096 entries).
-
-    >>> output_cost(0), output_cost(1), output_cost(4096), output_cost(4097)
-    (4096, 8192, 8192, 12288)
-    """
-    return _BLOCK + -(-size // _BLOCK) * _BLOCK
-
-
-def _copy_output(source: int, dest: str, budget: int) -> int | None:
-    """Copy the tree of the directory ``source`` (a descriptor; the box's tmpfs) into the folder ``dest``: folders,
-    regular files (permissions at most 0755) and symbolic links (as links, never followed), skipping what lies on
-    another file system (the files shown from the judge's folder) and anything else; the :func:`output_cost`
-    copied, or None as soon as it would pass ``budget``."""
-    device = os.fstat(source).st_dev
-    used = 0
-    stack = [(os.dup(source), dest)]
-    try:
-        while stack:
-            folder, target = stack.pop()
-            try:
-                with os.scandir(folder) as entries:
-                    for entry in entries:
-                        info = entry.stat(follow_symlinks=False)
-                        if info.st_dev != device:
-                            continue
-                        used += output_cost(info.st_size if stat.S_ISREG(info.st_mode) else 0)
-                        if used > budget:
-                            return None
-                        path = os.path.join(target, entry.name)
-                        if stat.S_ISDIR(info.st_mode):
-                            os.mkdir(path, 0o755)
-                            stack.append((os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-                                                  | os.O_CLOEXEC, dir_fd=folder), path))
-                        elif stat.S_ISREG(info.st_mode):
-                            _copy_file(folder, entry.name, path, info)
-                        elif stat.S_ISLNK(info.st_mode):
-                            os.symlink(os.readlink(entry.name, dir_fd=folder), path)
-            finally:
-                os.close(folder)
-    finally:
-        for folder, _ in stack:
-            os.close(folder)
-    return used
-
-
-def _copy_file(folder: int, name: str, path: str, info: os.stat_result) -> None:
-    """Copy the regular file ``name`` of the directory ``folder`` (its ``st_size`` bytes at most) to ``path``."""
-    source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
-    try:
-        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         stat.S_IMODE(info.st_mode) & 0o755)
-        try:
-            left = info.st_size
-            while left > 0:
-                chunk = os.read(source, min(left, 1 << 20))
-                if not chunk:
-                    break
-                os.write(target, chunk)
-                left -= len(chunk)
-        finally:
-            os.close(target)
-    finally:
-        os.close(source)
-
-
-def _measure_output(folder: str, before: set[str], budget: int) -> int | None:
-    """The :func:`output_cost` of what a program run with no box wrote into ``folder`` (the entries not in
-    ``before``), or None once it passes ``budget``."""
-    used = 0
-    stack = [os.path.join(folder, name) for name in os.listdir(folder) if name not in before]
-    while stack:
-        path = stack.pop()
-        info = os.lstat(path)
-        used += output_cost(info.st_size if stat.S_ISREG(info.st_mode) else 0)
-        if used > budget:
-            return None
-        if stat.S_ISDIR(info.st_mode):
-            stack += [os.path.join(path, name) for name in os.listdir(path)]
-    return used
-
-
-def _compiler_streams() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    """A compiler's standard streams: ``(ours, theirs)``, all three stream sockets, which no one can open again
-    through ``/proc/self/fd/N`` (a pipe there would open, and wait for a writer).  Its input is at its end from
-    the start (we close our side at once, and keep -1 for it)."""
-    ours: list[int] = []
-    theirs: list[int] = []
-    for _ in range(3):
-        mine, peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        ours.append(mine.detach())
-        theirs.append(peer.detach())
-    os.close(ours[0])
-    return (-1, ours[1], ours[2]), (theirs[0], theirs[1], theirs[2])
-
-
-def _check_others_can_read(paths: Iterable[str]) -> None:
-    """A root judge runs the box under a uid of its own, which sees a shown file only when anyone may read it:
-    say so at once (:class:`PermissionError`) rather than let the bot crash on its own files."""
-    for path in paths:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            continue
-        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) or mode & stat.S_IXUSR else 0)
-        if mode & need != need:
-            raise PermissionError(f"{path} is not readable by others (mode {stat.S_IMODE(mode):o}), so a bot in the "
-                                  f"sandbox cannot read it: chmod o+r{'x' if need & stat.S_IXOTH else ''} {path}")
-
-
-def _count_processes(uid: int) -> int:
-    count = 0
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if entry.stat().st_uid == uid:
-                    count += 1
-    return count
 
 
 def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_space: int | None) -> dict[str, int]:
@@ -1181,9 +553,10 @@ class Box:
 
     def keep_output(self) -> int | None:
         """A compiler's box (``build_output``), once its program has ended: copy what it wrote into its working
-        folder (the box's tmpfs) to the judge's folder of the same path, and give its :func:`output_cost`; None
-        once that passes ``build_output`` (what was copied by then is left for the caller to remove).  With no
-        box the program wrote into the judge's folder itself: only counted."""
+        folder (the box's tmpfs) to the judge's folder of the same path, and give its
+        :func:`~mjarena.sandbox.build_output.output_cost`; None once that passes ``build_output`` (what was copied
+        by then is left for the caller to remove).  With no box the program wrote into the judge's folder itself:
+        only counted."""
         if self.build_output is None:
             raise BoxError("keep_output is for a compiler's box (build_output)")
         if not self.sandbox.boxed:

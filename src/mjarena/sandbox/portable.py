@@ -26,11 +26,11 @@ from typing import Any, Protocol
 
 
 class Process(Protocol):
-    """What this backend reads of the box's :class:`~mjarena.sandbox.box.Process` (the box imports this module,
+    """What this backend reads of the box's :class:`~mjarena.sandbox.process.Process` (that module imports this one,
     so the two are tied by this shape, not by an import)."""
 
     pid: int
-    usage: Any  # mjarena.sandbox.box.Usage
+    usage: Any  # mjarena.sandbox.accounting.Usage
 
 
 class Box(Protocol):
@@ -87,7 +87,7 @@ def _psutil() -> Any:
 
 
 class _Tree:
-    """What the box's :class:`~mjarena.sandbox.box.Process` asks of ``/proc`` on Linux, from psutil."""
+    """What the box's :class:`~mjarena.sandbox.process.Process` asks of ``/proc`` on Linux, from psutil."""
 
     @staticmethod
     def pids(pid: int) -> list[int]:

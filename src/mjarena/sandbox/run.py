@@ -9,8 +9,9 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mjarena.sandbox.box import Box, Process
+from mjarena.sandbox.box import Box
 from mjarena.sandbox.config import Sandbox
+from mjarena.sandbox.process import Process
 
 __all__ = ["RunResult", "run"]
 

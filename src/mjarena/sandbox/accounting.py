@@ -1,0 +1,118 @@
+"""Process accounting and process trees from ``/proc``: what a program's processes used (:class:`Usage`: memory
+and CPU time), a process's own memory high-water mark, waiting until a stop has taken hold, the live members of a
+process group, and counting a uid's processes.  The box (:mod:`mjarena.sandbox.box`) walks its programs' trees with
+these; a second process backend can share them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterable
+
+from mjarena.lifetime import stat_fields
+
+__all__ = ["Usage", "await_stopped", "live_group_members", "peak_kib"]
+
+
+class Usage:
+    """What a program's process tree used: peak memory (KiB: resident memory summed over its processes, plus
+    the box's tmpfs pages) and CPU seconds (of its processes alive, zombie or reaped)."""
+
+    __slots__ = ("cpu", "peak_kib")
+
+    def __init__(self) -> None:
+        self.peak_kib = 0
+        self.cpu = 0.0
+
+
+_SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
+_TICKS = _SYSCONF("SC_CLK_TCK") if _SYSCONF else 100
+_PAGE_KIB = _SYSCONF("SC_PAGE_SIZE") // 1024 if _SYSCONF else 4
+
+
+def _stat(pid: int) -> tuple[float, float, int] | None:
+    """(CPU seconds of its own, CPU seconds of the children it reaped, resident KiB: 0 for a zombie) of one
+    process, None when it is gone."""
+    fields = stat_fields(pid)
+    return None if fields is None else _usage(fields)
+
+
+def _usage(fields: list[bytes]) -> tuple[float, float, int]:
+    """:func:`_stat` from a process's :func:`~mjarena.lifetime.parse_stat` fields."""
+    own = (int(fields[11]) + int(fields[12])) / _TICKS
+    reaped = (int(fields[13]) + int(fields[14])) / _TICKS
+    resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
+    return own, reaped, resident
+
+
+def peak_kib(pid: int) -> int:
+    """A process's own high-water mark of resident memory (``VmHWM``) in KiB; 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def await_stopped(pids: Iterable[int], seconds: float) -> bool:
+    """Wait, at most ``seconds``, until every thread of ``pids`` is stopped (or gone); whether all were.
+
+    A stop takes hold asynchronously: a thread runs on until it is scheduled and sees the signal, and until then
+    it still holds what a thread holds only while it runs, such as its place in the queue of a futex (a shared
+    futex on a page of a file that every box maps is keyed by the file's inode, so a bot at the same table,
+    asked next, would find it there: ``FUTEX_WAKE`` counts whom it wakes).  Stopped, a waiting thread has left
+    the queue (its wait is restarted when it is let go)."""
+    end = time.monotonic() + seconds
+    pending = list(pids)
+    while True:
+        pending = [pid for pid in pending if not _all_stopped(pid)]
+        if not pending:
+            return True
+        if time.monotonic() > end:
+            return False
+        os.sched_yield()
+
+
+def _all_stopped(pid: int) -> bool:
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True  # gone
+    for thread in threads:
+        fields = stat_fields(f"{pid}/task/{thread}")
+        if fields is not None and fields[0] not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
+
+
+def live_group_members(pgid: int) -> list[int]:
+    """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
+    return _live_groups({pgid}).get(pgid, [])
+
+
+def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        fields = stat_fields(entry.name)
+        if fields is None:
+            continue
+        if int(fields[2]) in pgids and fields[0] not in (b"Z", b"X"):
+            found.setdefault(int(fields[2]), []).append(int(entry.name))
+    return found
+
+
+def _count_processes(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    count += 1
+    return count
