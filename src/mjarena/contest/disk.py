@@ -72,11 +72,10 @@ class DiskWatch:
         message = (f"Paused: the disk has {free >> 20} MiB free, less than the {self.min_free >> 20} MiB the "
                    "contest keeps free. Running games finish; no game starts until the organiser makes room and "
                    "resumes the contest in the console.")
-        if not self.contest.pause(now):
+        if not self.contest.pause(now, f"the disk watch: {free >> 20} MiB free"):
             return None
         with self.contest.db.transaction() as tx:
             tx.set_meta(_META, {"at": now, "message": message})
-            tx.log_admin(now, "pause", f"the disk watch: {free >> 20} MiB free")
         log.warning("%s", message)
         return message
 

@@ -35,12 +35,13 @@ def results(contest: Any) -> dict[str, Any]:
     newest first (a finished one with its ``number`` at its table, ``wall`` and ``answers``: its replay's
     decisions), and the report of pairs of teams (``collusion``)."""
     games = []
+    replays: dict[int, Any] = {}  # read once, for the games' walls and answers and for the pairs' report
     numbers = {game.id: game.number for game in contest.db.games(states=("running", "finished"))}
     for game in contest.games():
         entry = {**game, "number": numbers.get(game["id"])}
         body = contest.db.replay(game["id"]) if game["state"] == "finished" else None
         if body is not None:
-            replay = json.loads(body)
+            replay = replays[game["id"]] = json.loads(body)
             entry.update(wall=replay.get("wall"), answers=[
                 {key: item.get(key) for key in ("seat", "stage", "response", "by")}
                 for item in replay.get("decisions", [])])
@@ -50,7 +51,7 @@ def results(contest: Any) -> dict[str, Any]:
 
     return {"format": FORMAT, "version": 1, "rules": contest.settings.rules,
             "games_per_table": contest.settings.games_per_table, **contest.standings(), "games": games,
-            "collusion": pairs_report(contest), "messages": messages_json(contest, every=True),
+            "collusion": pairs_report(contest, sorted(replays.items())), "messages": messages_json(contest, every=True),
             "statistics": contest_statistics(contest)}
 
 
@@ -69,16 +70,18 @@ def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     return out.getvalue()
 
 
-def pairs_report(contest: Any) -> dict[str, Any]:
+def pairs_report(contest: Any, replays: Iterable[tuple[int, Any]] | None = None) -> dict[str, Any]:
     """:func:`mjarena.arena.collusion.collusion_report` of the contest's finished games (teams by seat from the
     database, house bots as None), with ``unreadable``: the ids of the games whose replay could not be read
-    (left out, named rather than fatal)."""
+    (left out, named rather than fatal).  ``replays``: ``(game id, replay read already)`` in id order, or None
+    to read the database's."""
     seats = {game.id: [seat.team for seat in game.seats] for game in contest.db.games(states=("finished",))}
     games: list[TableGame] = []
     unreadable: list[int] = []
-    for game_id, body in contest.db.finished_replays():
+    for game_id, replay in contest.db.finished_replays() if replays is None else replays:
         try:
-            games.append(game_from_replay(json.loads(body), seats.get(game_id, ()), f"game {game_id}"))
+            data = json.loads(replay) if isinstance(replay, str) else replay
+            games.append(game_from_replay(data, seats.get(game_id, ()), f"game {game_id}"))
         except (ValueError, CollusionError):
             unreadable.append(game_id)
     return {**collusion_report(games), "unreadable": unreadable}

@@ -370,15 +370,15 @@ class Contest:
             raise ContestError(f"cannot {action}: the window ended at {_utc(end)}, and a finished contest stays "
                                "finished")
 
-    def pause(self, now: float) -> bool:
+    def pause(self, now: float, why: str = "the window") -> bool:
         """Pause the window: no game starts until :meth:`resume` (running games finish); False if paused already,
-        :class:`ContestError` once the window has ended.  Logged with the organiser's actions."""
+        :class:`ContestError` once the window has ended.  Logged with the organiser's actions, as ``why``."""
         self._check_open("pause", now)
         if self.paused_since() is not None:
             return False
         with self.db.transaction() as tx:
             tx.set_meta("paused_at", now)
-            tx.log_admin(now, "pause", "the window")
+            tx.log_admin(now, "pause", why)
         return True
 
     def resume(self, now: float) -> bool:
