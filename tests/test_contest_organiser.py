@@ -412,3 +412,25 @@ def test_a_source_in_the_console_has_numbered_lines(server: Server) -> None:
     source = page.split('id="source-text">', 1)[1].split("</pre>", 1)[0]
     assert source.count('<span class="line">') == 2 and "&lt;script&gt;" in source and "<script>" not in source
     assert "line 2" in page.split('id="build-log">', 1)[1]  # the line the build log cites is numbered
+
+
+@pytest.mark.xfail(strict=True, reason="known hole, not closed yet: during the freeze the Swiss pairing of a new "
+                   "round is public, and it is made from the hidden points (places 1-4 share table 1)")
+def test_the_pairing_of_a_round_planned_during_the_freeze_does_not_show_the_hidden_ranking(tmp_path: Path) -> None:
+    """An attack of the session's own, found and not yet closed: a round planned during the freeze seats the
+    teams by their real points, frozen games included, so its public tables tell who leads."""
+    teams = [f"t{number}" for number in range(8)]
+    server = Server(tmp_path / "contest", teams=teams, freeze=5.0)  # the window: 1000 to 1600 s, frozen from 1300
+    for team in teams:
+        server.upload(team)
+    play_round(server)
+    server.clock.now = 1400.0
+    assert server.scheduler.step()
+    late = server.contest.round_number()
+    server.scheduler.step()  # its results are frozen
+    assert all(game["state"] == "finished" for game in server.contest.games() if game["round"] == late)
+    assert server.scheduler.step()  # the next round is planned from every result, frozen ones included
+    planned = server.contest.round_number()
+    (shown,) = [item for item in server.client.get("/api/rounds").json()["rounds"] if item["round"] == planned]
+    assert shown["games"] and all(player["team"] is None for game in shown["games"] for player in game["players"]), \
+        "the public sees who sits with whom in a round seated by the hidden points"
