@@ -214,7 +214,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def shown_standings() -> dict[str, Any]:
         """The standings as the public sees them (:func:`mjarena.contest.public.public_standings`)."""
-        return public_standings(contest, contest.standings(clock()), clock())
+        return public_standings(contest, clock())
 
     def masked(games: list[dict[str, Any]], who: str | None) -> list[dict[str, Any]]:
         """``games`` as ``who`` may see them during the freeze (the organiser: all of them)."""

@@ -435,20 +435,23 @@ class Database:
         count, last = self._rows("SELECT COUNT(*), MAX(finished) FROM games WHERE state = 'finished'")[0]
         return int(count), last
 
-    def totals(self) -> dict[int, tuple[int, float]]:
-        """Each team's ``(games, points)`` over its finished games (house bots are not teams)."""
+    def totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float]]:
+        """Each team's ``(games, points)`` over its finished games (house bots are not teams); with
+        ``finished_before``, over those that finished before that time only (the freeze)."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
+            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
+            "GROUP BY s.team_id", (finished_before,))
         return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
 
-    def thinking_totals(self) -> dict[int, tuple[int, float, float]]:
+    def thinking_totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float, float]]:
         """Each team's thinking over its finished games: ``(games, seconds in all, most seconds in one game)``
-        (games recorded before thinking was kept are not counted)."""
+        (games recorded before thinking was kept are not counted); ``finished_before`` as for :meth:`totals`."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(k.seconds), MAX(k.seconds) FROM seats s "
             "JOIN games g ON g.id = s.game_id JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
-            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL GROUP BY s.team_id")
+            "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
+            "GROUP BY s.team_id", (finished_before,))
         return {int(team_id): (int(count), float(total or 0.0), float(most or 0.0))
                 for team_id, count, total, most in rows}
 

@@ -464,7 +464,7 @@ class Contest:
         rounds = self.db.rounds()
         return rounds[-1][0] if rounds else 0
 
-    def standings(self, now: float | None = None) -> dict[str, Any]:
+    def standings(self, now: float | None = None, *, as_of: float | None = None) -> dict[str, Any]:
         """``{"state", "round", "limits", "rows": [{"rank", "team", "points", "games", "points_per_game",
         "version", "thinking_per_game", "thinking_max"}], "commitment", "secret"}``: every team, by points as the
         statement ranks them (equal points, equal rank; then by name), with the games it played and its points per
@@ -472,9 +472,10 @@ class Contest:
         thinking time in seconds per game on average and at most (None before its first game); ``limits`` the
         limits in force (:meth:`Settings.limits_json`); the secret once the contest is finished, else None;
         ``ranked_by``: ``points``, or ``points_per_game`` when the organiser chose it at ``create``
-        (``--rank-by``)."""
-        totals = self.db.totals()
-        thinking = self.db.thinking_totals()
+        (``--rank-by``).  ``as_of``: count only the games that finished before that time (the public's standings
+        during the freeze, :func:`mjarena.contest.public.public_standings`)."""
+        totals = self.db.totals(finished_before=as_of)
+        thinking = self.db.thinking_totals(finished_before=as_of)
         current = self.db.current_submissions()
         rows = []
         for team in self.db.teams():

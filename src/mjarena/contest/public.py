@@ -5,7 +5,8 @@ with the organiser's announcements to every team, and why the rounds have not op
 **The freeze** (``create --freeze MINUTES``): from that many minutes before the window's end, the games that
 finish are left out of the public standings and race, and their results out of the public game lists, rounds,
 teams' pages and replays, until the organiser reveals them after the end (:func:`reveal`).  A team still sees
-its own games (results and replays); the organiser sees everything.
+its own games (results and replays); the organiser sees everything.  Rounds planned during the freeze are paired
+on the standings as they stood when it began (:func:`frozen_since`): their tables are public.
 
 >>> rows = [{"rank": 1, "team": "a", "points": 9.0}, {"rank": 2, "team": "b", "points": 5.0},
 ...         {"rank": 2, "team": "c", "points": 5.0}]
@@ -95,39 +96,17 @@ def rerank(rows: Sequence[dict[str, Any]], key: str = "points") -> list[dict[str
     return ranked
 
 
-def _unfrozen(rows: Sequence[dict[str, Any]], games: Sequence[Any], key: str) -> list[dict[str, Any]]:
-    """The standings' ``rows`` less the results of the frozen ``games`` (``GameRow``), sorted again by ``key``."""
-    less: dict[str, list[float]] = {}
-    for game in games:
-        for seat in game.seats:
-            if seat.team is not None:
-                item = less.setdefault(seat.team, [0, 0.0])
-                item[0] += 1
-                item[1] += seat.points or 0.0
-    shown = []
-    for row in rows:
-        count, points = less.get(row["team"], (0, 0.0))
-        games_left, points_left = row["games"] - count, row["points"] - points
-        shown.append({**row, "games": games_left, "points": points_left,
-                      "points_per_game": round(points_left / games_left, 3) if games_left else None})
-    shown.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
-    return shown
-
-
-def public_standings(contest: Any, standings: dict[str, Any], now: float) -> dict[str, Any]:
-    """``standings`` (``Contest.standings``) as the public sees them: hidden teams left out, the others ranked
-    again, the frozen games' results left out during the freeze (``frozen``: ``{"since"}`` then, else None);
-    ``announcements`` (the organiser's messages to every team, newest first) and ``waiting`` (``{"ready",
-    "needed"}`` while the first round waits for teams, else None) added."""
+def public_standings(contest: Any, now: float) -> dict[str, Any]:
+    """The standings (``Contest.standings``) as the public sees them: during the freeze as they stood when it
+    began (points, games and thinking; ``frozen``: ``{"since"}`` then, else None), hidden teams left out and the
+    others ranked again; ``announcements`` (the organiser's messages to every team, newest first) and
+    ``waiting`` (``{"ready", "needed"}`` while the first round waits for teams, else None) added."""
     db = contest.db
+    since = frozen_since(contest, now)
+    standings = contest.standings(now, as_of=since)
     hidden = {team.name for team in db.teams() if team.id in db.flagged("hidden")}
     key = standings.get("ranked_by", "points")
-    frozen = frozen_games(contest, now)
-    rows = standings["rows"]
-    if frozen:
-        rows = _unfrozen(rows, [game for game in db.games(states=("finished",)) if game.id in frozen], key)
-    rows = [row for row in rows if row["team"] not in hidden]
-    since = frozen_since(contest, now)
+    rows = [row for row in standings["rows"] if row["team"] not in hidden]
     waiting = waiting_for(contest) if standings["state"] in ("running", "not_started") else None
     return {**standings, "rows": rerank(rows, key), "frozen": None if since is None else {"since": since},
             "announcements": [message.to_json() for message in db.announcements()],

@@ -4,7 +4,8 @@ its own (the web server never waits for it) and games in worker processes.
 Rounds, while the window is open, back to back:
 
 1. the teams with a bot that builds are sorted by points (ties by a draw from the contest's secret and the
-   round number, :meth:`~mjarena.contest.model.Contest.draws`) and seated 1–4, 5–8, …
+   round number, :meth:`~mjarena.contest.model.Contest.draws`; during the freeze by the points the public
+   sees, those from before it, so that a pairing never shows the hidden results) and seated 1–4, 5–8, …
    (:func:`mjarena.arena.schedules.swiss_tables`); house bots (``builtin:greedy``) pad the last table and are
    not scored.  Each table plays ``games_per_table`` walls (:func:`~mjarena.arena.schedules.table_games`), the
    seats drawn from the secret too.  The round and its games are one transaction: game ids are
@@ -43,6 +44,7 @@ from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
 from mjarena.contest.opening import playing_teams, waiting_for
+from mjarena.contest.public import frozen_since
 from mjarena.contest.sources import contest_sandbox, program_of
 
 __all__ = ["Scheduler", "judge_error_text", "warm_up"]
@@ -151,7 +153,8 @@ class Scheduler:
         if not current or waiting_for(contest) is not None:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
-        totals = contest.db.totals()
+        # during the freeze, paired on the results the public sees: a pairing on the hidden ones would show them
+        totals = contest.db.totals(finished_before=frozen_since(contest, self.clock()))
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
         if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
             points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}
