@@ -138,8 +138,11 @@ def test_a_program_whose_files_cannot_travel_is_refused_before_any_game(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bot.py").write_text(ANSWER)
     out = tmp_path / "cup"
-    if case == "unrelated places":  # a script under /tmp and a file it reads under /work: their folder is /
-        spec = f"python3 {tmp_path / 'bot.py'} {ROOT / 'tests' / 'sources' / 'pass.py'}"
+    if case == "unrelated places":  # a script here and a file it reads in the repository: their folder is /
+        elsewhere = ROOT / "tests" / "sources" / "pass.py"
+        if os.path.commonpath([elsewhere, tmp_path]) != "/":
+            elsewhere = Path("/proc/version")
+        spec = f"python3 {tmp_path / 'bot.py'} {elsewhere}"
         why = "names files in unrelated places"
     elif case == "too many files":  # a home folder, say
         monkeypatch.setattr(shipped_bots, "MAX_FOLDER_FILES", 3)
@@ -180,3 +183,7 @@ def test_what_travels_of_a_command(tmp_path: Path) -> None:
     assert moved.folders() == {"/node/D": []}
     with pytest.raises(CannotShip, match="holds the tournament's folder"):
         plan_bot("python3 bot/run.py", limits, cwd=str(tmp_path), private=tmp_path / "bot" / "cup")
+    # a source that does not build travels as its reason, and errs at its first request as on one machine
+    (tmp_path / "bad.py").write_text("def (\n")
+    broken = plan_bot(str(tmp_path / "bad.py"), Limits(sandbox=Sandbox(kind="none")))
+    assert broken is not None and broken.folder is None and (broken.broken or "").startswith("compile_error: ")
