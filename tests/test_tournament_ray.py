@@ -21,7 +21,7 @@ from mjarena.arena import shipped_bots
 from mjarena.arena.results_file import load_records
 from mjarena.arena.shipped_bots import CannotShip, ShippedBot, plan_bot
 from mjarena.arena.tournament import GameTask
-from mjarena.builds import build
+from mjarena.builds import build, shipping
 from mjarena.cli import main
 from mjarena.limits import Limits
 from mjarena.sandbox import Sandbox
@@ -132,7 +132,7 @@ def test_source_and_program_bots_play_from_the_folders_sent_to_the_node(
     assert (tmp_path / "ray" / "standings.json").read_text() == (tmp_path / "local" / "standings.json").read_text()
 
 
-@pytest.mark.parametrize("case", ["unrelated places", "too many files", "the results folder"])
+@pytest.mark.parametrize("case", ["unrelated places", "too many files", "too many bytes", "the results folder"])
 def test_a_program_whose_files_cannot_travel_is_refused_before_any_game(
         case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
@@ -149,6 +149,10 @@ def test_a_program_whose_files_cannot_travel_is_refused_before_any_game(
         for number in range(5):
             (tmp_path / f"note{number}.txt").write_text("x")
         spec, why, out = "python3 bot.py", "holds more than 3 files", tmp_path.parent / f"{tmp_path.name}-cup"
+    elif case == "too many bytes":
+        monkeypatch.setattr(shipping, "MAX_PARCEL_BYTES", 1000)
+        (tmp_path / "model.bin").write_bytes(bytes(2000))
+        spec, why, out = "python3 bot.py", "holds more than 1000 bytes", tmp_path.parent / f"{tmp_path.name}-cup"
     else:
         spec, why = "python3 bot.py", "holds the tournament's folder"
     code = main(["tournament", "--bot", f"mine={spec}", "--bot", "g=builtin:greedy", "--rounds", "1", "--seed", "1",

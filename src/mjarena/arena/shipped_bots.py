@@ -169,9 +169,11 @@ def _check_folder(folder: str, leave_out: Sequence[str], private: str | None) ->
                     elif entry.is_file(follow_symlinks=False):
                         size += entry.stat(follow_symlinks=False).st_size
                     if files > MAX_FOLDER_FILES or size > MAX_PARCEL_BYTES:
-                        raise CannotShip(
-                            f"its folder {folder} holds more than {MAX_FOLDER_FILES} files or "
-                            f"{MAX_PARCEL_BYTES >> 20} MiB: put the bot in a folder of its own")
+                        bound = (f"{MAX_FOLDER_FILES} files and folders" if files > MAX_FOLDER_FILES else
+                                 f"{MAX_PARCEL_BYTES >> 20} MiB" if MAX_PARCEL_BYTES >> 20 else
+                                 f"{MAX_PARCEL_BYTES} bytes")
+                        raise CannotShip(f"its folder {folder} holds more than {bound}: put the bot in a folder of "
+                                         "its own")
         except OSError as error:
             raise CannotShip(f"cannot read its folder {folder}: {error.strerror or error}") from None
     try:
