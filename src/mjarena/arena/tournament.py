@@ -21,6 +21,12 @@ in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats 
 same.  Results are applied in game-id order, never in completion order, so the executor and the number of
 workers change nothing but the speed.
 
+On Ray (``--executor ray``, an executor whose results come from another machine) every entrant is planned on
+this machine before any game (:meth:`Tournament.ship_bots`, :mod:`mjarena.arena.shipped_bots`): sources are built
+here, and each game's task names its bots' build and program folders, which the executor sends to the node that
+plays it (no node needs a shared file system); a bot whose files cannot travel is refused before any game.  The
+local pool plans nothing: its workers build and run the bots where they are.
+
 A game the judge fails (:class:`~mjarena.agents.errors.JudgeError`: a bot's box that cannot start, its build
 gone) is never recorded as a bot's ``crash``: the run stops with that error (``mjarena tournament`` says the judge
 failed and exits with status 3), the finished games kept, and running again plays the rest.
