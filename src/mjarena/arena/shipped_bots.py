@@ -17,9 +17,9 @@ that plays the game unpacks it into its own cache and plays the bot from there (
   PATH) or an interpreter in a runtime's tree such as ``~/.pyenv/versions/3.11.7/bin/python3``
   (:func:`mjarena.sandbox.binds.own_path`).  What travels is the deepest folder that holds them all (a file's
   folder; a folder named itself), whole (sources included: they are the organiser's own files, not a team's):
-  keep a bot in a folder of its own.  A command without own files sends
-  nothing, and what it names must be on every node.  Refused before any game (:class:`CannotShip`): own files in
-  unrelated places (their folder would be the root), a folder of more than :data:`MAX_FOLDER_FILES` files or
+  keep a bot in a folder of its own.  A command without own files sends nothing, and what it names must be on
+  every node.  Refused before any game (:class:`CannotShip`): own files in unrelated places (their folder would
+  be the root), a folder of more than :data:`MAX_FOLDER_FILES` files and folders or
   :data:`~mjarena.builds.shipping.MAX_PARCEL_BYTES` bytes (a home directory, say), one that holds the
   tournament's own folder (its secret and results), or one holding anything but files and folders (a link).
 
