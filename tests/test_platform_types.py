@@ -26,7 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMS = ("win32", "darwin")
-_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): (?P<kind>error|note): (?P<text>.*)$")
+_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+): (?P<kind>error|note): (?P<text>.*)$")
 
 
 def _mypy(system: str, cache: Path, cwd: Path, config: str, paths: Sequence[str] = ()) -> subprocess.Popen[str]:
