@@ -1,26 +1,26 @@
 """A running bot program as the judge reads it (:class:`_Child`): its pipes, what it wrote to them, its tree's
 memory and CPU time from its :class:`~mjarena.sandbox.Process`; the one wait on a bot (:class:`Deadline`); and
-where an answer ends in its output (:func:`_marker_span`, the keep-running marker line).
+where an answer ends in its output (:func:`_marker_span`, the keep-running marker line).  The pipes are read the
+way the system allows (:mod:`mjarena.protocol.pipe_readers`: ``select`` on POSIX, a thread per pipe on Windows).
 """
 
 from __future__ import annotations
 
-import os
 import platform
-import selectors
+import sys
 import time
 
 from mjarena.protocol.botzone import KEEP_RUNNING
+from mjarena.protocol.pipe_readers import _CHUNK, Pipes, open_pipes, reader_kind
 from mjarena.sandbox import Process
 
 _MARKER = KEEP_RUNNING.encode()
 # read, poll, pread64, readv, select, pselect6, ppoll, epoll_pwait: numbers of x86-64 only
 _READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86_64" else set()
-_CHUNK = 1 << 16
 
 
 class Deadline:
-    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`select`); ``why`` says
+    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`wait`); ``why`` says
     what set it, for the timeout's message (empty: the time limit per answer)."""
 
     def __init__(self, seconds: float, why: str = "") -> None:
@@ -38,35 +38,21 @@ class Deadline:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def select(
-        self, selector: selectors.BaseSelector, tick: float | None = None
-    ) -> list[tuple[selectors.SelectorKey, int]]:
-        """Wait for ready pipes (none left: just wait), at most ``tick`` seconds and never past the deadline."""
+    def wait(self, pipes: Pipes, tick: float | None = None) -> list[str]:
+        """Wait for ready pipes (the names of those ready), at most ``tick`` seconds and never past the deadline."""
         timeout = self.remaining() if tick is None else min(tick, self.remaining())
-        if not selector.get_map():
-            time.sleep(timeout)
-            return []
-        return selector.select(timeout)
+        return pipes.wait(timeout)
 
 
 class _Child:
-    """One running bot program (a :class:`~mjarena.sandbox.Process` of its box): its pipes, a selector over them
-    and over its exit, and what was read from it."""
+    """One running bot program (a :class:`~mjarena.sandbox.Process` of its box): its pipes, read the ``pipes`` way
+    (:func:`~mjarena.protocol.pipe_readers.reader_kind`: None for the system's), and what was read from it."""
 
-    def __init__(self, process: Process) -> None:
+    def __init__(self, process: Process, pipes: str | None = None) -> None:
         self.process = process
         self.pid = process.pid
-        self.stdin = process.stdin
-        self.stdout = process.stdout
-        self.stderr = process.stderr
-        for fd in (self.stdin, self.stdout, self.stderr):
-            os.set_blocking(fd, False)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
-        self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
-        self.watches_exit = process.exit_fd is not None
-        if process.exit_fd is not None:
-            self.selector.register(process.exit_fd, selectors.EVENT_READ, "exit")
+        self.pipes = open_pipes(reader_kind(pipes), process.stdin, process.stdout, process.stderr, process.exit_fd)
+        self.watches_exit = self.pipes.watches_exit
         self.stdout_open = True
         self.leftover = b""  # stdout printed after a keep-running marker
         self.stderr_buffer = bytearray()
@@ -98,6 +84,8 @@ class _Child:
     def reading_stdin(self) -> bool:
         """Whether the program (the last process of its tree) is blocked in a read or a wait for input (x86-64
         system call numbers from ``/proc/<pid>/syscall``; False where that cannot be told)."""
+        if not sys.platform.startswith("linux"):
+            return False
         try:
             with open(f"/proc/{self.process.tree()[-1]}/syscall", "rb") as handle:
                 number = handle.read().split(maxsplit=1)[0]
@@ -108,20 +96,17 @@ class _Child:
     def reap(self) -> None:
         """Kill the whole process tree and collect how it ended (the box does it: :meth:`Process.reap`)."""
         if not self.reaped:
-            self.selector.close()
+            self.pipes.close()
             self.process.reap()
 
     def read_stderr(self, keep: int) -> None:
         """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
         for _ in range(16):
-            try:
-                chunk = os.read(self.stderr, _CHUNK)
-            except BlockingIOError:
+            chunk = self.pipes.read("stderr", _CHUNK)
+            if chunk is None:
                 return
-            except OSError:
-                chunk = b""
             if not chunk:
-                self.selector.unregister(self.stderr)
+                self.pipes.forget("stderr")
                 return
             self.stderr_buffer += chunk
             self.turn_stderr += chunk
@@ -138,6 +123,7 @@ class _Child:
         text = bytes(self.turn_stderr[-limit:]).decode("utf-8", "replace") if limit and self.turn_stderr else None
         self.turn_stderr.clear()
         return text
+
 
 def _marker_span(buffer: bytes | bytearray, start: int = 0, final: bool = False) -> tuple[int, int] | None:
     """Where the first keep-running marker line at or after ``start`` begins and ends in ``buffer``.

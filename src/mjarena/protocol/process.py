@@ -13,7 +13,9 @@ Limits, per answer:
 
 - wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
   answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
-  :meth:`Deadline.select`, around non-blocking pipes (never a blocking read).
+  :meth:`Deadline.wait`, around the pipes read the way the system allows (never a blocking read by the judge):
+  non-blocking and ``select`` on POSIX, a reading thread per pipe on Windows (``pipes="threads"`` forces that
+  anywhere; :mod:`mjarena.protocol.pipe_readers`).
 - CPU time: the CPU seconds that the bot's whole process tree uses for one answer may not exceed the time limit
   either (a bot cannot buy time with threads or children), or ``cpu_limit`` when given.
 - memory: the resident memory of the bot's whole process tree (summed over its processes, sampled every
@@ -57,7 +59,6 @@ the judge's failure, not the bot's).
 from __future__ import annotations
 
 import os
-import selectors
 import shlex
 import subprocess
 import time
@@ -72,8 +73,9 @@ from mjarena.agents.errors import (
     JudgeError,
 )
 from mjarena.protocol.bot_failures import _DETAIL_STDERR, _MEMORY_SIGNS, _PRINTABLE, _STDIN_HINT, _describe_exit
-from mjarena.protocol.bot_pipes import _CHUNK, Deadline, _Child, _marker_span
+from mjarena.protocol.bot_pipes import Deadline, _Child, _marker_span
 from mjarena.protocol.botzone import decode_output, encode_input, encode_request
+from mjarena.protocol.pipe_readers import _CHUNK, reader_kind
 from mjarena.protocol.transport import Exchange, Reply
 from mjarena.sandbox import Box, Sandbox, SandboxUnavailable
 from mjarena.sandbox.accounting import live_group_members
@@ -82,6 +84,9 @@ from mjarena.sandbox.box import BoxLeftovers
 __all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 
 MIB = 1 << 20
+# Pipes read by threads: how long, once the program has exited, the judge waits for what its pipes still bring
+# (the threads read it at once: only a pipe held open by a process left behind takes this long).
+_SETTLE_SECONDS = 0.5
 
 
 class BotProcess:
@@ -96,6 +101,7 @@ class BotProcess:
     the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
     ``seat`` is its seat at the table, when the other seats' bots are untrusted: its box then shows its seat
     slot's own copies of its runtime (:mod:`mjarena.sandbox.copies`, when the sandbox has ``private_runtimes``).
+    ``pipes`` is how its pipes are read (``"select"`` or ``"threads"``; None: the system's way, threads on Windows).
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -117,6 +123,7 @@ class BotProcess:
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
         seat: int | None = None,
+        pipes: str | None = None,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -132,6 +139,7 @@ class BotProcess:
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.game_budget = game_budget
         self.seat = seat
+        self.pipes = reader_kind(pipes)
         if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
             Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
         self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
@@ -277,7 +285,7 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError, SandboxUnavailable) as error:
             raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
         self.started_pids.append(process.pid)
-        return _Child(process)
+        return _Child(process, self.pipes)
 
     def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
         if child is not None:
@@ -321,10 +329,10 @@ class BotProcess:
         child.leftover = b""
         pending = self._write(child, memoryview(payload))  # into the pipe while it is stopped: it wakes up once
         child.process.thaw()
-        selector = child.selector
+        pipes = child.pipes
         writing = bool(pending)
         if writing:
-            selector.register(child.stdin, selectors.EVENT_WRITE, "stdin")
+            pipes.watch_stdin(True)
         next_poll = 0.0
         scanned = 0  # no marker line starts before this offset of ``out``
         try:
@@ -364,19 +372,19 @@ class BotProcess:
                         raise self._memory_error(child)
                     self._check_cpu(child, cpu_start)
                 tick = self.poll_interval if child.stdout_open or child.watches_exit else 0.002
-                for key, _ in deadline.select(selector, tick=tick):
-                    if key.data == "stdout":
+                for ready in deadline.wait(pipes, tick=tick):
+                    if ready == "stdout":
                         self._read_stdout(child, out)
-                    elif key.data == "stderr":
+                    elif ready == "stderr":
                         child.read_stderr(self.stderr_limit)
-                    elif key.data == "stdin":
+                    elif ready == "stdin":
                         pending = self._write(child, pending)
                         if not pending:
-                            selector.unregister(child.stdin)
+                            pipes.watch_stdin(False)
                             writing = False
         finally:
             if writing and not child.reaped:
-                selector.unregister(child.stdin)
+                pipes.watch_stdin(False)
 
     def _check_cpu(self, child: _Child, cpu_start: float) -> None:
         """A timeout when the bot's process tree used more CPU time on this answer than the time limit."""
@@ -387,37 +395,31 @@ class BotProcess:
 
     def _read_stdout(self, child: _Child, out: bytearray) -> None:
         room = self.output_limit + 1 - len(out)
-        try:
-            chunk = os.read(child.stdout, max(1, min(_CHUNK, room)))
-        except BlockingIOError:
+        chunk = child.pipes.read("stdout", max(1, min(_CHUNK, room)))
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if chunk:
             out += chunk
         else:
             child.stdout_open = False
-            child.selector.unregister(child.stdout)
+            child.pipes.forget("stdout")
 
     @staticmethod
     def _write(child: _Child, pending: memoryview) -> memoryview:
-        try:
-            written = os.write(child.stdin, pending[:_CHUNK])
-        except BlockingIOError:
-            return pending
-        except (BrokenPipeError, OSError):
-            return pending[len(pending) :]  # the bot closed its input: judge it by what it prints
-        return pending[written:]
+        return child.pipes.write(pending)
 
     def _finish(self, child: _Child, out: bytearray, mode: str, cpu_start: float) -> tuple[str, bool]:
         """The program exited: read what it left in the pipe, reap it, and judge how it ended."""
+        until = time.monotonic() + _SETTLE_SECONDS  # pipes read by threads: what they still bring (not select)
         while child.stdout_open and len(out) <= self.output_limit:
             before = len(out)
             self._read_stdout(child, out)
-            if len(out) == before and child.stdout_open:
+            if len(out) == before and child.stdout_open and not child.pipes.settle("stdout", until):
                 break  # nothing more now (a grandchild may hold the pipe open): the answer is what we have
-        if child.stderr in child.selector.get_map():
+        if child.pipes.is_open("stderr"):
             child.read_stderr(self.stderr_limit)
+            while child.pipes.is_open("stderr") and child.pipes.settle("stderr", until):
+                child.read_stderr(self.stderr_limit)
         child.reap()
         if len(out) > self.output_limit:
             raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
