@@ -423,9 +423,16 @@ def test_a_failure_after_good_answers_keeps_the_history(make) -> None:
     assert process.requests == ["0 3"]  # the failed request is not part of the bot's history
 
 
-def test_bad_configuration() -> None:
+def test_bad_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="empty bot command"):
         BotProcess("")
+    with pytest.raises(ValueError, match="no such way to read a bot's pipes: 'poll' \\(one of select, threads\\)"):
+        BotProcess("true", pipes="poll")
+    assert BotProcess("true").pipes == "select"
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert BotProcess("true").pipes == "threads", "Windows' select takes sockets only"
+    with pytest.raises(ValueError, match="cannot be read with select on Windows"):
+        BotProcess("true", pipes="select")
 
 
 # -- the example bots ------------------------------------------------------------------------------------------

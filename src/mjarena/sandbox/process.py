@@ -308,7 +308,7 @@ class _WindowsChild(Process):
         return None
 
     def exited(self) -> bool:
-        return self.reaped or portable.exited(self.pid)
+        return self.reaped or self.proc.poll() is not None  # (Windows keeps no zombies: nothing is reaped by it)
 
     def tree(self) -> list[int]:
         return portable.tree(self)
