@@ -38,11 +38,13 @@ has a process-count and file size limit, and between its turns a kept-running bo
 (``SIGSTOP``, ``SIGCONT`` when its next request comes), so it gets no CPU while the others think.  The box
 owns the processes (start, measure, freeze, kill, reap); this class only speaks to them over their pipes.
 With ``Sandbox(kind="none")`` (the default of this class; matches default to the box) it is a plain child
-process with the same limits watched.  Either way it dies with the judge.
+process with the same limits watched (on Windows in a Job Object of its own, its pipes read by threads:
+:mod:`mjarena.sandbox.portable`).  Either way it dies with the judge.
 
-On any breach, and at :meth:`close`, the bot's whole process tree is killed with ``SIGKILL`` and reaped: the judge
-never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is closed.  Standard error is
-drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` bytes go into error details.
+On any breach, and at :meth:`close`, the bot's whole process tree is killed (``SIGKILL``; on Windows its Job
+Object) and reaped: the judge never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is
+closed.  Standard error is drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` bytes
+go into error details.
 
 Failures raise the :class:`~mjarena.agents.errors.BotError` subclasses: ``timeout``, ``crash`` (non-zero exit,
 a signal, or a kept-running bot that exits before answering), ``memory``, ``output_limit``, ``bad_output``
