@@ -54,7 +54,7 @@ from mjarena.sandbox.binds import (
 from mjarena.sandbox.build_output import _compiler_streams, _copy_output, _measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
-from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild
+from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild, _WindowsChild
 
 __all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
 
@@ -301,6 +301,8 @@ class Box:
             resolve_command(self.argv, self.workdir)
             proc = portable.start(self)
             self.started_pids.append(proc.pid)
+            if sys.platform == "win32":
+                return _WindowsChild(self, proc)
             return _PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
