@@ -75,7 +75,7 @@ HAND = "T1 T2 T3 T4 B5 B6 B7 B8 W1 W1 W2 W3 W8"
 def test_each_request_type(event: Event, seat: int, expected: list[tuple[str, str]]) -> None:
     requests = requests_for([event], seat)
     assert [(r.text, r.kind) for r in requests] == expected
-    assert all(r.index == 0 for r in requests)
+    assert all(r.event_index == 0 for r in requests)
     assert [request_kind(text) for text, _ in expected] == [k for _, k in expected]
 
 
@@ -122,7 +122,7 @@ def test_a_seat_that_won_or_left_receives_nothing_more() -> None:
 
 def test_start_skips_what_was_told_but_remembers_a_win() -> None:
     events = [Event("deal", 0, kinds(HAND)), Event("draw", 0, (9,)), Event("hu_self", 0, (9,)), Event("exhausted")]
-    assert [r.index for r in requests_for(events, 0)] == [0, 0, 1]
+    assert [r.event_index for r in requests_for(events, 0)] == [0, 0, 1]
     assert requests_for(events, 0, start=2) == []
     assert [r.text for r in requests_for(events, 1, start=2)] == ["3 0 HU SELF", "4"]
 

@@ -135,6 +135,24 @@ def test_table_refuses_events_that_cannot_happen() -> None:
         Table("noi2014").apply(Event("peng", 1, (4,), 0))
 
 
+@pytest.mark.parametrize(("event", "message"), [
+    (Event("deal", None, (1, 2, 3)), "event 3: a deal names no seat"),  # was AttributeError on None's hand
+    (Event("play", None, (1,)), "event 3: a play names no seat"),  # was TypeError: self.seats[None]
+    (Event("draw", 1, ()), "event 3: a draw names no tile"),  # was IndexError on tiles[0]
+    (Event("chi", 1, (), 0), r"event 3: a chi of tile kinds \[\] without the discard it claims \(1\)"),
+    (Event("chi", 1, (2, 3, 4), 0), r"a chi of tile kinds \[2, 3, 4\] without the discard"),  # was list.remove's
+])
+def test_table_names_what_is_wrong_with_an_event_the_type_check_found(event: Event, message: str) -> None:
+    """What mypy saw in ``Table.apply`` (``seat`` and ``tiles[0]`` used as if every event had them): an event of a
+    seat that names none, a draw that names no tile, a CHI without the tile it claims are told as TimelineError
+    (which the viewer and the luck measures report), not a TypeError or an IndexError."""
+    table = Table("baida")
+    table.apply(Event("deal", 0, (1, 5)))
+    table.apply(Event("play", 0, (1,)))  # the discard a CHI may claim
+    with pytest.raises(TimelineError, match=message):
+        table.apply(event)
+
+
 def test_hidden_hands_are_only_counted() -> None:
     table = Table("noi2014")
     table.apply(Event("deal", 1, (1, 2, 3)))

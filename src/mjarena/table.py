@@ -28,6 +28,10 @@ __all__ = ["Table", "TimelineError"]
 
 _WALL_SIZES = {"noi2014": 108, "baida": 144, "thupc2021": 148}
 _OPEN_MELDS = {"peng": 3, "pong": 3, "gang": 4}
+_ONE_TILE_NAMED = frozenset({"draw", "draw_back", "play", "discard", *_OPEN_MELDS, "angang", "bugang", "gang_on_peng"})
+"""The events of one seat that name a tile (``tiles[0]``); a CHI or CHOW names its run."""
+_SEATED = frozenset({*_ONE_TILE_NAMED, "deal", "chi", "chow", "hu", "ron", "hu_self", "self_drawn", "win", "false_hu"})
+"""The events of one seat: each names it."""
 
 
 class TimelineError(ValueError):
@@ -87,58 +91,24 @@ class Table:
         return item["tile"]
 
     def apply(self, event: Event) -> None:
-        """Fold one event into the table; :class:`TimelineError` if it cannot have happened."""
+        """Fold one event into the table; :class:`TimelineError` if it cannot have happened.
+
+        >>> Table("noi2014").apply(Event("play", None, (3,)))
+        Traceback (most recent call last):
+        ...
+        mjarena.table.TimelineError: event 1: a play names no seat
+        """
         kind, seat = event.type, event.seat
-        player = self.seats[seat] if seat is not None and 0 <= seat < 4 else None
-        if seat is not None and player is None:
+        if seat is not None and not 0 <= seat < 4:
             raise TimelineError(f"event {self.count + 1}: no seat {seat}")
         for other in self.seats:
             other.drawn = None
-        if kind == "deal":
-            player.hand += event.tiles  # type: ignore[union-attr]
-            self.wall -= len(event.tiles)
-        elif kind in ("draw", "draw_back"):
-            player.hand += event.tiles  # type: ignore[union-attr]
-            player.drawn = event.tiles[0]  # type: ignore[union-attr]
-            self.wall -= 1
-            self.turn = seat
-        elif kind in ("play", "discard"):
-            self._take(seat, event.tiles[:1])  # type: ignore[arg-type]
-            player.discards.append({"tile": event.tiles[0], "claimed": False})  # type: ignore[union-attr]
-            self.last_discard = (seat, len(player.discards) - 1)  # type: ignore[union-attr,assignment]
-            self.turn = seat
-        elif kind in _OPEN_MELDS or kind in ("chi", "chow"):
-            claimed = self._claim()
-            tiles = list(event.tiles) if kind in ("chi", "chow") else [event.tiles[0]] * _OPEN_MELDS[kind]
-            rest = list(tiles)
-            rest.remove(claimed)
-            self._take(seat, rest)  # type: ignore[arg-type]
-            player.melds.append({"type": kind, "tiles": tiles, "concealed": False,  # type: ignore[union-attr]
-                                 "from": event.target})
-            self.turn = seat
-        elif kind == "angang":
-            self._take(seat, [event.tiles[0]] * 4)  # type: ignore[arg-type]
-            player.melds.append({"type": "gang", "tiles": [event.tiles[0]] * 4,  # type: ignore[union-attr]
-                                 "concealed": True, "from": None})
-        elif kind in ("bugang", "gang_on_peng"):  # the fourth tile from the hand, or the discard (NOI 2014)
-            if kind == "bugang":
-                self._take(seat, event.tiles[:1])  # type: ignore[arg-type]
-            else:
-                self._claim()
-                self.turn = seat
-            for meld in player.melds:  # type: ignore[union-attr]
-                if meld["type"] in ("peng", "pong") and meld["tiles"][0] == event.tiles[0]:
-                    meld.update(type="gang", tiles=[event.tiles[0]] * 4)
-                    break
-        elif kind in ("hu", "ron"):
-            player.hand.append(self._claim())  # type: ignore[union-attr]
-            player.status = "won"  # type: ignore[union-attr]
-            self.turn = seat
-        elif kind in ("hu_self", "self_drawn", "win"):
-            player.status = "won"  # type: ignore[union-attr]
-            self.turn = seat
-        elif kind == "false_hu":
-            player.status = "out"  # type: ignore[union-attr]
+        if kind in _SEATED:
+            if seat is None:
+                raise TimelineError(f"event {self.count + 1}: a {kind} names no seat")
+            if kind in _ONE_TILE_NAMED and not event.tiles:
+                raise TimelineError(f"event {self.count + 1}: a {kind} names no tile")
+            self._apply_seated(kind, seat, event)
         elif kind == "score":
             self.extra["tai"] = {"seat": seat, "total": event.target}
         elif kind == "dice":
@@ -146,6 +116,56 @@ class Table:
         elif kind in ("exhausted", "end"):
             self.turn = None
         self.count += 1
+
+    def _apply_seated(self, kind: str, seat: int, event: Event) -> None:
+        """:meth:`apply` for the events of one seat (of :data:`_SEATED`)."""
+        player = self.seats[seat]
+        if kind == "deal":
+            player.hand += event.tiles
+            self.wall -= len(event.tiles)
+        elif kind in ("draw", "draw_back"):
+            player.hand += event.tiles
+            player.drawn = event.tiles[0]
+            self.wall -= 1
+            self.turn = seat
+        elif kind in ("play", "discard"):
+            self._take(seat, event.tiles[:1])
+            player.discards.append({"tile": event.tiles[0], "claimed": False})
+            self.last_discard = (seat, len(player.discards) - 1)
+            self.turn = seat
+        elif kind in _OPEN_MELDS or kind in ("chi", "chow"):
+            claimed = self._claim()
+            tiles = list(event.tiles) if kind in ("chi", "chow") else [event.tiles[0]] * _OPEN_MELDS[kind]
+            if claimed not in tiles:
+                raise TimelineError(f"event {self.count + 1}: a {kind} of tile kinds {tiles} without the discard "
+                                    f"it claims ({claimed})")
+            rest = list(tiles)
+            rest.remove(claimed)
+            self._take(seat, rest)
+            player.melds.append({"type": kind, "tiles": tiles, "concealed": False, "from": event.target})
+            self.turn = seat
+        elif kind == "angang":
+            self._take(seat, [event.tiles[0]] * 4)
+            player.melds.append({"type": "gang", "tiles": [event.tiles[0]] * 4, "concealed": True, "from": None})
+        elif kind in ("bugang", "gang_on_peng"):  # the fourth tile from the hand, or the discard (NOI 2014)
+            if kind == "bugang":
+                self._take(seat, event.tiles[:1])
+            else:
+                self._claim()
+                self.turn = seat
+            for meld in player.melds:
+                if meld["type"] in ("peng", "pong") and meld["tiles"][0] == event.tiles[0]:
+                    meld.update(type="gang", tiles=[event.tiles[0]] * 4)
+                    break
+        elif kind in ("hu", "ron"):
+            player.hand.append(self._claim())
+            player.status = "won"
+            self.turn = seat
+        elif kind in ("hu_self", "self_drawn", "win"):
+            player.status = "won"
+            self.turn = seat
+        elif kind == "false_hu":
+            player.status = "out"
 
     def snapshot(self, hidden: Sequence[int] = ()) -> dict[str, Any]:
         """The table now as JSON-ready data; the hands of the seats in ``hidden`` become a count of tiles."""

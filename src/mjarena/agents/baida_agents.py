@@ -21,7 +21,7 @@ from typing import Any
 
 from mjarena.agents.builtin import RandomAgent, keep_value  # a random legal action serves any rule set
 from mjarena.hand.wild import RULES, distance_function, group_keys
-from mjarena.variants.base import Action
+from mjarena.variants.base import Action, tiles_of
 
 __all__ = ["BAIDA_AGENTS", "GreedyAgent", "RandomAgent", "estimate"]
 
@@ -70,8 +70,7 @@ class GreedyAgent:
         melds = len(game.melds[seat])
         if legal[-1].type == "pass":
             return self._claim(counts, melds, game.claimable, legal)
-        plays = [action.tile for action in legal if action.type == "play"]
-        distance, kind = _best_discard(counts, melds, plays)  # type: ignore[arg-type]
+        distance, kind = _best_discard(counts, melds, tiles_of(legal, "play"))
         for action in legal:
             if action.type == "gang":
                 tile = action.tile
@@ -88,11 +87,11 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         choice, best = legal[-1], estimate(counts, melds)
-        pengs = [action.tile for action in legal if action.type == "peng"]
+        pengs = tiles_of(legal, "peng")
         if pengs:
             after = counts.copy()
             after[kind] -= 2
-            distance, discard = _best_discard(after, melds + 1, pengs)  # type: ignore[arg-type]
+            distance, discard = _best_discard(after, melds + 1, pengs)
             if distance < best:
                 choice, best = Action("peng", discard), distance
         for action in legal:
@@ -101,7 +100,7 @@ class GreedyAgent:
                 after[kind] -= 3
                 if estimate(after, melds + 1) <= best:
                     choice = action
-        runs = sorted({action.tile for action in legal if action.type == "chi"})  # type: ignore[misc]
+        runs = sorted(set(tiles_of(legal, "chi")))
         for low in runs:
             after = counts.copy()
             after[kind] += 1

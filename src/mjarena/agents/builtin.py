@@ -28,7 +28,7 @@ from typing import Any
 from mjarena.hand.standard import distance_of_keys, suit_keys
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import STANDARD_KINDS, WILD
-from mjarena.variants.base import Action
+from mjarena.variants.base import Action, tiles_of
 
 __all__ = ["BUILTIN_AGENTS", "GreedyAgent", "RandomAgent", "best_target", "keep_value"]
 
@@ -302,8 +302,7 @@ class GreedyAgent:
         return best_distance, best_kind
 
     def _draw(self, hand: TrackedHand, legal: Sequence[Action]) -> Action:
-        plays = [action.tile for action in legal if action.type == "play"]
-        distance, kind = self._best_discard(hand.counts, hand.keys.copy(), hand.melds, plays)  # type: ignore[arg-type]
+        distance, kind = self._best_discard(hand.counts, hand.keys.copy(), hand.melds, tiles_of(legal, "play"))
         for action in legal:
             if action.type == "gang":
                 tile = action.tile
@@ -319,13 +318,13 @@ class GreedyAgent:
             return legal[0]  # pass is the only option
         now = hand.distance()
         choice, best = legal[-1], now
-        pengs = [action.tile for action in legal if action.type == "peng"]
+        pengs = tiles_of(legal, "peng")
         if pengs:
             keys = hand.keys.copy()
             keys[_GROUP[kind]] -= 2 * _WEIGHT[kind]
             counts = hand.counts.copy()
             counts[kind] -= 2
-            distance, discard = self._best_discard(counts, keys, hand.melds + 1, pengs)  # type: ignore[arg-type]
+            distance, discard = self._best_discard(counts, keys, hand.melds + 1, pengs)
             if distance < best:
                 choice, best = Action("peng", discard), distance
         concealed = hand.counts[kind] >= 3  # else the kong adds the discard to a PENG: the hand stays as it is

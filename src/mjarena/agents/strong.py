@@ -48,7 +48,7 @@ from mjarena.agents.strong_baida import Table, claim_share
 from mjarena.hand.options import RULES, HandRules
 from mjarena.hand.wild import distance
 from mjarena.tiles import DOUBLE, NUM_KINDS, PASS, REVERSE, WILD
-from mjarena.variants.base import Action
+from mjarena.variants.base import Action, tiles_of
 
 __all__ = ["StrongBaidaAgent", "StrongNoiAgent", "StrongThupcAgent", "seen_tiles", "useful_tiles"]
 
@@ -168,7 +168,7 @@ class _Player:
 
     def after_draw(self, counts: list[int], melds: int, legal: Sequence[Action], unseen: Sequence[int]) -> Action:
         """The best ``play``; but a kong from the hand first when it leaves no higher distance (it brings a draw)."""
-        (now, _), kind = self.best_discard(counts, melds, unseen, [a.tile for a in legal if a.type == "play"])
+        (now, _), kind = self.best_discard(counts, melds, unseen, tiles_of(legal, "play"))
         for action in legal:
             if action.type == "gang" and action.tile is not None:
                 copies, laid = (4, 1) if counts[action.tile] == 4 else (1, 0)  # concealed, or added to a PENG
@@ -183,14 +183,14 @@ class _Player:
         if len(legal) == 1:
             return legal[0]
         choice, best = legal[-1], self.score(counts, melds, unseen)
-        pengs = [action.tile for action in legal if action.type == "peng"]
+        pengs = tiles_of(legal, "peng")
         if pengs:
             counts[kind] -= 2
             score, discard = self.best_discard(counts, melds + 1, unseen, pengs)
             counts[kind] += 2
             if score < best:
                 choice, best = Action("peng", discard), score
-        for low in sorted({action.tile for action in legal if action.type == "chi"}):  # type: ignore[type-var]
+        for low in sorted(set(tiles_of(legal, "chi"))):
             after = list(counts)
             after[kind] += 1
             for tile in (low, low + 1, low + 2):
@@ -268,15 +268,17 @@ class StrongBaidaAgent(_Player):
         choice = super().claim(counts, melds, kind, legal, unseen)
         if self.drawing_next and choice.type in ("chi", "peng"):
             after = list(counts)
+            named = choice.tile
+            assert named is not None  # as _Player.claim makes them: a PENG names its discard, a CHI its lowest tile
             if choice.type == "peng":
                 after[kind] -= 2
-                discard = choice.tile
+                discard = named
             else:
                 after[kind] += 1
-                for tile in range(choice.tile, choice.tile + 3):  # type: ignore[operator]
+                for tile in range(named, named + 3):
                     after[tile] -= 1
                 discard = choice.tiles[0]
-            after[discard] -= 1  # type: ignore[index]
+            after[discard] -= 1
             if distance(after, melds + 1, self.rules) >= distance(counts, melds, self.rules):
                 return legal[-1]
         return choice
@@ -333,7 +335,9 @@ class StrongThupcAgent(_Player):
             if action.type == "pong":
                 taken = [kind, kind]
             elif action.type == "chow":
-                taken = [t for t in range(action.tile, action.tile + 3) if t != kind]  # type: ignore[operator]
+                low = action.tile
+                assert low is not None  # the rules' CHOW names its run's lowest tile
+                taken = [t for t in range(low, low + 3) if t != kind]
             else:
                 continue
             after = list(counts)
@@ -352,7 +356,7 @@ class StrongThupcAgent(_Player):
                 others = [(len(game.melds[other]), -((other - seat) % 4), other) for other in range(4) if other != seat]
                 return Action("discard", PASS, max(others)[2])
         unseen = self.unseen(game, counts)
-        _, kind = self.best_discard(counts, melds, unseen, [a.tile for a in legal if a.type == "discard"])
+        _, kind = self.best_discard(counts, melds, unseen, tiles_of(legal, "discard"))
         return Action("discard", kind)
 
 

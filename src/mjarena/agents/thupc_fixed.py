@@ -52,7 +52,7 @@ class FixedStrategy:
     def _claim(game, hand, legal: Sequence[Action]) -> Action:
         kind = game.claimable
         now = None
-        chows: list[Action] = []
+        chows: list[tuple[int, Action]] = []  # (the run's lowest tile, the CHOW)
         for action in legal:
             if action.type == "ron":
                 return action
@@ -61,11 +61,11 @@ class FixedStrategy:
                 if hand.distance_without(kind, copies=2, extra_melds=1) < now:
                     return action
             elif action.type == "chow":
-                chows.append(action)
+                assert action.tile is not None  # the rules' CHOW names its run's lowest tile
+                chows.append((action.tile, action))
         if chows:
             now = hand.distance() if now is None else now
-            for action in sorted(chows, key=lambda a: -a.tile):
-                low = action.tile
+            for low, action in sorted(chows, key=lambda chow: -chow[0]):
                 others = [t for t in (low, low + 1, low + 2) if t != kind]
                 if hand.distance_without_pair(others[0], others[1]) < now:
                     return action

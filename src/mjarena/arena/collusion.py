@@ -380,11 +380,11 @@ def _dispersion(cells: Cells, feed: Mapping[str, float], take: Mapping[str, floa
     return sum((x - mean) ** 2 / mean for mean, x in used if mean > 0) / free
 
 
-def _moments(guesses: Sequence[_Expected]) -> _Expected:
-    """The negative binomial of the sum of independent counts (matched in mean and variance)."""
+def _moments(guesses: Sequence[_Expected]) -> tuple[float, float]:
+    """``(mean, shape)``: the negative binomial of the sum of independent counts (matched in mean and variance)."""
     mean = sum(guess.mean or 0.0 for guess in guesses)
     spread = sum((guess.mean or 0.0) ** 2 / guess.shape for guess in guesses)
-    return _Expected(mean, mean * mean / spread if spread > 0 else math.inf)
+    return mean, mean * mean / spread if spread > 0 else math.inf
 
 
 def collusion_report(games: Iterable[TableGame], *, error_rate: float = ERROR_RATE) -> dict[str, Any]:
@@ -423,15 +423,13 @@ def collusion_report(games: Iterable[TableGame], *, error_rate: float = ERROR_RA
             for measure in MEASURES:
                 count = sum(getattr(counts[pair], measure) for pair in directions)
                 guesses = [expected[measure].get(pair) for pair in directions]
-                known = all(guess is not None and guess.mean is not None for guess in guesses)
-                guess = _moments(guesses) if known else None  # type: ignore[arg-type]
+                known = [guess for guess in guesses if guess is not None and guess.mean is not None]
+                guess = _moments(known) if len(known) == len(guesses) else None  # (mean, shape)
                 row[measure] = count
-                row[f"{measure}_expected"] = round(guess.mean, 3) if guess is not None else None
-                row[f"{measure}_ratio"] = (round(count / guess.mean, 2) if guess is not None and guess.mean
-                                           else None)
+                row[f"{measure}_expected"] = round(guess[0], 3) if guess is not None else None
+                row[f"{measure}_ratio"] = round(count / guess[0], 2) if guess is not None and guess[0] else None
                 if measure == "taken":
-                    row["p"] = None if guess is None else negative_binomial_tail(count, guess.mean or 0.0,
-                                                                                 guess.shape)
+                    row["p"] = None if guess is None else negative_binomial_tail(count, *guess)
             row["q"], row["stands_out"] = None, False
             if row["p"] is not None:
                 tests.append(row["p"])

@@ -48,7 +48,8 @@ def format_result(result: dict[str, Any]) -> str:
     removed = luck.get("variance_removed")
     if luck.get("adjusted"):
         raw = result["raw"]
-        lines.append(f"  the luck adjustment (coefficient {luck['coefficient']:.2f}) removed {100 * removed:.1f}% "
+        lines.append(f"  the luck adjustment (coefficient {luck['coefficient']:.2f}) removed "
+                     f"{100 * luck['variance_removed']:.1f}% "
                      f"of the variance; as scored: A {raw['a']['mean']:.3f}, B {raw['b']['mean']:.3f}" +
                      ("" if raw["los"] is None else f", likelihood {raw['los']:.4f}"))
     elif luck.get("missing"):
@@ -180,7 +181,8 @@ def plot_svg(result: CompareResult) -> str:
     counted = "luck-adjusted" if result.counted is not result.raw else "as scored"
     lines = [Line("A − B per set", [(index + 1.0, value) for index, value in enumerate(d)]),
              Line("running mean, 95% interval", [(index + 1.0, mean) for index, (mean, _, _) in enumerate(means)],
-                  band=[(index + 1.0, low, high) for index, (_, low, high) in enumerate(means) if low is not None])]
+                  band=[(index + 1.0, low, high) for index, (_, low, high) in enumerate(means)
+                        if low is not None and high is not None])]
     panels.append(line_chart(lines, title=f"A − B, points per game, per set ({counted})", x_label="duplicate sets",
                              y_label="A − B points per game", hlines=[(0.0, "even")],
                              points_only={"A − B per set"}, chart_id="compare-differences"))

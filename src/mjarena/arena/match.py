@@ -78,8 +78,9 @@ def run_match(
                 if not erred and seat in errors:  # the answer where the seat erred: marked where it happened
                     entry["error"] = "{}: {}".format(*errors[seat])
                     entry["event"] = len(game.events)
-                    if getattr(agent, "transcript", None):
-                        erring_exchange[seat] = len(agent.transcript) - 1
+                    transcript = getattr(agent, "transcript", None)  # a program's exchanges
+                    if transcript:
+                        erring_exchange[seat] = len(transcript) - 1
                 decisions.append(entry)
                 choices[seat] = action
                 if decision.stage == "target":
@@ -89,9 +90,9 @@ def run_match(
             if event.type == "false_hu":
                 errors.setdefault(event.seat, ("false_hu", "declared HU without a winning hand"))
         transcripts = {
-            seat: [exchange.to_json() for exchange in agent.transcript]
+            seat: [exchange.to_json() for exchange in transcript]
             for seat, agent in enumerate(agents)
-            if getattr(agent, "transcript", None)
+            if (transcript := getattr(agent, "transcript", None))
         }
         for seat, index in erring_exchange.items():
             transcripts[seat][index]["error"] = "{}: {}".format(*errors[seat])

@@ -39,13 +39,13 @@ def _parse_melds(text: str) -> list[list[int]]:
     return melds
 
 
-def _hand_report(text: str, rules_name: str, meld_sets: list[list[int]], wild: int) -> dict[str, object]:
+def _hand_report(text: str, rules_name: str, meld_sets: list[list[int]], wild: int) -> dict[str, Any]:
     """The analysis of one typed hand as a JSON-ready dict; raises ValueError (TileError) on bad input.
 
     Melds given by their tiles count as seen (the ``unseen`` of waits and useful tiles) and toward four of a kind.
     """
     from mjarena.hand.options import get_rules
-    from mjarena.hand.wild import analyse, format_arrangement, format_group
+    from mjarena.hand.wild import Wait, analyse, format_arrangement, format_group
     from mjarena.tiles import NUM_KINDS, WILD, check_counts, counts_of, format_tile, format_tiles, parse_tiles
 
     rules = get_rules(rules_name)
@@ -66,8 +66,8 @@ def _hand_report(text: str, rules_name: str, meld_sets: list[list[int]], wild: i
     def tile(kind: int) -> str:
         return format_tile(kind, "mpsz") if kind < 34 or kind == WILD else format_tile(kind)
 
-    def wait(w: object) -> dict[str, object]:
-        return {"tile": tile(w.kind), "kind": w.kind, "unseen": w.unseen}  # type: ignore[attr-defined]
+    def wait(w: Wait) -> dict[str, Any]:
+        return {"tile": tile(w.kind), "kind": w.kind, "unseen": w.unseen}
 
     return {
         "hand": " ".join(tile(k) for k in sorted(kinds)) if any(k in (34, 35, 36) for k in kinds)
@@ -96,9 +96,9 @@ def _hand_report(text: str, rules_name: str, meld_sets: list[list[int]], wild: i
     }
 
 
-def _hand_text(report: dict[str, object]) -> str:
-    def waits(items: object) -> str:
-        return ", ".join(f"{w['tile']} ({w['unseen']} left)" for w in items) or "none"  # type: ignore[attr-defined,index]
+def _hand_text(report: dict[str, Any]) -> str:
+    def waits(items: list[dict[str, Any]]) -> str:
+        return ", ".join(f"{w['tile']} ({w['unseen']} left)" for w in items) or "none"
 
     wilds = report["wilds"]
     lines = [
@@ -110,15 +110,14 @@ def _hand_text(report: dict[str, object]) -> str:
     ]
     arrangements = report["arrangements"]
     if arrangements:
-        lines.append(f"arrangements ({len(arrangements)}):")  # type: ignore[arg-type]
-        lines += [f"  {'seven pairs: ' if a['form'] == 'seven_pairs' else ''}{a['text']}"
-                  for a in arrangements]  # type: ignore[union-attr]
-    if report["tiles"] == 13 - 3 * report["melds"]:  # type: ignore[operator]
+        lines.append(f"arrangements ({len(arrangements)}):")
+        lines += [f"  {'seven pairs: ' if a['form'] == 'seven_pairs' else ''}{a['text']}" for a in arrangements]
+    if report["tiles"] == 13 - 3 * report["melds"]:
         lines.append(f"waits: {waits(report['waits'])}")
     else:
         lines.append("discards (best first):")
         lines += [f"  {d['tile']:<4} -> distance {d['distance']}; useful: {waits(d['useful'])}"
-                  for d in report["discards"]]  # type: ignore[union-attr]
+                  for d in report["discards"]]
     return "\n".join(lines)
 
 

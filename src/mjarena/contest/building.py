@@ -111,8 +111,8 @@ def kept_keys(contest: Contest, now: float) -> set[str]:
         newer[submission.team_id] = records.get(submission.id, ("", 0.0))[1]
     keys = {records[sid][0] for sid in wanted if sid in records and records[sid][0]}
     for submission_id in wanted:
-        submission = db.submission(submission_id)
-        key = _key_now(contest, submission) if submission is not None else None
+        wanted_one = db.submission(submission_id)
+        key = _key_now(contest, wanted_one) if wanted_one is not None else None
         if key is not None:
             keys.add(key)
     return keys

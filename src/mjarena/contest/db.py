@@ -333,7 +333,8 @@ class Database:
 
     def submissions(self, team_id: int | None = None, status: str | None = None) -> list[Submission]:
         """Submissions (of one team, with one status), oldest first."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if team_id is not None:
             where.append("s.team_id = ?")
             params.append(team_id)
@@ -403,7 +404,9 @@ class Database:
         for index, row in enumerate(rows):
             seats.append(SeatRow(*row[8:]))
             if index + 1 == len(rows) or rows[index + 1][0] != row[0]:
-                games.append(GameRow(*row[:8], seats=tuple(seats)))
+                game_id, round_no, table_no, number, wall_seed, state, started, finished = row[:8]
+                games.append(GameRow(game_id, round_no, table_no, number, wall_seed, state, started, finished,
+                                     tuple(seats)))
                 seats = []
         return games
 

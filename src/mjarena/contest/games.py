@@ -75,12 +75,15 @@ class GameTask:
 
         found: dict[str, list[str]] = {}
         for plan in self.seats:
-            for folder in plan.program.readable if plan.program is not None else ():
+            program = plan.program
+            if program is None:  # a house bot
+                continue
+            for folder in program.readable:
                 try:
                     names = os.listdir(folder)
                 except OSError:  # gone: the box says so when it starts (a judge error)
                     names = []
-                found[folder] = held_back(names, plan.program.argv)
+                found[folder] = held_back(names, program.argv)
         return found
 
     def relocated(self, places: Mapping[str, str]) -> GameTask:

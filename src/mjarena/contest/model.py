@@ -477,7 +477,7 @@ class Contest:
         totals = self.db.totals(finished_before=as_of)
         thinking = self.db.thinking_totals(finished_before=as_of)
         current = self.db.current_submissions()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for team in self.db.teams():
             games, points = totals.get(team.id, (0, 0.0))
             timed, seconds, most = thinking.get(team.id, (0, 0.0, 0.0))
@@ -489,7 +489,7 @@ class Contest:
                          "thinking_max": round(most, 3) if timed else None})
         key = self.settings.rank_by  # points, or points per game (teams without a game last)
         rows.sort(key=lambda row: (-(row[key] or 0.0), row[key] is None, row["team"]))
-        ranked = []
+        ranked: list[dict[str, Any]] = []
         for index, row in enumerate(rows):
             rank = ranked[-1]["rank"] if index and row[key] == rows[index - 1][key] else index + 1
             ranked.append({"rank": rank, **row})

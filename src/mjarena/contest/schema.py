@@ -12,6 +12,7 @@ version is read as it is (:func:`pack`, :func:`unpack`).
 from __future__ import annotations
 
 import zlib
+from typing import overload
 
 __all__ = ["GAME_STATES", "PLACEHOLDER", "SCHEMA", "TEAM_FLAGS", "pack", "unpack"]
 
@@ -137,8 +138,16 @@ def pack(replay: str) -> bytes:
     return zlib.compress(replay.encode("utf-8"), 6)
 
 
+@overload
+def unpack(body: bytes | str) -> str: ...
+
+
+@overload
+def unpack(body: None) -> None: ...
+
+
 def unpack(body: bytes | str | None) -> str | None:
-    """A stored replay's JSON text (one stored as text by an older version as it is)."""
+    """A stored replay's JSON text (one stored as text by an older version as it is); None for None."""
     if body is None or isinstance(body, str):
         return body
     return zlib.decompress(body).decode("utf-8")

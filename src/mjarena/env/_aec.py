@@ -49,7 +49,8 @@ class MahjongEnv(AECEnv):
 
     def __init__(self, spec: RuleSpec, render_mode: str | None = None) -> None:
         super().__init__()
-        self.metadata = {"render_modes": ["ansi", "human"], "name": f"{spec.name}_v0", "is_parallelizable": False}
+        self.metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": f"{spec.name}_v0",
+                                         "is_parallelizable": False}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
@@ -139,7 +140,7 @@ class MahjongEnv(AECEnv):
         seat = _SEAT[agent]
         options = self.options(seat)
         try:
-            chosen = options[int(action)]  # type: ignore[arg-type]
+            chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
         except (KeyError, TypeError, ValueError):
             raise IllegalActionError(
                 f"{agent}: action {action!r} is not legal now; legal: {sorted(options)} "
@@ -206,7 +207,8 @@ class MahjongEnv(AECEnv):
         self._rewarded = True
         self._dead += 1
 
-    def _was_dead_step(self, action: None) -> None:
+    def _was_dead_step(self, action: int | None) -> None:
+        """The step of an agent already terminated: PettingZoo's (a ValueError unless ``action`` is None)."""
         super()._was_dead_step(action)  # which clears the rewards
         self._rewarded = False
         self._dead -= 1

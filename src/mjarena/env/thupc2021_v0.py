@@ -63,6 +63,7 @@ def _encode(game: Any, seat: int, action: Action) -> int:
     if action.type == "chow":
         return CHOW + game.claimable - action.tile
     if action.tile == PASS and action.type == "discard":
+        assert action.target is not None  # a legal PASS names its seat
         return DISCARD_PASS + (action.target - seat) % 4 - 1
     return _INDEX[action]
 

@@ -624,7 +624,7 @@ def _suit_options(base: int, real: tuple[int, ...], wilds: int, runs: bool, pair
     size = len(real)
     last = max(rank for rank in range(size) if real[rank])
     memo: dict[tuple[int, int, int, int, int, int, int], list[tuple[int, int, int, _Option]]] = {}
-    done = [(0, 0, 0, ((), ()))]
+    done: list[tuple[int, int, int, _Option]] = [(0, 0, 0, ((), ()))]
 
     def tail(rank: int, asked: int, asked_next: int, covered: int, covered_next: int, budget: int,
              paired: int) -> list[tuple[int, int, int, _Option]]:

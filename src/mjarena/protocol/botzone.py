@@ -106,11 +106,12 @@ DEBUG_LIMIT = 4096
 
 
 class Request(NamedTuple):
-    """One request for one seat: its ``text``, its ``kind`` and the ``index`` of the event it reports."""
+    """One request for one seat: its ``text``, its ``kind`` and the index in the events of the one it reports
+    (``event_index``: a field named ``index`` would hide the tuple's method)."""
 
     text: str
     kind: RequestKind
-    index: int
+    event_index: int
 
 
 def stage_kind(stage: str) -> RequestKind:

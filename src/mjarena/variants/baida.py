@@ -342,10 +342,10 @@ class BaidaGame(StateMachine):
                 self.hands[seat][kind] += 1
             self.events.append(Event("deal", seat, tiles))
         self.last_drawn[0] = self.events[-4].tiles[-1]  # the dealer's last jump tile
-        seat: int | None = 0
-        while seat is not None:
-            seat = yield from self._turn(seat)
-            if seat is not None and not self._draw(seat, back=False):
+        turn: int | None = 0  # the seat whose turn it is; None: the hand is over
+        while turn is not None:
+            turn = yield from self._turn(turn)
+            if turn is not None and not self._draw(turn, back=False):
                 break
         self.events.append(Event("end"))
 

@@ -7,7 +7,7 @@ A variant is a state machine.  ``game.decision`` says which seats must choose no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -24,6 +24,7 @@ __all__ = [
     "get_variant",
     "play",
     "register",
+    "tiles_of",
 ]
 
 
@@ -38,6 +39,15 @@ class Action(NamedTuple):
     tile: int | None = None
     target: int | None = None
     tiles: tuple[int, ...] = ()
+
+
+def tiles_of(legal: Iterable[Action], verb: str) -> list[int]:
+    """The ``tile`` of each action of ``legal`` whose type is ``verb``, in order (one that names no tile left out).
+
+    >>> tiles_of([Action("play", 3), Action("gang"), Action("play", 7), Action("pass")], "play")
+    [3, 7]
+    """
+    return [action.tile for action in legal if action.type == verb and action.tile is not None]
 
 
 class Event(NamedTuple):

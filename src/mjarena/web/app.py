@@ -19,7 +19,7 @@ import json
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import python_multipart  # noqa: F401  (uploads need it: fail at start, not at the first upload)
 from starlette.applications import Starlette
@@ -145,7 +145,16 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return data
 
 
+@overload
+def _whole(data: dict[str, Any], key: str) -> int: ...
+
+
+@overload
+def _whole(data: dict[str, Any], key: str, *, required: bool) -> int | None: ...
+
+
 def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | None:
+    """``data[key]``, a whole number (or None when it is not ``required`` and missing); a 400 otherwise."""
     value = data.get(key)
     if value is None and not required:
         return None

@@ -136,9 +136,10 @@ def distance_chart(view: dict[str, Any], bots: Sequence[str] | None = None) -> d
     series = [Series(name=name, marks=_marks(view, seat),
                      points=[(step, value) for step, value in enumerate(view["distances"][seat]) if value is not None])
               for seat, name in enumerate(names)]
-    labels = {"x_label": "move", "y_label": "distance (1: ready)"}
+    x_label, y_label = "move", "distance (1: ready)"
     return {
         "svg": line_chart(series, title="Distance to a win", hlines=[(0, "win")], x_marker=0, clickable_x=True,
-                          chart_id="distance-chart", **labels),
-        "table": data_table(series, caption="Each seat's distance to a win after each move", **labels),
+                          chart_id="distance-chart", x_label=x_label, y_label=y_label),
+        "table": data_table(series, caption="Each seat's distance to a win after each move", x_label=x_label,
+                            y_label=y_label),
     }

@@ -69,7 +69,7 @@ class SameOrigin:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
-            headers = {}
+            headers: dict[str, str] = {}
             for name, value in scope.get("headers", ()):
                 headers.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
             reason = cross_site(scope["method"], headers, headers.get("host", ""))
