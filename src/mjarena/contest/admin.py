@@ -408,7 +408,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         raw_id = request.path_params["id"]
         game_id = ascii_number(raw_id)
         body = db.replay(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
-        if body is None:
+        if game_id is None or body is None:
             raise HTTPException(404, f"no finished game {raw_id}")
 
         def build() -> tuple[dict[str, Any] | None, str | None]:

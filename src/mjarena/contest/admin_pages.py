@@ -36,7 +36,7 @@ def _console(title: str, body: str, csrf: str) -> str:
     return page(title, f'<h1 class="title">{escape(title)}</h1>{_NAV}{body}{ending}', viewer=None, admin=True)
 
 
-def _game_action(game: dict[str, Any], replaying: Any, judging: bool, csrf: str) -> str:
+def _game_action(game: Mapping[str, Any], replaying: Any, judging: bool, csrf: str) -> str:
     """A game row's action: a mark while it is played again, *Play again* when finished and a judge runs."""
     if game["id"] in replaying:
         return '<span class="badge">playing again</span>'
@@ -432,14 +432,14 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
                 else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
                     f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')
-    what = []
+    chosen = []  # which of its games are shown
     if kind is not None:
-        what.append(f"with a {KIND_LABELS.get(kind, kind)} error")
+        chosen.append(f"with a {KIND_LABELS.get(kind, kind)} error")
     if version is not None:
-        what.append(f"of v{version}")
-    heading = "Games" + (" " + " ".join(escape(part) for part in what) if what else "")
+        chosen.append(f"of v{version}")
+    heading = "Games" + (" " + " ".join(escape(part) for part in chosen) if chosen else "")
     every = (f' <a href="/admin/teams/{escape(quote(name, safe=""))}#games" class="muted">(every game)</a>'
-             if what else "")
+             if chosen else "")
     games_table = ('<div class="scroll-x"><table class="list" id="team-games"><thead><tr><th>game</th><th>round</th>'
                    '<th>seats</th><th>its errors (in full)</th><th></th></tr></thead>'
                    f'<tbody>{"".join(rows)}</tbody></table></div>' if rows else '<p class="muted">No game.</p>')
