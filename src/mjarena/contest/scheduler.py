@@ -119,6 +119,12 @@ class Scheduler:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    def nodes(self) -> list[dict[str, Any]] | None:
+        """The cluster's nodes as the executor checked them (:meth:`mjarena.arena.executors.RayExecutor.nodes`),
+        or None when games are played on this machine alone."""
+        nodes = getattr(self.executor, "nodes", None)
+        return nodes() if callable(nodes) else None
+
     # -- the loop ----------------------------------------------------------------------------------------
 
     def _run(self) -> None:

@@ -1,0 +1,382 @@
+"""Issue 35: a cluster node checked before it plays, fair timing on mixed nodes, the node in the console, and the
+nodes' bounded build caches.
+
+Without Ray: the judge's roster of nodes (:class:`mjarena.arena.node_check.Roster`: left out, flagged, slots),
+the check run on this machine (:func:`~mjarena.arena.node_check.check_here`), the caches' bound
+(:func:`mjarena.builds.shipping.trim`, :func:`~mjarena.builds.shipping.held`) and the console's nodes.  With Ray
+(marked ``slow``: a cluster of two nodes on this machine, on 127.0.0.1, in this process): a node without a runtime
+the head has is left out and no game is placed on it, a node that joins later is checked before it plays, a node
+plays at most as many games at once as its cores though Ray gives it more CPUs, and with no node that may play a
+game is a judge error.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boxes import requires_bwrap
+from mjarena.agents.errors import JudgeError
+from mjarena.arena import node_check
+from mjarena.arena.node_check import MAX_CLOCK_SKEW, SPEED_MARGIN, NodeCheck, Roster, check_here
+from mjarena.builds.shipping import held, pack, trim
+from mjarena.contest.admin_pages import games_page
+from test_contest import TEAMS, Server, play_round
+
+# -- the roster: which node plays -------------------------------------------------------------------------
+
+
+def report(name: str, *, problems: tuple[str, ...] = (), canary: float = 1.0, cores: int = 4,
+           at: float = 10.0) -> dict[str, Any]:
+    return {"name": name, "problems": list(problems), "canary": canary, "cores": cores, "time": at}
+
+
+def takes(roster: Roster) -> list[str]:
+    """Every slot the roster gives, until it gives none."""
+    taken = []
+    while (node := roster.take()) is not None:
+        taken.append(node)
+    return taken
+
+
+def test_a_node_that_fails_its_check_or_whose_clock_is_off_is_left_out_and_gets_no_game(
+        caplog: pytest.LogCaptureFixture) -> None:
+    roster = Roster("head")
+    assert roster.to_check({"head": 2, "nojava": 4, "late": 2}) == ["head", "nojava", "late"]
+    assert roster.take() is None and roster.checking()  # nothing plays before its check
+    with caplog.at_level(logging.WARNING, "mjarena.executors"):
+        roster.checked("head", report("head", cores=2), 9.0, 11.0)
+        roster.checked("nojava", report("n1", problems=("the bots' runtimes are missing: java",)), 9.0, 11.0)
+        roster.checked("late", report("n2", at=11.0 + MAX_CLOCK_SKEW + 1), 9.0, 11.0)
+    rows = {row["node"]: row for row in roster.rows()}
+    assert rows["head"]["state"] == "ready" and rows["head"]["reasons"] == []
+    assert rows["n1"]["state"] == "left out" and rows["n1"]["reasons"] == ["the bots' runtimes are missing: java"]
+    assert rows["n2"]["state"] == "left out" and "its clock is +3.0 s off the judge's" in rows["n2"]["reasons"][0]
+    assert "node n1 is left out (no game is placed on it): the bots' runtimes are missing: java" in caplog.text
+    assert takes(roster) == ["head", "head"]  # only the node that passed, one game per CPU
+    for _ in range(2):
+        roster.give_back("head", True)
+    assert rows["head"]["played"] == 0 and {r["node"]: r["played"] for r in roster.rows()}["head"] == 2
+    # a node that joins later is checked when first seen, and plays once it passed
+    assert roster.to_check({"head": 2, "nojava": 4, "late": 2, "new": 1}) == ["new"]
+    assert "new" not in takes(roster)
+    for _ in range(2):
+        roster.give_back("head", True)
+    roster.checked("new", report("n3", cores=8), 9.0, 11.0)
+    assert sorted(takes(roster)) == ["head", "head", "new"]
+    # gone from the cluster: no more games, and no node left that may play says why
+    roster.to_check({"nojava": 4, "late": 2})
+    assert not roster.playable() and "n1: the bots' runtimes are missing: java" in roster.why_none()
+
+
+def test_a_node_plays_at_most_as_many_games_as_its_cores_whatever_ray_gives_it() -> None:
+    roster = Roster("head")
+    roster.to_check({"head": 8})
+    roster.checked("head", report("head", cores=3), 9.0, 11.0)
+    assert takes(roster) == ["head"] * 3 and roster.rows()[0]["slots"] == 3
+
+
+def test_a_node_whose_canary_is_off_the_heads_by_more_than_the_margin_is_flagged_but_plays(
+        caplog: pytest.LogCaptureFixture) -> None:
+    roster = Roster("head")
+    roster.to_check({"slow": 1, "near": 1, "fast": 1, "head": 1})
+    with caplog.at_level(logging.WARNING, "mjarena.executors"):
+        roster.checked("slow", report("slow", canary=1.0 + SPEED_MARGIN + 0.1), 9.0, 11.0)
+        roster.checked("near", report("near", canary=1.0 + SPEED_MARGIN - 0.1), 9.0, 11.0)
+        roster.checked("fast", report("fast", canary=0.5), 9.0, 11.0)
+        assert not any(row["flagged"] for row in roster.rows())  # the head's canary is not known yet
+        roster.checked("head", report("head", canary=1.0), 9.0, 11.0)
+    rows = {row["node"]: row for row in roster.rows()}
+    assert rows["slow"]["flagged"] and rows["fast"]["flagged"] and not rows["near"]["flagged"]
+    assert rows["slow"]["ratio"] == pytest.approx(1.0 + SPEED_MARGIN + 0.1) and rows["head"]["ratio"] == 1.0
+    assert "node slow is flagged: its canary took 1.40 times the head's" in caplog.text
+    assert sorted(takes(roster)) == ["fast", "head", "near", "slow"]  # flagged nodes still play
+
+
+def test_a_node_a_game_failed_on_is_left_out_until_it_passes_its_check_again() -> None:
+    roster = Roster("head")
+    roster.to_check({"head": 1, "far": 1})
+    roster.checked("head", report("head"), 9.0, 11.0)
+    roster.checked("far", report("far"), 9.0, 11.0)
+    assert sorted(takes(roster)) == ["far", "head"]
+    roster.failed("far", "the Ray node or worker playing it failed: WorkerCrashedError: ...")
+    roster.give_back("far", False)
+    roster.give_back("head", True)
+    assert takes(roster) == ["head"] and roster.rechecks()
+    roster.give_back("head", True)
+    assert roster.to_check({"head": 1, "far": 1}) == ["far"]  # checked again at the executor's next look
+    roster.checked("far", report("far"), 9.0, 11.0)
+    assert sorted(takes(roster)) == ["far", "head"]
+
+
+# -- the check on this machine -----------------------------------------------------------------------------
+
+
+@requires_bwrap
+def test_the_check_finds_a_missing_runtime_a_box_that_does_not_answer_and_a_cache_it_cannot_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MJARENA_SHIPPED", str(tmp_path / "cache"))
+    found = check_here(NodeCheck("bwrap", ("sh", "mjarena-no-such-runtime")))
+    assert found["problems"] == ["the bots' runtimes are missing: mjarena-no-such-runtime"]
+    assert found["canary"] > 0 and found["cores"] >= 1 and abs(found["time"] - time.time()) < 60
+    assert check_here(NodeCheck("bwrap", ("sh",)))["problems"] == []
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("MJARENA_SHIPPED", str(tmp_path / "file" / "cache"))
+    monkeypatch.setattr(node_check, "_CANARY_BOT", ["sh", "-c", "exit 3"])  # a box whose bot cannot answer
+    problems = check_here(NodeCheck("bwrap"))["problems"]
+    assert problems[0].startswith("the canary bot in a bwrap box did not answer (crash")
+    assert problems[1].startswith(f"its build cache {tmp_path / 'file' / 'cache'} cannot be written")
+
+
+def test_the_runtimes_every_node_needs_are_those_the_judges_machine_runs_bots_with() -> None:
+    import shutil
+
+    runtimes = node_check.judge_runtimes()
+    assert all(shutil.which(program) for program in runtimes) and "g++" not in runtimes
+    assert ("python3" in runtimes) == bool(shutil.which("python3"))
+
+
+# -- the node caches' bound --------------------------------------------------------------------------------
+
+
+def parcel_of(folder: Path, text: str, size: int = 1000) -> Any:
+    folder.mkdir(parents=True)
+    (folder / "bot").write_bytes(text.encode() + b"\0" * size)
+    return pack(folder)
+
+
+def test_a_nodes_cache_keeps_the_most_recently_used_builds_within_its_bound(tmp_path: Path) -> None:
+    cache = tmp_path / "node"
+    parcels = [parcel_of(tmp_path / f"b{i}", f"build {i}") for i in range(5)]
+    for age, parcel in enumerate(parcels):
+        with held(cache, parcel.digest, parcel.data) as folder:
+            os.utime(folder, (1000.0 + age, 1000.0 + age))  # used in this order
+    with held(cache, parcels[0].digest, parcels[0].data):  # the oldest used again: now the newest
+        pass
+    assert trim(cache, keep_builds=3) == [parcels[1].digest, parcels[2].digest]
+    assert sorted(entry.name for entry in cache.iterdir()) == sorted(p.digest for p in (parcels[0], *parcels[3:]))
+    assert trim(cache, keep_bytes=2500) == [parcels[3].digest]  # about 1 kB each: two fit
+    (cache / ".unpacking-old").mkdir()  # what a worker killed while unpacking left
+    os.utime(cache / ".unpacking-old", (1000.0, 1000.0))
+    trim(cache)
+    assert not (cache / ".unpacking-old").exists() and len(list(cache.iterdir())) == 2
+    with held(cache, parcels[1].digest, parcels[1].data) as again:  # a build removed comes back whole
+        assert (again / "bot").read_bytes().startswith(b"build 1")
+
+
+def test_a_build_a_game_plays_from_is_never_removed_from_a_nodes_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "node"
+    playing, other = parcel_of(tmp_path / "a", "playing"), parcel_of(tmp_path / "b", "other")
+    started, finish = threading.Event(), threading.Event()
+    seen = []
+
+    def game() -> None:
+        with held(cache, playing.digest, playing.data) as folder:
+            os.utime(folder, (1000.0, 1000.0))  # the least recently used of the two
+            started.set()
+            finish.wait(30)
+            seen.append((folder / "bot").read_bytes()[:7])
+
+    thread = threading.Thread(target=game)
+    thread.start()
+    assert started.wait(30)
+    with held(cache, other.digest, other.data):
+        pass
+    assert trim(cache, keep_builds=0) == [other.digest]  # the one a game holds stays
+    finish.set()
+    thread.join(30)
+    assert seen == [b"playing"]
+    assert trim(cache, keep_builds=0) == [playing.digest]
+
+
+def test_a_build_removed_between_its_check_and_its_hold_is_unpacked_again(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trim of another worker lands between the check of the folder and its lock: the game holds the folder
+    published again, never the one renamed away."""
+    from mjarena.builds import shipping
+
+    cache = tmp_path / "node"
+    parcel = parcel_of(tmp_path / "a", "raced")
+    real = shipping.materialise
+    calls = []
+
+    def checked_then_trimmed(root: Any, digest: str, data: bytes) -> Path:
+        folder = real(root, digest, data)
+        calls.append(folder)
+        if len(calls) == 1:
+            assert trim(cache, keep_builds=0) == [digest]
+        return folder
+
+    monkeypatch.setattr(shipping, "materialise", checked_then_trimmed)
+    with held(cache, parcel.digest, parcel.data) as folder:
+        assert len(calls) == 2 and (folder / "bot").read_bytes().startswith(b"raced")
+        handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held
+        finally:
+            os.close(handle)
+
+
+# -- the console --------------------------------------------------------------------------------------------
+
+NODES = [
+    {"node": "judge/aa11", "id": "aa11", "state": "ready", "reasons": [], "ratio": 1.0, "skew": 0.0, "cpus": 2,
+     "cores": 2, "slots": 2, "flagged": None, "head": True, "running": 1, "played": 7},
+    {"node": "far-7/bb22", "id": "bb22", "state": "left out", "reasons": ["the bots' runtimes are missing: java"],
+     "ratio": 1.8, "skew": 0.1, "cpus": 16, "cores": 8, "slots": 8,
+     "flagged": "its canary took 1.80 times the head's", "head": False, "running": 0, "played": 0},
+]
+
+
+def test_the_console_shows_the_nodes_and_the_node_that_played_each_game(tmp_path: Path) -> None:
+    server = Server(tmp_path / "contest")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    game = server.contest.db.games(round_no=1)[0]
+    node = json.loads(server.contest.db.replay(game.id) or "{}")["contest"]["node"]
+    from contest_forms import post_login
+
+    post_login(server.client, "/admin/login", server.tokens["admin"])
+    page = server.client.get("/admin/games").text
+    assert 'id="cluster-nodes"' not in page  # games played on this machine alone: no nodes panel
+    assert f'<td class="node">{node}</td>' in page
+    server.scheduler.executor.nodes = lambda: NODES  # type: ignore[attr-defined]
+    page = server.client.get("/admin/games").text
+    panel = page.split('id="cluster-nodes"', 1)[1].split("</table>", 1)[0]
+    far = panel.split('data-node="far-7/bb22"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-state="left out"' in far and "the bots&#x27; runtimes are missing: java" in far
+    assert "×1.80" in far and "flagged" in far and "8 <span" in far
+    head = panel.split('data-node="judge/aa11"', 1)[1].split("</tr>", 1)[0]
+    assert "ready (head)" in head and '<td class="num">7</td>' in head
+    public = server.client.get(f"/api/replays/{game.id}")  # as the public sees it (the console's session aside)
+    assert public.status_code == 200 and '"node":' not in public.text
+
+
+def test_the_games_page_names_each_games_node_and_a_dash_for_none() -> None:
+    rounds = [{"round": 1, "started": 1.0, "finished": 2.0, "games": [
+        {"id": 1, "round": 1, "table": 1, "state": "finished", "players": []},
+        {"id": 2, "round": 1, "table": 1, "state": "running", "players": []}]}]
+    page = games_page(rounds, set(), "c", judging=True, played_on={1: "far-7/<b>"}, cluster=NODES)
+    assert '<td class="node">far-7/&lt;b&gt;</td>' in page and '<td class="node">—</td>' in page
+    assert page.count("<tr data-node=") == 2
+
+
+# -- on Ray: a two-node cluster on this machine -------------------------------------------------------------
+
+RUNTIME = "mjarena-canary-runtime"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A head whose PATH has the runtime :data:`RUNTIME` and a node without it, both on 127.0.0.1, each with
+    more CPUs for Ray than this machine has cores; this process connected as the judge (on the head)."""
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    work = tmp_path_factory.mktemp("cluster")
+    runtimes = work / "bin"
+    runtimes.mkdir()
+    (runtimes / RUNTIME).write_text("#!/bin/sh\n")
+    (runtimes / RUNTIME).chmod(0o755)
+    cpus = (os.cpu_count() or 1) + 2
+    base = {"node_ip_address": "127.0.0.1", "num_cpus": cpus}
+    made = Cluster(initialize_head=True, head_node_args={
+        **base, "include_dashboard": False,
+        "env_vars": {"PATH": f"{runtimes}:{os.environ['PATH']}", "MJARENA_SHIPPED": str(work / "head-cache")}})
+    try:
+        made.add_node(**base, env_vars={"MJARENA_SHIPPED": str(work / "far-cache")})
+        ray.init(address=made.address, include_dashboard=False, log_to_driver=False)
+        made.runtimes, made.cpus, made.work = runtimes, cpus, work
+        yield made
+    finally:
+        ray.shutdown()
+        made.shutdown()
+
+
+def where(counter: str) -> str:
+    """A task: note that it runs on this node (most at once, in the file ``counter``), wait a little; its node."""
+    import ray
+
+    node = ray.get_runtime_context().get_node_id()
+    path = Path(f"{counter}.{node}")
+    with open(path.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        now, most = json.loads(path.read_text()) if path.exists() else (0, 0)
+        path.write_text(json.dumps([now + 1, max(most, now + 1)]))
+    time.sleep(0.3)
+    with open(path.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        now, most = json.loads(path.read_text())
+        path.write_text(json.dumps([now - 1, most]))
+    return node
+
+
+def most_at_once(counter: Path, node: str) -> int:
+    return int(json.loads(Path(f"{counter}.{node}").read_text())[1])
+
+
+@pytest.mark.slow
+def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later_is_checked_first(
+        cluster: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import ray
+
+    from mjarena.arena.executors import RayExecutor
+
+    head = ray.get_runtime_context().get_node_id()
+    with caplog.at_level(logging.INFO, "mjarena.executors"):
+        executor = RayExecutor(check=NodeCheck("none", (RUNTIME,)))
+    try:
+        rows = {row["id"]: row for row in executor.nodes()}
+        assert len(rows) == 2 and rows[head[:8]]["state"] == "ready" and rows[head[:8]]["head"]
+        (far,) = [row for key, row in rows.items() if key != head[:8]]
+        assert far["state"] == "left out" and far["reasons"] == [f"the bots' runtimes are missing: {RUNTIME}"]
+        assert f"node {far['node']} is left out (no game is placed on it)" in caplog.text
+        cores = len(os.sched_getaffinity(0))
+        assert rows[head[:8]]["slots"] == min(cluster.cpus, cores) < cluster.cpus
+        counter = tmp_path / "first"
+        played = [node for _, node in executor.run(where, [str(counter)] * (cores + 2))]
+        assert set(played) == {head}  # nothing on the node left out
+        assert most_at_once(counter, head) <= cores  # though Ray gives the head more CPUs
+        # a node with the runtime joins: checked when first seen, then it plays
+        late = cluster.add_node(node_ip_address="127.0.0.1", num_cpus=1, env_vars={
+            "PATH": f"{cluster.runtimes}:{os.environ['PATH']}", "MJARENA_SHIPPED": str(cluster.work / "late")})
+        try:
+            deadline = time.monotonic() + 60
+            while len([node for node in ray.nodes() if node["Alive"]]) < 3:
+                assert time.monotonic() < deadline, "the late node did not join"
+                time.sleep(0.2)
+            rows = {row["id"]: row for row in executor.check_nodes()}
+            (joined,) = [row for key, row in rows.items() if key not in (head[:8], far["id"])]
+            assert joined["state"] == "ready" and joined["played"] == 0
+            played = [node for _, node in executor.run(where, [str(tmp_path / "second")] * (2 * cores + 2))]
+            assert head in played and far["id"] not in {node[:8] for node in played}
+            assert {row["id"]: row["played"] for row in executor.nodes()}[head[:8]] == played.count(head) + cores + 2
+        finally:
+            cluster.remove_node(late)
+    finally:
+        executor.close()
+
+
+@pytest.mark.slow
+def test_on_ray_with_no_node_that_passes_its_check_a_game_is_a_judge_error(cluster: Any) -> None:
+    from mjarena.arena.executors import NodeFailure, RayExecutor
+
+    executor = RayExecutor(check=NodeCheck("none", ("mjarena-no-such-runtime",)))
+    try:
+        assert [row["state"] for row in executor.nodes()] == ["left out", "left out"]
+        with pytest.raises(NodeFailure, match="no node of the cluster may play a game .*mjarena-no-such-runtime"):
+            list(executor.run(abs, [-1]))
+        assert issubclass(NodeFailure, JudgeError)  # the scheduler notes it as a judge error: never a team's
+    finally:
+        executor.close()
