@@ -4,7 +4,8 @@ nodes' bounded build caches.
 Without Ray: the judge's roster of nodes (:class:`mjarena.arena.node_check.Roster`: left out, flagged, slots),
 the check run on this machine (:func:`~mjarena.arena.node_check.check_here`), the caches' bound
 (:func:`mjarena.builds.shipping.trim`, :func:`~mjarena.builds.shipping.held`) and the console's nodes.  With Ray
-(marked ``slow``: a cluster of two nodes on this machine, on 127.0.0.1, in this process): a node without a runtime
+(marked ``slow``: :mod:`ray_nodes_scenario`, a cluster of nodes on this machine in namespaces of its own,
+loopback only): a node without a runtime
 the head has is left out and no game is placed on it, a node that joins later is checked before it plays, a node
 plays at most as many games at once as its cores though Ray gives it more CPUs, and with no node that may play a
 game is a judge error.
@@ -16,21 +17,28 @@ import fcntl
 import json
 import logging
 import os
+import shutil
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from boxes import requires_bwrap
 from mjarena.agents.errors import JudgeError
 from mjarena.arena import node_check
+from mjarena.arena.executors import NodeFailure
 from mjarena.arena.node_check import MAX_CLOCK_SKEW, SPEED_MARGIN, NodeCheck, Roster, check_here
 from mjarena.builds.shipping import held, pack, trim
 from mjarena.contest.admin_pages import games_page
+from ray_nodes_scenario import RUNTIME
 from test_contest import TEAMS, Server, play_round
+
+from boxes import requires_bwrap
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # -- the roster: which node plays -------------------------------------------------------------------------
 
@@ -272,111 +280,50 @@ def test_the_games_page_names_each_games_node_and_a_dash_for_none() -> None:
     assert page.count("<tr data-node=") == 2
 
 
-# -- on Ray: a two-node cluster on this machine -------------------------------------------------------------
-
-RUNTIME = "mjarena-canary-runtime"
+# -- on Ray: a cluster on this machine, in namespaces of its own ---------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A head whose PATH has the runtime :data:`RUNTIME` and a node without it, both on 127.0.0.1, each with
-    more CPUs for Ray than this machine has cores; this process connected as the judge (on the head)."""
-    ray = pytest.importorskip("ray")
-    from ray.cluster_utils import Cluster
-
-    work = tmp_path_factory.mktemp("cluster")
-    runtimes = work / "bin"
-    runtimes.mkdir()
-    (runtimes / RUNTIME).write_text("#!/bin/sh\n")
-    (runtimes / RUNTIME).chmod(0o755)
-    cpus = (os.cpu_count() or 1) + 2
-    base = {"node_ip_address": "127.0.0.1", "num_cpus": cpus}
-    made = Cluster(initialize_head=True, head_node_args={
-        **base, "include_dashboard": False,
-        "env_vars": {"PATH": f"{runtimes}:{os.environ['PATH']}", "MJARENA_SHIPPED": str(work / "head-cache")}})
+def _cluster_unavailable() -> str | None:
     try:
-        made.add_node(**base, env_vars={"MJARENA_SHIPPED": str(work / "far-cache")})
-        ray.init(address=made.address, include_dashboard=False, log_to_driver=False)
-        made.runtimes, made.cpus, made.work = runtimes, cpus, work
-        yield made
-    finally:
-        ray.shutdown()
-        made.shutdown()
-
-
-def where(counter: str) -> str:
-    """A task: note that it runs on this node (most at once, in the file ``counter``), wait a little; its node."""
-    import ray
-
-    node = ray.get_runtime_context().get_node_id()
-    path = Path(f"{counter}.{node}")
-    with open(path.with_suffix(".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        now, most = json.loads(path.read_text()) if path.exists() else (0, 0)
-        path.write_text(json.dumps([now + 1, max(most, now + 1)]))
-    time.sleep(0.3)
-    with open(path.with_suffix(".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        now, most = json.loads(path.read_text())
-        path.write_text(json.dumps([now - 1, most]))
-    return node
-
-
-def most_at_once(counter: Path, node: str) -> int:
-    return int(json.loads(Path(f"{counter}.{node}").read_text())[1])
+        import ray  # noqa: F401
+    except ImportError:
+        return "Ray is not installed"
+    if os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None:
+        return "needs root and unshare(1), ip(8) for the cluster's namespaces"
+    return None
 
 
 @pytest.mark.slow
-def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later_is_checked_first(
-        cluster: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    import ray
-
-    from mjarena.arena.executors import RayExecutor
-
-    head = ray.get_runtime_context().get_node_id()
-    with caplog.at_level(logging.INFO, "mjarena.executors"):
-        executor = RayExecutor(check=NodeCheck("none", (RUNTIME,)))
-    try:
-        rows = {row["id"]: row for row in executor.nodes()}
-        assert len(rows) == 2 and rows[head[:8]]["state"] == "ready" and rows[head[:8]]["head"]
-        (far,) = [row for key, row in rows.items() if key != head[:8]]
-        assert far["state"] == "left out" and far["reasons"] == [f"the bots' runtimes are missing: {RUNTIME}"]
-        assert f"node {far['node']} is left out (no game is placed on it)" in caplog.text
-        cores = len(os.sched_getaffinity(0))
-        assert rows[head[:8]]["slots"] == min(cluster.cpus, cores) < cluster.cpus
-        counter = tmp_path / "first"
-        played = [node for _, node in executor.run(where, [str(counter)] * (cores + 2))]
-        assert set(played) == {head}  # nothing on the node left out
-        assert most_at_once(counter, head) <= cores  # though Ray gives the head more CPUs
-        # a node with the runtime joins: checked when first seen, then it plays
-        late = cluster.add_node(node_ip_address="127.0.0.1", num_cpus=1, env_vars={
-            "PATH": f"{cluster.runtimes}:{os.environ['PATH']}", "MJARENA_SHIPPED": str(cluster.work / "late")})
-        try:
-            deadline = time.monotonic() + 60
-            while len([node for node in ray.nodes() if node["Alive"]]) < 3:
-                assert time.monotonic() < deadline, "the late node did not join"
-                time.sleep(0.2)
-            rows = {row["id"]: row for row in executor.check_nodes()}
-            (joined,) = [row for key, row in rows.items() if key not in (head[:8], far["id"])]
-            assert joined["state"] == "ready" and joined["played"] == 0
-            played = [node for _, node in executor.run(where, [str(tmp_path / "second")] * (2 * cores + 2))]
-            assert head in played and far["id"] not in {node[:8] for node in played}
-            assert {row["id"]: row["played"] for row in executor.nodes()}[head[:8]] == played.count(head) + cores + 2
-        finally:
-            cluster.remove_node(late)
-    finally:
-        executor.close()
-
-
-@pytest.mark.slow
-def test_on_ray_with_no_node_that_passes_its_check_a_game_is_a_judge_error(cluster: Any) -> None:
-    from mjarena.arena.executors import NodeFailure, RayExecutor
-
-    executor = RayExecutor(check=NodeCheck("none", ("mjarena-no-such-runtime",)))
-    try:
-        assert [row["state"] for row in executor.nodes()] == ["left out", "left out"]
-        with pytest.raises(NodeFailure, match="no node of the cluster may play a game .*mjarena-no-such-runtime"):
-            list(executor.run(abs, [-1]))
-        assert issubclass(NodeFailure, JudgeError)  # the scheduler notes it as a judge error: never a team's
-    finally:
-        executor.close()
+@requires_bwrap
+@pytest.mark.skipif(_cluster_unavailable() is not None, reason=str(_cluster_unavailable()))
+def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later_is_checked_before_it_plays(
+        tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        ["unshare", "--net", "--pid", "--fork", "--mount-proc", "--kill-child", sys.executable,
+         str(ROOT / "tests" / "ray_nodes_scenario.py"), str(tmp_path)],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
+    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    head, cores, cpus = facts["head"], facts["cores"], facts["cpus"]
+    start = {row["id"]: row for row in facts["nodes_at_start"]}
+    assert len(start) == 2 and start[head]["state"] == "ready" and start[head]["head"]
+    (far,) = [row for key, row in start.items() if key != head]
+    # the far node lacks a runtime the head has: left out, with the reason in the log, and given no task
+    assert far["state"] == "left out" and far["reasons"] == [f"the bots' runtimes are missing: {RUNTIME}"]
+    assert any(line.startswith(f"node {far['node']} is left out (no game is placed on it)") for line in facts["log"])
+    assert facts["first"] == [head] * (cores + 2)
+    # one game per CPU, never more than cores, though Ray gives the head more CPUs than the machine has cores
+    assert start[head]["slots"] == cores < cpus and set(facts["first_most_at_once"]) == {head}
+    assert 1 <= facts["first_most_at_once"][head] <= cores
+    # a node that joins later is checked when first seen, then plays; the far node still plays nothing
+    joined = [row for row in facts["nodes_after_join"] if row["id"] not in (head, far["id"])]
+    assert [row["state"] for row in joined] == ["ready"] and joined[0]["played"] == 0
+    assert set(facts["second"]) == {head, joined[0]["id"]}
+    assert all(most <= cores for most in facts["second_most_at_once"].values())
+    played = {row["id"]: row["played"] for row in facts["nodes_at_end"]}
+    assert played[far["id"]] == 0 and played[head] + played[joined[0]["id"]] == 3 * cores + 6
+    # no node may play: a game is a judge error (NodeFailure is one) naming each node's reason
+    assert facts["no_node"].startswith("no node of the cluster may play a game (")
+    assert facts["no_node"].count("the bots' runtimes are missing: mjarena-no-such-runtime") == 3
+    assert issubclass(NodeFailure, JudgeError)
