@@ -2,7 +2,7 @@
 
 Run only by that test, as ``unshare --net --pid --fork --mount-proc --kill-child python ray_nodes_scenario.py
 WORK``: the network namespace has loopback alone (Ray's nodes listen on 127.0.0.1, nothing goes to the machine's
-own address), and every Ray process started here dies with the namespace.
+own address), every Ray process started here dies with the namespace, and Ray's folder is a tmpfs of its own.
 
 A cluster of two nodes in this process (``ray.cluster_utils.Cluster``), each given more CPUs than the machine
 has cores: the head, whose ``PATH`` has the runtime :data:`RUNTIME`, and a far node without it.
@@ -53,6 +53,10 @@ def most_at_once(counter: Path) -> dict[str, int]:
 
 def main(work: Path) -> dict[str, Any]:
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    # Ray's folder (its sessions and the address file that a later ray.init() would connect to) on a tmpfs of
+    # this mount namespace: nothing of this cluster is left in the machine's /tmp/ray
+    Path("/tmp/ray").mkdir(exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/tmp/ray"], check=True)
     os.environ.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_DEDUP_LOGS": "0"})
     logging.basicConfig(level=logging.INFO, stream=sys.stderr)
     import ray
@@ -107,6 +111,8 @@ def main(work: Path) -> dict[str, Any]:
         facts["no_node"] = str(error)
     none.close()
     facts["log"] = records
+    ray.shutdown()
+    cluster.shutdown()
     return facts
 
 
