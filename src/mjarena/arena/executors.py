@@ -564,10 +564,11 @@ class RayExecutor:
             self._parcels.clear()
         if stuck:
             log.warning("%d game thread(s) still wait on Ray after %g s; disconnecting anyway", stuck, CLOSE_SECONDS)
-        for ref in list(self._checks):
-            with contextlib.suppress(Exception):
-                self._ray.cancel(ref, force=True)
-        self._checks.clear()
+        with self._looking:  # (a look in progress ends within POLL_SECONDS)
+            for ref in list(self._checks):
+                with contextlib.suppress(Exception):
+                    self._ray.cancel(ref, force=True)
+            self._checks.clear()
         if self._owns and self._ray.is_initialized():
             self._ray.shutdown()
 

@@ -160,10 +160,10 @@ def check_here(check: NodeCheck) -> dict[str, Any]:
     cache = _cache_problem()
     if cache is not None:
         problems.append(cache)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    if sys.platform.startswith("linux"):  # the CPUs this node's processes may use
+        with contextlib.suppress(OSError):
+            cores = len(os.sched_getaffinity(0))
     return {"name": node_name(), "problems": problems, "canary": canary_seconds(), "cores": cores,
             "time": time.time()}
 

@@ -232,6 +232,8 @@ def _publish(folder: Path, target: Path) -> None:
 
 def _open_folder(path: Path) -> int | None:
     """A file descriptor of folder ``path`` (for its lock), or None when it is gone."""
+    if sys.platform == "win32":
+        return None
     try:
         return os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     except (FileNotFoundError, NotADirectoryError):
@@ -299,6 +301,8 @@ def _cache_bytes() -> int:
 def _remove_unless_held(folder: Path) -> bool:
     """Remove a build folder unless a game holds it (taking its lock exclusively, then renaming it away whole);
     whether it was removed."""
+    if sys.platform == "win32":
+        return False
     import fcntl
 
     handle = _open_folder(folder)
