@@ -5,7 +5,14 @@ packages mjarena imports are loaded as they are here (on the real systems they b
 ``subprocess`` reads ``os.WNOHANG`` at import, Windows' reads ``_winapi``); then what the system lacks is taken
 away: on Windows the POSIX-only modules (``fcntl``, ``resource``, ...: importing them raises ImportError), every
 signal but the few Windows has, and the POSIX-only names of ``os`` (``sysconf``, ``fchmod``, ``getuid``,
-``killpg``, ...); on macOS the Linux-only names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
+``killpg``, ...), ``select``'s ``poll`` and ``epoll``, and ``selectors.DefaultSelector`` takes sockets only (as
+Windows' ``select``: a pipe raises "not a socket"); ``subprocess.Popen`` takes Windows' ``creationflags``
+(``CREATE_NEW_PROCESS_GROUP``, made a session of its own here, the nearest Linux has) and refuses the arguments
+that Windows' Popen does not honour (``start_new_session``, ``preexec_fn``, ``pass_fds``, ...) while it keeps the
+``os`` names its Linux code waits with, and psutil keeps the signals it sends (on Windows both bring their own
+calls instead: ``WaitForSingleObject``, ``TerminateProcess``, ``NtSuspendProcess``); ``ctypes`` has no ``WinDLL``
+here, so no Job Object is made (its calls are type-checked for win32, never run here).  On macOS the Linux-only
+names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
 ``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn``, as there (the
 workers themselves run without the names taken away).  Then every module of the package is imported, and each one that
 fails is printed as ``FAILED module: error``; the last line is ``imported N modules, M failed``.
@@ -23,9 +30,15 @@ import ast
 import importlib
 import importlib.util
 import os
+import select
+import selectors
 import signal
+import stat
+import subprocess
 import sys
+import types
 from pathlib import Path
+from typing import Any
 
 NOT_IMPORTED = {"mjarena.sandbox.boxinit"}
 POSIX_MODULES = ("fcntl", "resource", "termios", "pwd", "grp", "pty", "tty", "syslog", "crypt", "posix", "readline")
@@ -50,6 +63,38 @@ STANDARD = ("subprocess", "selectors", "multiprocessing", "multiprocessing.pool"
             "ctypes.util", "webbrowser", "hashlib", "secrets", "gzip", "csv", "sysconfig", "email.utils",
             "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix", "multiprocessing.spawn",
             "multiprocessing.resource_tracker", "multiprocessing.queues", "multiprocessing.synchronize")
+POSIX_SELECT = ("poll", "epoll", "devpoll", "kqueue", "POLLIN", "POLLOUT", "EPOLLIN", "EPOLLOUT")
+CREATE_NEW_PROCESS_GROUP = 0x200
+POSIX_POPEN = {"start_new_session": False, "process_group": None, "preexec_fn": None, "pass_fds": (), "user": None,
+               "group": None, "extra_groups": None, "umask": -1}
+
+
+class SocketsOnlySelector(selectors.SelectSelector):
+    """Windows' ``select``: sockets only (WSAENOTSOCK for a pipe or a file)."""
+
+    def register(self, fileobj: Any, events: int, data: Any = None) -> selectors.SelectorKey:
+        fd = fileobj if isinstance(fileobj, int) else fileobj.fileno()
+        if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            raise OSError(10038, "An operation was attempted on something that is not a socket (select on "
+                                 "Windows takes sockets only)")
+        return super().register(fileobj, events, data)
+
+
+def _popen_as_on_windows() -> None:
+    """``subprocess.Popen`` as on Windows, as far as mjarena's calls go (see the module's documentation)."""
+    subprocess.CREATE_NEW_PROCESS_GROUP = CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+    posix_init = subprocess.Popen.__init__
+
+    def init(self: subprocess.Popen[Any], args: Any, *rest: Any, creationflags: int = 0, **options: Any) -> None:
+        used = [name for name, default in POSIX_POPEN.items() if name in options and options[name] != default]
+        if used:
+            raise ValueError(f"Popen({used[0]}=...) is POSIX-only: Windows' Popen does not honour it")
+        if creationflags & ~CREATE_NEW_PROCESS_GROUP:
+            raise ValueError(f"creationflags {creationflags:#x}: this test mode knows CREATE_NEW_PROCESS_GROUP only")
+        options = {name: value for name, value in options.items() if name not in POSIX_POPEN}
+        posix_init(self, args, *rest, start_new_session=bool(creationflags), **options)
+
+    subprocess.Popen.__init__ = init  # type: ignore[method-assign]
 
 
 def _third_party(root: Path) -> set[str]:
@@ -67,6 +112,15 @@ def _third_party(root: Path) -> set[str]:
 def _take_away(system: str) -> None:
     removed_os = LINUX_ONLY_OS + (WAITID if sys.version_info < (3, 13) else ())
     if system == "win32":
+        psutil = sys.modules.get("psutil")
+        if psutil is not None:  # its own signals (on Windows it calls the system instead)
+            psutil.signal = types.SimpleNamespace(**vars(signal))  # type: ignore[attr-defined]
+        subprocess.os = types.SimpleNamespace(**vars(os))  # type: ignore[attr-defined]  # (Windows': _winapi)
+        for name in POSIX_SELECT:
+            if hasattr(select, name):
+                delattr(select, name)
+        selectors.DefaultSelector = SocketsOnlySelector  # type: ignore[misc]
+        _popen_as_on_windows()
         for name in POSIX_MODULES:
             sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
         for name in dir(signal):

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import selectors
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +30,7 @@ from mjarena.agents.errors import (
     JudgeError,
 )
 from mjarena.lifetime import stat_fields
+from mjarena.protocol.pipe_readers import _CHUNK, _ROOM, ThreadPipes
 from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
@@ -69,10 +74,11 @@ def processes() -> Iterator[list[BotProcess]]:
             assert live_group_members(pid) == [], f"process group {pid} of {process!r} is still alive"
 
 
-def _factory(processes: list[BotProcess], kind: str):
+def _factory(processes: list[BotProcess], kind: str, pipes: str = "select"):
     def factory(command: list[str], **limits: object) -> BotProcess:
         limits.setdefault("time_limit", 5.0)
         limits.setdefault("sandbox", Sandbox(kind=kind))
+        limits.setdefault("pipes", pipes)
         process = BotProcess(command, **limits)  # type: ignore[arg-type]
         processes.append(process)
         return process
@@ -80,10 +86,36 @@ def _factory(processes: list[BotProcess], kind: str):
     return factory
 
 
-@pytest.fixture(params=sandbox_kinds())
-def make(processes: list[BotProcess], request: pytest.FixtureRequest):
-    """Makes BotProcess objects, once without a box and once in the bwrap sandbox: the verdicts are the same."""
-    return _factory(processes, request.param)
+class _SocketsOnlySelector(selectors.SelectSelector):
+    """``select`` as Windows has it: sockets only."""
+
+    def register(self, fileobj: Any, events: int, data: Any = None) -> selectors.SelectorKey:
+        fd = fileobj if isinstance(fileobj, int) else fileobj.fileno()
+        if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            raise OSError(10038, "not a socket: select on Windows takes sockets only")
+        return super().register(fileobj, events, data)
+
+
+def _as_windows_reads_pipes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What Windows lacks to read pipes taken away: ``select`` on a pipe fails, and ``os.set_blocking`` (Windows'
+    Python before 3.12 has none) too; the thread reader needs neither."""
+    monkeypatch.setattr(selectors, "DefaultSelector", _SocketsOnlySelector)
+
+    def set_blocking(fd: int, blocking: bool) -> None:
+        raise AttributeError("os.set_blocking: not on Windows")
+
+    monkeypatch.setattr(os, "set_blocking", set_blocking)
+
+
+@pytest.fixture(params=[*sandbox_kinds(), "none-threads"])
+def make(processes: list[BotProcess], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Makes BotProcess objects without a box and in the bwrap sandbox, their pipes read with ``select``, and
+    without a box, their pipes read by threads as on Windows (where ``select`` takes sockets only): the verdicts
+    are the same."""
+    kind, _, pipes = request.param.partition("-")
+    if pipes == "threads":
+        _as_windows_reads_pipes(monkeypatch)
+    return _factory(processes, kind, pipes or "select")
 
 
 @pytest.fixture
@@ -92,10 +124,13 @@ def make_boxed(processes: list[BotProcess]):
     return _factory(processes, "bwrap")
 
 
-@pytest.fixture
-def make_plain(processes: list[BotProcess]):
-    """Makes unboxed BotProcess objects, for tests of process identity: in a box a bot sees namespace pids."""
-    return _factory(processes, "none")
+@pytest.fixture(params=["select", "threads"])
+def make_plain(processes: list[BotProcess], request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Makes unboxed BotProcess objects, for tests of process identity: in a box a bot sees namespace pids; their
+    pipes read with ``select``, and by threads as on Windows."""
+    if request.param == "threads":
+        _as_windows_reads_pipes(monkeypatch)
+    return _factory(processes, "none", request.param)
 
 
 def fails(process: BotProcess, request: str, error_class: type[BotError]) -> BotError:
@@ -177,6 +212,43 @@ def test_context_manager_and_transport_close_a_kept_bot() -> None:
     assert not alive(pid) and process.closed
     assert transport.history == process.history
     transport.close()
+
+
+def test_the_reading_thread_holds_a_bounded_buffer_and_gives_everything_then_the_end() -> None:
+    """The thread reader (Windows' way) stops reading while its buffer holds ``_ROOM`` bytes, so a flood waits on
+    its write as on a full pipe; the judge reads at most what it asks for, every byte in order, then the end."""
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    in_read, in_write = os.pipe()
+    pipes = ThreadPipes(in_write, out_read, err_read)
+    try:
+        os.set_blocking(out_write, False)
+        block, written, full_rounds = bytes(range(256)) * 256, bytearray(), 0
+        while full_rounds < 3 and len(written) < 16 << 20:
+            try:
+                written += block[: os.write(out_write, block)]
+                full_rounds = 0
+            except BlockingIOError:  # the pipe is full: is the thread waiting for room, or still reading?
+                full_rounds += len(pipes.readers["stdout"].buffer) >= _ROOM
+                time.sleep(0.01)
+        assert full_rounds == 3, f"the reading thread took {len(written)} bytes without stopping"
+        assert len(written) <= _ROOM + _CHUNK + (1 << 20)  # its buffer, one read, the pipe's largest size
+        assert pipes.wait(0.0) == ["stdout"] and pipes.read("stderr", 10) is None
+        os.close(out_write)
+        got = bytearray()
+        while (chunk := pipes.read("stdout", 1000)) != b"":
+            if chunk is None:
+                assert pipes.wait(CEILING) == ["stdout"]
+                continue
+            assert len(chunk) <= 1000
+            got += chunk
+        assert got == written
+        pipes.write(memoryview(b"2 T3\n"))
+        assert os.read(in_read, 100) == b"2 T3\n"
+    finally:
+        pipes.close()
+        for fd in (err_write, in_read):
+            os.close(fd)
 
 
 def test_a_chatty_stderr_never_blocks_the_bot(make) -> None:
@@ -351,9 +423,16 @@ def test_a_failure_after_good_answers_keeps_the_history(make) -> None:
     assert process.requests == ["0 3"]  # the failed request is not part of the bot's history
 
 
-def test_bad_configuration() -> None:
+def test_bad_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="empty bot command"):
         BotProcess("")
+    with pytest.raises(ValueError, match="no such way to read a bot's pipes: 'poll' \\(one of select, threads\\)"):
+        BotProcess("true", pipes="poll")
+    assert BotProcess("true").pipes == "select"
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert BotProcess("true").pipes == "threads", "Windows' select takes sockets only"
+    with pytest.raises(ValueError, match="cannot be read with select on Windows"):
+        BotProcess("true", pipes="select")
 
 
 # -- the example bots ------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from mjarena.limits import Limits
     from mjarena.variants.base import Action, Agent
 
-__all__ = ["BrokenBuild", "is_source", "language_limits", "source_agent"]
+__all__ = ["BrokenBuild", "build_for_play", "is_source", "language_limits", "source_agent"]
 
 _SPACE = re.compile(r"\s")
 
@@ -68,20 +68,30 @@ class BrokenBuild:
         raise BotCrash(f"does not build: {self.why}")
 
 
-def source_agent(spec: str, limits: Limits, rules: JudgeRules, seat: int | None = None) -> Agent:
-    """The agent of a source-file spec: its build played over ``rules``' protocol (at ``seat``: its box shows its
-    seat slot's own copies of its runtime), or a :class:`BrokenBuild`."""
-    from mjarena.agents.botzone_agent import BotzoneAgent
+def build_for_play(spec: str, limits: Limits) -> BuildResult | str:
+    """The build of the source-file ``spec`` under ``limits`` (built now, or from the cache), or why it does not
+    build (what its :class:`BrokenBuild` says at its first request)."""
     from mjarena.builds import BuildError, build
-    from mjarena.protocol.process import BotProcess, ProcessTransport
 
     try:
         result = build(spec, sandbox=limits.sandbox, toolchains=limits.toolchains)
     except BuildError as error:
-        return BrokenBuild(spec, str(error))
+        return str(error)
     if not result.ok:
         first = next((line for line in result.message.splitlines() if "error" in line.lower()), None)
-        return BrokenBuild(spec, f"compile_error: {first or result.message.partition(chr(10))[0]}")
+        return f"compile_error: {first or result.message.partition(chr(10))[0]}"
+    return result
+
+
+def source_agent(spec: str, limits: Limits, rules: JudgeRules, seat: int | None = None) -> Agent:
+    """The agent of a source-file spec: its build played over ``rules``' protocol (at ``seat``: its box shows its
+    seat slot's own copies of its runtime), or a :class:`BrokenBuild`."""
+    from mjarena.agents.botzone_agent import BotzoneAgent
+    from mjarena.protocol.process import BotProcess, ProcessTransport
+
+    result = build_for_play(spec, limits)
+    if isinstance(result, str):
+        return BrokenBuild(spec, result)
     seconds, memory, budget = language_limits(result, limits)
     process = BotProcess(
         result.command(memory), time_limit=seconds, memory_limit_mib=memory, output_limit=limits.output_bytes,

@@ -15,8 +15,8 @@ machine (``--workers`` then caps the CPUs it uses).  To use a cluster, point Ray
   which is the same as calling ``ray.init(address="auto")`` in code.
 
 On a cluster every node needs mjarena installed.  A task that names its folders (:class:`Portable`: a contest's
-game names its bots' builds) has them sent by content, so its nodes need no shared file system; a tournament's
-tasks do not, so there any bot program a SPEC names must be at the same path on every node.  Replays are returned
+game names its bots' builds, a tournament's its bots' builds and program folders) has them sent by content, so its
+nodes need no shared file system (:mod:`mjarena.arena.shipped_bots` says what a tournament sends).  Replays are returned
 to the driver and written there, so ``--out`` only has to exist on the machine that runs the command.  A node or
 worker that dies under a task is a :class:`NodeFailure` (a judge error), never retried by Ray behind the
 caller's back.

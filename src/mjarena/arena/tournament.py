@@ -21,6 +21,12 @@ in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats 
 same.  Results are applied in game-id order, never in completion order, so the executor and the number of
 workers change nothing but the speed.
 
+On Ray (``--executor ray``, an executor whose results come from another machine) every entrant is planned on
+this machine before any game (:meth:`Tournament.ship_bots`, :mod:`mjarena.arena.shipped_bots`): sources are built
+here, and each game's task names its bots' build and program folders, which the executor sends to the node that
+plays it (no node needs a shared file system); a bot whose files cannot travel is refused before any game.  The
+local pool plans nothing: its workers build and run the bots where they are.
+
 A game the judge fails (:class:`~mjarena.agents.errors.JudgeError`: a bot's box that cannot start, its build
 gone) is never recorded as a bot's ``crash``: the run stops with that error (``mjarena tournament`` says the judge
 failed and exits with status 3), the finished games kept, and running again plays the rest.
@@ -53,6 +59,8 @@ from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
 if TYPE_CHECKING:
     from mjarena.arena.executors import Executor
+    from mjarena.arena.shipped_bots import ShippedBot
+    from mjarena.limits import Limits
 
 __all__ = ["GameTask", "Tournament", "play_game", "run_tournament"]
 
@@ -81,21 +89,44 @@ class GameTask:
     language_limits: bool = False
     sync_replay: bool = True  # False: the caller fsyncs the replay (Tournament.run does, a batch at a time)
     game_budget: float | None = None  # a seat's thinking seconds per game (None: 30 times the time limit)
+    programs: tuple[ShippedBot | None, ...] | None = None  # each seat's as planned for a cluster; None: from specs
 
     def __str__(self) -> str:
         return self.game_id
 
+    @property
+    def limits(self) -> Limits:
+        """The limits the game's bots play under."""
+        from mjarena.limits import Limits
+
+        return Limits(time=self.time_limit, memory_mib=self.memory_limit, sandbox=self.sandbox,
+                      toolchains=self.toolchains, language_limits=self.language_limits, game_budget=self.game_budget)
+
+    def folders(self) -> dict[str, list[str]]:
+        """The folders its bots' files travel from to a cluster's node, each with the names that stay here
+        (:class:`mjarena.arena.executors.Portable`; none for a game whose bots were not planned for a cluster)."""
+        return {bot.folder: list(bot.leave_out) for bot in self.programs or () if bot is not None and bot.folder}
+
+    def relocated(self, places: Mapping[str, str]) -> GameTask:
+        """The same game with its bots' folders at the places ``places`` gives them (on the node that plays it)."""
+        if self.programs is None:
+            return self
+        return replace(self, programs=tuple(None if bot is None else bot.relocated(places) for bot in self.programs))
+
 
 def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game: ``{"record": <the games.jsonl line>}``, plus ``"replay"`` when ``replay_path`` is None."""
+    """Play one game: ``{"record": <the games.jsonl line>}``, plus ``"replay"`` when ``replay_path`` is None.  Its
+    seats play their ``programs`` when it has them (:mod:`mjarena.arena.shipped_bots`), else their specs."""
     from mjarena.arena.match import run_match
-    from mjarena.limits import Limits
     from mjarena.replay import save
 
-    result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed,
-                       limits=Limits(time=task.time_limit, memory_mib=task.memory_limit, sandbox=task.sandbox,
-                                     toolchains=task.toolchains, language_limits=task.language_limits,
-                                     game_budget=task.game_budget))
+    factory = None
+    if task.programs is not None:
+        from mjarena.arena.shipped_bots import seat_factory
+
+        factory = seat_factory(task.programs)
+    result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed, limits=task.limits,
+                       make_agent=factory)
     house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
     record = {
         "game": task.game_id, "round": task.round, "table": task.table, "number": task.number,
@@ -166,6 +197,7 @@ class Tournament:
         self.settings = settings
         self._round_robin: list[list[tuple[str, ...]]] | None = None
         self._tally: Tally | None = None  # the standings as last written, carried on to the next report
+        self._shipped: dict[str, ShippedBot | None] | None = None  # each entrant's plan for a cluster (ship_bots)
         numbered = read_records(self.out_dir / "games.jsonl")
         if numbered and settings.format == "round-robin":
             self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
@@ -184,11 +216,32 @@ class Tournament:
             raise RuntimeError(f"round {round_no} needs the {expected} games before it, {len(earlier)} finished")
         return round_tables(settings, round_no, earlier)
 
+    def ship_bots(self) -> None:
+        """Plan every entrant for a cluster whose nodes see no file of this machine (built here, their folders
+        checked; :mod:`mjarena.arena.shipped_bots`): the games' tasks then carry their seats' plans, and their
+        folders travel.  :class:`TournamentError` naming the bot whose files cannot travel."""
+        from mjarena.arena.shipped_bots import CannotShip, plan_bot
+        from mjarena.limits import Limits
+
+        settings = self.settings
+        limits = Limits(time=settings.time_limit, memory_mib=settings.memory_limit, sandbox=self.sandbox,
+                        toolchains=settings.toolchains, language_limits=settings.language_limits,
+                        game_budget=settings.game_budget)
+        shipped = {}
+        for bot in settings.bots:
+            try:
+                shipped[bot.name] = plan_bot(bot.spec, limits, private=self.out_dir)
+            except CannotShip as error:
+                raise TournamentError(f"--bot {bot.name}: cannot send its files to the cluster's nodes: {error}"
+                                      ) from None
+        self._shipped = shipped
+
     def tasks(self, round_no: int, *, replays_here: bool = True, sync_replays: bool = True) -> list[GameTask]:
         """Every game of round ``round_no``, finished or not, in game-id order (``sync_replays=False``: the worker
-        does not fsync the replay it writes; the caller does)."""
+        does not fsync the replay it writes; the caller does); after :meth:`ship_bots`, with each seat's plan."""
         settings = self.settings
         specs = {bot.name: bot.spec for bot in settings.bots}
+        shipped = self._shipped
         tasks = []
         for table_no, players in enumerate(self.tables(round_no), 1):
             for game in table_games(players, seed=settings.draws, round_no=round_no, table=table_no,
@@ -200,6 +253,7 @@ class Tournament:
                     settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
                     self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
                     game_budget=settings.game_budget,
+                    programs=None if shipped is None else tuple(shipped.get(name) for name in game.seats),
                 ))
         return tasks
 
@@ -246,6 +300,8 @@ class Tournament:
 
         log = sys.stderr if log is None else log
         settings = self.settings
+        if executor.remote and self._shipped is None:  # another machine plays: the bots' files go to it
+            self.ship_bots()
         shown = progress_bar(settings.total_games, desc="games", initial=len(self.records),
                              enabled=progress is not False)
         with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, GroupCommit(out) as commits, \
@@ -301,6 +357,8 @@ def run_tournament(
     from mjarena.arena.executors import make_executor
 
     tournament = Tournament(settings, out_dir, seed_given=seed_given, sandbox=sandbox)
+    if executor == "ray":  # before Ray starts: a bot whose files cannot travel is refused at once
+        tournament.ship_bots()
     with make_executor(executor, workers) as pool:  # on an exception: the workers killed, nothing waited for
         return tournament.run(pool, progress=progress, log=log)
 

@@ -100,10 +100,16 @@ class BuildResult:
         return data
 
 
+if sys.platform == "win32":  # neither flag there (nor a FIFO to wait on; descriptors are not inherited anyway)
+    _SOURCE_FLAGS = os.O_RDONLY
+else:
+    _SOURCE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+
+
 def read_source(path: Path) -> bytes:
     """The bytes of a source file: a regular file of at most :data:`MAX_SOURCE_BYTES` (never waits on a FIFO)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, _SOURCE_FLAGS)
     except FileNotFoundError:
         raise BuildError(f"{path}: no such file") from None
     except OSError as error:
@@ -314,6 +320,8 @@ def _holds(meta: dict[str, Any], toolchain: Toolchain, limits: _Limits) -> bool:
 
 def _own(folder: Path) -> None:
     """Give a folder written in the box back to the judge's user (a root judge's box runs as another uid)."""
+    if sys.platform == "win32":  # no uids (and no build: build() refuses off Linux)
+        return
     if os.getuid() != 0:
         return
     for parent, dirs, files in os.walk(folder):

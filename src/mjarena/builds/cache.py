@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -148,7 +149,10 @@ def disk_bytes(path: str | os.PathLike[str]) -> int:
             info = os.lstat(current)
         except FileNotFoundError:
             continue
-        total += info.st_blocks * 512
+        if sys.platform == "win32":  # no allocated blocks there: the size
+            total += info.st_size
+        else:
+            total += info.st_blocks * 512
         if stat.S_ISDIR(info.st_mode):
             with contextlib.suppress(FileNotFoundError, NotADirectoryError):
                 stack += [os.path.join(current, name) for name in os.listdir(current)]

@@ -231,7 +231,8 @@ def add_parsers(sub: Any) -> None:
                             "for built-in bots only)")
     tournament.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
     tournament.add_argument("--executor", choices=("local", "ray"), default="local",
-                            help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
+                            help="local process pool (default) or Ray (pip install 'mjarena[ray]'; the bots' "
+                            "builds and program folders are sent to the nodes, docs/tournament.md)")
     tournament.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     tournament.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
     _add_sandbox_option(tournament)

@@ -4,6 +4,8 @@
   parsing and formatting responses, the JSON input and output lines, the keep-running marker.
 - :mod:`mjarena.protocol.process`: :class:`BotProcess`, a bot program run as a subprocess in restart or
   keep-running mode, with wall-time, memory and output limits.
+  Beside it, :mod:`mjarena.protocol.bot_pipes` (a running program's pipes and the one wait on it) and
+  :mod:`mjarena.protocol.bot_failures` (a bot's failure in words).
 - :mod:`mjarena.protocol.transport`: the :class:`Transport` interface (``ask``/``close``), its two kinds:
   :class:`ProcessTransport` (around a :class:`BotProcess`) and :class:`ScriptedTransport` (a mock bot for
   transcript-style tests), and the :class:`Reply` and :class:`Exchange` records.

@@ -13,7 +13,9 @@ Limits, per answer:
 
 - wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
   answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
-  :meth:`Deadline.select`, around non-blocking pipes (never a blocking read).
+  :meth:`Deadline.wait`, around the pipes read the way the system allows (never a blocking read by the judge):
+  non-blocking and ``select`` on POSIX, a reading thread per pipe on Windows (``pipes="threads"`` forces that
+  anywhere; :mod:`mjarena.protocol.pipe_readers`).
 - CPU time: the CPU seconds that the bot's whole process tree uses for one answer may not exceed the time limit
   either (a bot cannot buy time with threads or children), or ``cpu_limit`` when given.
 - memory: the resident memory of the bot's whole process tree (summed over its processes, sampled every
@@ -36,11 +38,13 @@ has a process-count and file size limit, and between its turns a kept-running bo
 (``SIGSTOP``, ``SIGCONT`` when its next request comes), so it gets no CPU while the others think.  The box
 owns the processes (start, measure, freeze, kill, reap); this class only speaks to them over their pipes.
 With ``Sandbox(kind="none")`` (the default of this class; matches default to the box) it is a plain child
-process with the same limits watched.  Either way it dies with the judge.
+process with the same limits watched (on Windows in a Job Object of its own, its pipes read by threads:
+:mod:`mjarena.sandbox.portable`).  Either way it dies with the judge.
 
-On any breach, and at :meth:`close`, the bot's whole process tree is killed with ``SIGKILL`` and reaped: the judge
-never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is closed.  Standard error is
-drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` bytes go into error details.
+On any breach, and at :meth:`close`, the bot's whole process tree is killed (``SIGKILL``; on Windows its Job
+Object) and reaped: the judge never hangs and leaves nothing behind.  After an error the :class:`BotProcess` is
+closed.  Standard error is drained all along (a chatty bot never blocks on it); its last ``stderr_tail`` bytes
+go into error details.
 
 Failures raise the :class:`~mjarena.agents.errors.BotError` subclasses: ``timeout``, ``crash`` (non-zero exit,
 a signal, or a kept-running bot that exits before answering), ``memory``, ``output_limit``, ``bad_output``
@@ -57,10 +61,7 @@ the judge's failure, not the bot's).
 from __future__ import annotations
 
 import os
-import platform
-import selectors
 import shlex
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -73,188 +74,21 @@ from mjarena.agents.errors import (
     BotTimeout,
     JudgeError,
 )
-from mjarena.protocol.botzone import KEEP_RUNNING, decode_output, encode_input, encode_request
+from mjarena.protocol.bot_failures import _DETAIL_STDERR, _MEMORY_SIGNS, _PRINTABLE, _STDIN_HINT, _describe_exit
+from mjarena.protocol.bot_pipes import Deadline, _Child, _marker_span
+from mjarena.protocol.botzone import decode_output, encode_input, encode_request
+from mjarena.protocol.pipe_readers import _CHUNK, reader_kind
 from mjarena.protocol.transport import Exchange, Reply
-from mjarena.sandbox import Box, Process, Sandbox, SandboxUnavailable
+from mjarena.sandbox import Box, Sandbox, SandboxUnavailable
 from mjarena.sandbox.accounting import live_group_members
 from mjarena.sandbox.box import BoxLeftovers
 
 __all__ = ["MIB", "BotProcess", "Deadline", "ProcessTransport", "live_group_members"]
 
 MIB = 1 << 20
-_MARKER = KEEP_RUNNING.encode()
-_MEMORY_SIGNS = (
-    b"memoryerror",
-    b"bad_alloc",
-    b"outofmemoryerror",
-    b"out of memory",
-    b"cannot allocate memory",
-    b"failed to allocate",
-)
-_DETAIL_STDERR = 500  # characters of standard error quoted in an error's one-line detail
-# control characters (escape sequences too) as spaces, but a traceback keeps its lines
-_PRINTABLE = {**{code: " " for code in [*range(32), 127]}, ord("\n"): "\n", ord("\r"): None}
-_STDIN_HINT = (
-    " (it was still waiting for input: read one line, not to the end of input; the judge keeps standard input "
-    "open in case a bot asks to keep running)"
-)
-# read, poll, pread64, readv, select, pselect6, ppoll, epoll_pwait: numbers of x86-64 only
-_READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86_64" else set()
-_CHUNK = 1 << 16
-
-
-class Deadline:
-    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`select`); ``why`` says
-    what set it, for the timeout's message (empty: the time limit per answer)."""
-
-    def __init__(self, seconds: float, why: str = "") -> None:
-        self.start = time.monotonic()
-        self.end = self.start + seconds
-        self.seconds = seconds
-        self.why = why
-
-    def remaining(self) -> float:
-        return max(0.0, self.end - time.monotonic())
-
-    def expired(self) -> bool:
-        return time.monotonic() >= self.end
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-    def select(
-        self, selector: selectors.BaseSelector, tick: float | None = None
-    ) -> list[tuple[selectors.SelectorKey, int]]:
-        """Wait for ready pipes (none left: just wait), at most ``tick`` seconds and never past the deadline."""
-        timeout = self.remaining() if tick is None else min(tick, self.remaining())
-        if not selector.get_map():
-            time.sleep(timeout)
-            return []
-        return selector.select(timeout)
-
-
-class _Child:
-    """One running bot program (a :class:`~mjarena.sandbox.Process` of its box): its pipes, a selector over them
-    and over its exit, and what was read from it."""
-
-    def __init__(self, process: Process) -> None:
-        self.process = process
-        self.pid = process.pid
-        self.stdin = process.stdin
-        self.stdout = process.stdout
-        self.stderr = process.stderr
-        for fd in (self.stdin, self.stdout, self.stderr):
-            os.set_blocking(fd, False)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.stdout, selectors.EVENT_READ, "stdout")
-        self.selector.register(self.stderr, selectors.EVENT_READ, "stderr")
-        self.watches_exit = process.exit_fd is not None
-        if process.exit_fd is not None:
-            self.selector.register(process.exit_fd, selectors.EVENT_READ, "exit")
-        self.stdout_open = True
-        self.leftover = b""  # stdout printed after a keep-running marker
-        self.stderr_buffer = bytearray()
-        self.turn_stderr = bytearray()  # what it wrote to standard error during the current answer (a tail)
-
-    @property
-    def reaped(self) -> bool:
-        return self.process.reaped
-
-    @property
-    def exit_status(self) -> int | None:
-        """As :func:`os.waitstatus_to_exitcode` (negative for a signal), once reaped."""
-        return self.process.exit_status
-
-    @property
-    def peak_kib(self) -> int:
-        return self.process.usage.peak_kib
-
-    def exited(self) -> bool:
-        """Whether the program has exited (the rest of its tree may still run until :meth:`reap`)."""
-        return self.process.exited()
-
-    def poll_memory(self, peaks: bool = False) -> int:
-        return self.process.measure(peaks).peak_kib
-
-    def cpu(self) -> float:
-        return self.process.usage.cpu
-
-    def reading_stdin(self) -> bool:
-        """Whether the program (the last process of its tree) is blocked in a read or a wait for input (x86-64
-        system call numbers from ``/proc/<pid>/syscall``; False where that cannot be told)."""
-        try:
-            with open(f"/proc/{self.process.tree()[-1]}/syscall", "rb") as handle:
-                number = handle.read().split(maxsplit=1)[0]
-        except (OSError, IndexError):
-            return False
-        return number.isdigit() and int(number) in _READ_SYSCALLS
-
-    def reap(self) -> None:
-        """Kill the whole process tree and collect how it ended (the box does it: :meth:`Process.reap`)."""
-        if not self.reaped:
-            self.selector.close()
-            self.process.reap()
-
-    def read_stderr(self, keep: int) -> None:
-        """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
-        for _ in range(16):
-            try:
-                chunk = os.read(self.stderr, _CHUNK)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self.selector.unregister(self.stderr)
-                return
-            self.stderr_buffer += chunk
-            self.turn_stderr += chunk
-            if len(self.stderr_buffer) > 2 * keep + _CHUNK:
-                del self.stderr_buffer[: len(self.stderr_buffer) - keep]
-            if len(self.turn_stderr) > 2 * keep + _CHUNK:
-                del self.turn_stderr[: len(self.turn_stderr) - keep]
-
-    def stderr_tail(self, limit: int) -> str:
-        return bytes(self.stderr_buffer[-limit:]).decode("utf-8", "replace") if limit else ""
-
-    def take_turn_stderr(self, limit: int) -> str | None:
-        """The tail of what it wrote to standard error since the last call (None: nothing)."""
-        text = bytes(self.turn_stderr[-limit:]).decode("utf-8", "replace") if limit and self.turn_stderr else None
-        self.turn_stderr.clear()
-        return text
-
-
-def _describe_exit(status: int | None) -> str:
-    if status is None:
-        return "did not exit"
-    if status < 0:
-        try:
-            name = signal.Signals(-status).name
-        except ValueError:
-            name = f"signal {-status}"
-        return f"killed by {name}"
-    return f"exit code {status}"
-
-
-def _marker_span(buffer: bytes | bytearray, start: int = 0, final: bool = False) -> tuple[int, int] | None:
-    """Where the first keep-running marker line at or after ``start`` begins and ends in ``buffer``.
-
-    A line counts when it ends with a newline (or, when ``final``, at the end of the output).
-
-    >>> _marker_span(b'{"response": "PASS"}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\r\\nrest')
-    (21, 57)
-    >>> _marker_span(b'x>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n') is None
-    True
-    """
-    at = buffer.find(_MARKER, start)
-    while at >= 0:
-        begin = buffer.rfind(b"\n", 0, at) + 1
-        end = buffer.find(b"\n", at)
-        stop = len(buffer) if end < 0 else end + 1
-        if (end >= 0 or final) and bytes(buffer[begin:stop]).strip() == _MARKER:
-            return begin, stop
-        at = buffer.find(_MARKER, at + 1)
-    return None
+# Pipes read by threads: how long, once the program has exited, the judge waits for what its pipes still bring
+# (the threads read it at once: only a pipe held open by a process left behind takes this long).
+_SETTLE_SECONDS = 0.5
 
 
 class BotProcess:
@@ -269,6 +103,7 @@ class BotProcess:
     the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
     ``seat`` is its seat at the table, when the other seats' bots are untrusted: its box then shows its seat
     slot's own copies of its runtime (:mod:`mjarena.sandbox.copies`, when the sandbox has ``private_runtimes``).
+    ``pipes`` is how its pipes are read (``"select"`` or ``"threads"``; None: the system's way, threads on Windows).
     :meth:`ask` sends one request and returns a :class:`~mjarena.protocol.transport.Reply`; ``history`` records
     every exchange (request, response, elapsed ms, mode).  Close it (or use ``with``) when the game is over.
     """
@@ -290,6 +125,7 @@ class BotProcess:
         stderr_tail: int = 4096,
         poll_interval: float = 0.02,
         seat: int | None = None,
+        pipes: str | None = None,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -305,6 +141,7 @@ class BotProcess:
         self.cpu_limit = time_limit if cpu_limit is None else cpu_limit
         self.game_budget = game_budget
         self.seat = seat
+        self.pipes = reader_kind(pipes)
         if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
             Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
         self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
@@ -450,7 +287,7 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError, SandboxUnavailable) as error:
             raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
         self.started_pids.append(process.pid)
-        return _Child(process)
+        return _Child(process, self.pipes)
 
     def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
         if child is not None:
@@ -494,10 +331,10 @@ class BotProcess:
         child.leftover = b""
         pending = self._write(child, memoryview(payload))  # into the pipe while it is stopped: it wakes up once
         child.process.thaw()
-        selector = child.selector
+        pipes = child.pipes
         writing = bool(pending)
         if writing:
-            selector.register(child.stdin, selectors.EVENT_WRITE, "stdin")
+            pipes.watch_stdin(True)
         next_poll = 0.0
         scanned = 0  # no marker line starts before this offset of ``out``
         try:
@@ -537,19 +374,19 @@ class BotProcess:
                         raise self._memory_error(child)
                     self._check_cpu(child, cpu_start)
                 tick = self.poll_interval if child.stdout_open or child.watches_exit else 0.002
-                for key, _ in deadline.select(selector, tick=tick):
-                    if key.data == "stdout":
+                for ready in deadline.wait(pipes, tick=tick):
+                    if ready == "stdout":
                         self._read_stdout(child, out)
-                    elif key.data == "stderr":
+                    elif ready == "stderr":
                         child.read_stderr(self.stderr_limit)
-                    elif key.data == "stdin":
+                    elif ready == "stdin":
                         pending = self._write(child, pending)
                         if not pending:
-                            selector.unregister(child.stdin)
+                            pipes.watch_stdin(False)
                             writing = False
         finally:
             if writing and not child.reaped:
-                selector.unregister(child.stdin)
+                pipes.watch_stdin(False)
 
     def _check_cpu(self, child: _Child, cpu_start: float) -> None:
         """A timeout when the bot's process tree used more CPU time on this answer than the time limit."""
@@ -560,37 +397,31 @@ class BotProcess:
 
     def _read_stdout(self, child: _Child, out: bytearray) -> None:
         room = self.output_limit + 1 - len(out)
-        try:
-            chunk = os.read(child.stdout, max(1, min(_CHUNK, room)))
-        except BlockingIOError:
+        chunk = child.pipes.read("stdout", max(1, min(_CHUNK, room)))
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if chunk:
             out += chunk
         else:
             child.stdout_open = False
-            child.selector.unregister(child.stdout)
+            child.pipes.forget("stdout")
 
     @staticmethod
     def _write(child: _Child, pending: memoryview) -> memoryview:
-        try:
-            written = os.write(child.stdin, pending[:_CHUNK])
-        except BlockingIOError:
-            return pending
-        except (BrokenPipeError, OSError):
-            return pending[len(pending) :]  # the bot closed its input: judge it by what it prints
-        return pending[written:]
+        return child.pipes.write(pending)
 
     def _finish(self, child: _Child, out: bytearray, mode: str, cpu_start: float) -> tuple[str, bool]:
         """The program exited: read what it left in the pipe, reap it, and judge how it ended."""
+        until = time.monotonic() + _SETTLE_SECONDS  # pipes read by threads: what they still bring (not select)
         while child.stdout_open and len(out) <= self.output_limit:
             before = len(out)
             self._read_stdout(child, out)
-            if len(out) == before and child.stdout_open:
+            if len(out) == before and child.stdout_open and not child.pipes.settle("stdout", until):
                 break  # nothing more now (a grandchild may hold the pipe open): the answer is what we have
-        if child.stderr in child.selector.get_map():
+        if child.pipes.is_open("stderr"):
             child.read_stderr(self.stderr_limit)
+            while child.pipes.is_open("stderr") and child.pipes.settle("stderr", until):
+                child.read_stderr(self.stderr_limit)
         child.reap()
         if len(out) > self.output_limit:
             raise BotOutputLimit(f"printed more than {self.output_limit} bytes")

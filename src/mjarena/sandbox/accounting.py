@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Iterable
 
@@ -75,7 +76,10 @@ def await_stopped(pids: Iterable[int], seconds: float) -> bool:
             return True
         if time.monotonic() > end:
             return False
-        os.sched_yield()
+        if sys.platform == "win32":  # no sched_yield there: a sleep of 0 gives up the rest of the time slice
+            time.sleep(0)
+        else:
+            os.sched_yield()
 
 
 def _all_stopped(pid: int) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mjarena.sandbox import copies, procview
 
-__all__ = ["resolve_command"]
+__all__ = ["own_path", "resolve_command"]
 
 # Read-only system paths a compiler's output or an interpreter needs; missing ones are skipped.
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -65,6 +65,17 @@ def _bot_own(program: str) -> bool:
     (False, True)
     """
     return not any(_within(program, folder) for folder in _SYSTEM_DIRS) and _interpreter_tree(program) is None
+
+
+def own_path(path: str, *, program: bool = False) -> bool:
+    """Whether ``path`` (as its real path) is a bot's own, not in the system directories nor, for the ``program``
+    a command runs, an interpreter in a runtime's tree: what a cluster sends to its nodes (the rest must be there).
+
+    >>> own_path("/usr/bin/python3", program=True), own_path("/srv/bots/mine/bot.py")
+    (False, True)
+    """
+    real = os.path.realpath(path)
+    return _bot_own(real) if program else not any(_within(real, folder) for folder in _SYSTEM_DIRS)
 
 
 @functools.cache

@@ -53,8 +53,8 @@ from mjarena.sandbox.binds import (
 )
 from mjarena.sandbox.build_output import _compiler_streams, _copy_output, _measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
-from mjarena.sandbox.config import Sandbox, bwrap_path, check
-from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild
+from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
+from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild, _WindowsChild
 
 __all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
 
@@ -98,6 +98,19 @@ def _give_slot(slot: int) -> None:
         _slots_free.append(slot)
 
 
+def _judge_uid() -> int:
+    """The judge's uid (0: root); -1 on Windows, which has none (nor a box, nor rlimits)."""
+    if sys.platform == "win32":
+        return -1
+    return os.getuid()
+
+
+def _off_linux() -> SandboxUnavailable:
+    """What a bwrap box's own methods raise off Linux, where :func:`~mjarena.sandbox.config.check` refuses to make
+    one: the ``sys.platform`` test in front of it is what tells the type checker that the rest is Linux's."""
+    return SandboxUnavailable(f"the bwrap sandbox needs Linux, this is {sys.platform}")
+
+
 @functools.cache
 def _init_source() -> str:
     return Path(__file__).with_name("boxinit.py").read_text(encoding="utf-8")
@@ -118,8 +131,8 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
     limits = {"fsize": sandbox.file_size_mib * MIB, "core": 0}
     if own_uid:
         limits["nproc"] = sandbox.max_processes
-    elif os.getuid() != 0:  # the box shares the judge's uid: leave room for what it already runs
-        limits["nproc"] = sandbox.max_processes + _count_processes(os.getuid())
+    elif _judge_uid() != 0:  # the box shares the judge's uid: leave room for what it already runs
+        limits["nproc"] = sandbox.max_processes + _count_processes(_judge_uid())
     # (root ignores the process-count limit: under a root judge without a uid of its own, none is set)
     if memory_limit is not None:
         limits["data"] = memory_limit + _DATA_ALLOWANCE
@@ -234,7 +247,7 @@ class Box:
             self.cgroup.kill()
         if not self.sandbox.boxed:
             self._sweep()
-        if self._bwrap is not None:
+        if sys.platform.startswith("linux") and self._bwrap is not None:  # (a bwrap box is Linux's)
             if self.init_pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(self.init_pid, signal.SIGKILL)  # the kernel kills the rest of the namespace
@@ -269,7 +282,7 @@ class Box:
     def _sweep(self, seconds: float = 1.0) -> None:
         """With no box: kill what is left of the process groups of every program started (SIGKILL takes effect
         asynchronously: wait, at most ``seconds``, until ``/proc`` shows no live member)."""
-        if portable.in_use():
+        if sys.platform == "win32" or portable.in_use():  # (in use on Windows too: said so for the type checker)
             portable.sweep(self)
             return
         end = time.monotonic() + seconds
@@ -288,11 +301,13 @@ class Box:
             resolve_command(self.argv, self.workdir)
             proc = portable.start(self)
             self.started_pids.append(proc.pid)
+            if sys.platform == "win32":
+                return _WindowsChild(self, proc)
             return _PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
             limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
-            if os.getuid() == 0:
+            if _judge_uid() == 0:
                 limits.pop("nproc", None)
             self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", "/usr/bin/prlimit",
                              *(f"--{name}={value}" for name, value in limits.items()), "--", *self.argv]
@@ -328,6 +343,8 @@ class Box:
     def _open(self) -> None:
         command, visible = resolve_command(self.argv, self.workdir)
         check(self.sandbox)
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         root = os.getuid() == 0
         init_tree = _interpreter_tree(_init_python())
         runtime = self._runtime(command[0])
@@ -416,6 +433,8 @@ class Box:
         return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
 
     def _start_boxed(self) -> Process:
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         self._exit = None
         if self.build_output is None:
             pipes = [os.pipe2(os.O_CLOEXEC) for _ in range(3)]
@@ -450,6 +469,8 @@ class Box:
 
     def _send(self, message: dict[str, object], fds: Sequence[int] = ()) -> None:
         assert self._control is not None
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         try:
             socket.send_fds(self._control, [marshal.dumps(message)], list(fds))
         except OSError as error:
@@ -502,7 +523,7 @@ class Box:
         """Raise :class:`BoxError` with ``why`` and what bwrap said, after ending the box."""
         said = ""
         bwrap = self._bwrap
-        if bwrap is not None and bwrap.stderr is not None:
+        if sys.platform.startswith("linux") and bwrap is not None and bwrap.stderr is not None:  # (Linux's)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 bwrap.wait(0.5 if bwrap.poll() is None else 0)
             # what it has said by now, never waiting for more: an init left behind by a bwrap killed while it made
@@ -539,6 +560,8 @@ class Box:
 
     def init_children(self) -> list[int]:
         """The pids of the init's children (it has one thread: one file to read)."""
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         try:
             return [int(word) for word in os.pread(self._children_fd, 1 << 16, 0).split()]
         except (OSError, ValueError):
@@ -546,6 +569,8 @@ class Box:
 
     def init_reaped_cpu(self) -> float:
         """CPU seconds of every process that the box's init has reaped (``cutime`` + ``cstime``)."""
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         try:
             return _usage(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
@@ -561,6 +586,8 @@ class Box:
             raise BoxError("keep_output is for a compiler's box (build_output)")
         if not self.sandbox.boxed:
             return _measure_output(self.workdir, self._before, self.build_output)
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         if self._output_fd < 0:
             raise BoxError("the box is closed, or its program never started")
         folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self._output_fd)
@@ -571,6 +598,8 @@ class Box:
 
     def tmpfs_kib(self) -> int:
         """KiB held in the box's tmpfs mounts (files in ``/tmp`` and ``/dev/shm`` are memory too)."""
+        if not sys.platform.startswith("linux"):
+            raise _off_linux()
         used = 0
         for fd in self._tmpfs_fds:
             with contextlib.suppress(OSError):

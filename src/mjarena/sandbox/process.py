@@ -1,6 +1,7 @@
 """One program started in a box (:class:`Process`): its pipes, its whole process tree, its memory and CPU time,
 freezing it between turns, killing and reaping it; one kind for each way a program runs (a plain child of the
-judge, the same off Linux through :mod:`mjarena.sandbox.portable`, a program that a box's init started).  What a
+judge, the same off Linux through :mod:`mjarena.sandbox.portable`, and on Windows, where it touches no POSIX
+name, in a Job Object; a program that a box's init started).  What a
 process asks of its box is the :class:`Box` shape below (:class:`mjarena.sandbox.box.Box` makes the processes, so
 the two are tied by this shape, not by an import).
 """
@@ -11,6 +12,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from typing import Protocol
 
@@ -23,6 +25,7 @@ __all__ = ["Box", "Process"]
 
 _REAP_SECONDS = 5.0
 _STOP_SECONDS = 0.2  # how long a freeze waits for the stop to take hold (a thread in the kernel may take longer)
+_POSIX = "signals, process groups and wait4 are POSIX's: on Windows the process kind is _WindowsChild"
 
 
 class Box(Protocol):
@@ -137,6 +140,8 @@ class Process:
     def freeze(self) -> Usage:
         """Stop every process of the program (it gets no CPU between its turns: with ptrace denied nothing in
         the box can resume it), and measure the tree as it is then, high-water marks included."""
+        if sys.platform == "win32":
+            raise NotImplementedError(_POSIX)
         if self.frozen:
             return self.usage
         self.frozen = True
@@ -150,6 +155,8 @@ class Process:
 
     def thaw(self) -> None:
         """Let the stopped processes run again (they could not fork while stopped: no walk is needed)."""
+        if sys.platform == "win32":
+            raise NotImplementedError(_POSIX)
         if not self.frozen:
             return
         self.frozen = False
@@ -163,6 +170,8 @@ class Process:
 
     def kill(self) -> None:
         """SIGKILL every process of the program's tree."""
+        if sys.platform == "win32":
+            raise NotImplementedError(_POSIX)
         if self.reaped:
             return  # its pids may belong to other processes by now
         if self.frozen and self.box.cgroup is not None:
@@ -209,14 +218,17 @@ class _Child(Process):
         super().__init__(box, proc.pid, *fds)
         self.proc = proc
         self.pidfd: int | None = None
-        with contextlib.suppress(AttributeError, OSError):
-            self.pidfd = os.pidfd_open(proc.pid)
+        if sys.platform == "linux":  # pidfds are Linux's (5.3 and later)
+            with contextlib.suppress(AttributeError, OSError):
+                self.pidfd = os.pidfd_open(proc.pid)
 
     @property
     def exit_fd(self) -> int | None:
         return self.pidfd
 
     def exited(self) -> bool:
+        if sys.platform != "linux":
+            raise NotImplementedError("waitid: off Linux the process kind is _PortableChild")
         if self.reaped:
             return True
         try:  # it stays a zombie until reaped, so its pid and process group cannot be reused meanwhile
@@ -229,12 +241,16 @@ class _Child(Process):
         return [self.pid]
 
     def kill(self) -> None:
+        if sys.platform == "win32":
+            raise NotImplementedError(_POSIX)
         super().kill()
         if not self.reaped:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)  # it leads its own process group
 
     def _collect(self, timeout: float) -> None:
+        if sys.platform == "win32":
+            raise NotImplementedError(_POSIX)
         end = time.monotonic() + timeout
         try:
             while True:
@@ -272,6 +288,56 @@ class _PortableChild(_Child):
 
     def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
         return portable.measure(self, pids)
+
+
+class _WindowsChild(Process):
+    """No box, on Windows: no signals, process groups, pidfds or ``wait4``.  The tree, its memory and CPU from
+    psutil; frozen and thawed by psutil's suspend and resume; killed by its Job Object and psutil's tree walk
+    (:func:`mjarena.sandbox.portable.kill_tree`); its exit status from the :class:`subprocess.Popen`."""
+
+    def __init__(self, box: Box, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdin and proc.stdout and proc.stderr
+        fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
+        super().__init__(box, proc.pid, *fds)
+        self.proc = proc
+
+    @property
+    def exit_fd(self) -> int | None:
+        return None
+
+    def exited(self) -> bool:
+        return self.reaped or self.proc.poll() is not None  # (Windows keeps no zombies: nothing is reaped by it)
+
+    def tree(self) -> list[int]:
+        return portable.tree(self)
+
+    def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
+        return portable.measure(self, pids, peaks)
+
+    def freeze(self) -> Usage:
+        if self.frozen:
+            return self.usage
+        self.frozen = True
+        self._stopped = portable.suspend(self.tree())
+        return self.measure(peaks=True, pids=self._stopped)
+
+    def thaw(self) -> None:
+        if not self.frozen:
+            return
+        self.frozen = False
+        portable.resume(self._stopped)
+        self._stopped = []
+
+    def kill(self) -> None:
+        if not self.reaped:
+            portable.kill_tree(self)
+            self.frozen = False
+
+    def _collect(self, timeout: float) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # unkillable: give up waiting, never hang
+            self.exit_status = self.proc.wait(timeout)
 
 
 class _Boxed(Process):

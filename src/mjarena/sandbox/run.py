@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -98,6 +99,8 @@ class _Limits:
 def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_interval: float,
            ) -> tuple[str, tuple[bytearray, bytearray]]:
     """Feed ``stdin`` and collect both output streams until the program exits or breaks a limit."""
+    if sys.platform == "win32":  # selectors watch sockets only there; Box.start refused already (sandbox.portable)
+        raise OSError("a program's pipes cannot be watched on Windows yet")
     out = {process.stdout: bytearray(), process.stderr: bytearray()}
     selector = selectors.DefaultSelector()
     for fd in out:

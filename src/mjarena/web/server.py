@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import ipaddress
 import socket
+import sys
 from collections import OrderedDict
 from typing import Any, Protocol
 
@@ -81,14 +82,16 @@ UNLIMITED_HARD_CLAMP = 10240
 def open_file_limit() -> int:
     """This process's soft open-file limit; unlimited (``-1``, as :func:`total_cap` reads it) where there is none
     (Windows)."""
-    return -1 if resource is None else resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if sys.platform == "win32" or resource is None:
+        return -1
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def raise_open_file_limit() -> int:
     """Raise this process's soft open-file limit to its hard limit, or to :data:`UNLIMITED_HARD_CLAMP` where the
     hard limit is unlimited (its children inherit it; the sandbox gives each boxed program its own); returns the
     soft limit now (:func:`open_file_limit`)."""
-    if resource is None:
+    if sys.platform == "win32" or resource is None:
         return open_file_limit()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = max(soft, UNLIMITED_HARD_CLAMP) if hard == resource.RLIM_INFINITY else hard
@@ -106,7 +109,9 @@ def total_cap(open_files: int, *, reserve: int = FD_RESERVE, burst: int = ACCEPT
     >>> total_cap(1024), total_cap(20_000), total_cap(-1)  # -1: unlimited (RLIM_INFINITY, or Windows)
     (468, 4096, 4096)
     """
-    if open_files == -1 or (resource is not None and open_files == resource.RLIM_INFINITY):
+    if open_files == -1:
+        return ceiling
+    if sys.platform != "win32" and resource is not None and open_files == resource.RLIM_INFINITY:
         return ceiling
     return max(MIN_TOTAL, min(ceiling, open_files - reserve - 3 * burst))
 
