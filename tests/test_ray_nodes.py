@@ -30,7 +30,7 @@ import pytest
 from mjarena.agents.errors import JudgeError
 from mjarena.arena import node_check
 from mjarena.arena.executors import NodeFailure
-from mjarena.arena.node_check import MAX_CLOCK_SKEW, SPEED_MARGIN, NodeCheck, Roster, check_here
+from mjarena.arena.node_check import MAX_CLOCK_SKEW, RECHECK_SECONDS, SPEED_MARGIN, NodeCheck, Roster, check_here
 from mjarena.builds.shipping import held, pack, trim
 from mjarena.contest.admin_pages import games_page
 from ray_nodes_scenario import RUNTIME
@@ -81,9 +81,17 @@ def test_a_node_that_fails_its_check_or_whose_clock_is_off_is_left_out_and_gets_
         roster.give_back("head", True)
     roster.checked("new", report("n3", cores=8), 9.0, 11.0)
     assert sorted(takes(roster)) == ["head", "head", "new"]
+    # a node left out is checked again after a while (it may have been fixed), not before
+    later = time.monotonic() + RECHECK_SECONDS
+    assert roster.to_check({"head": 2, "nojava": 4, "late": 2, "new": 1}, now=later - 10) == []
+    assert roster.to_check({"head": 2, "nojava": 4, "late": 2, "new": 1}, now=later + 1) == ["nojava", "late"]
+    roster.checked("nojava", report("n1"), 9.0, 11.0)  # java installed meanwhile
+    roster.checked("late", report("n2", at=20.0), 9.0, 11.0)  # its clock still off
+    assert {row["node"]: row["state"] for row in roster.rows()} == {
+        "head": "ready", "n1": "ready", "n2": "left out", "n3": "ready"}
     # gone from the cluster: no more games, and no node left that may play says why
-    roster.to_check({"nojava": 4, "late": 2})
-    assert not roster.playable() and "n1: the bots' runtimes are missing: java" in roster.why_none()
+    roster.to_check({"late": 2})
+    assert not roster.playable() and "n1: gone" in roster.why_none() and "n2: its clock is +9.0 s" in roster.why_none()
 
 
 def test_a_node_plays_at_most_as_many_games_as_its_cores_whatever_ray_gives_it() -> None:

@@ -17,8 +17,9 @@ On every node, when the judge first sees it (at the start, or when it joins late
 - **its cores**: a node plays at most as many games at once as it has cores, whatever Ray's ``--num-cpus`` says.
 
 A node that fails any check but its speed is *left out*: no game is placed on it; the reason goes to the log
-and to the console.  A node on which a game failed for the cluster's reasons (its worker or node died, its cache
-could not unpack a build) is left out too, until it is checked again (at the judge's next look at the cluster).
+and to the console; it is checked again every :data:`RECHECK_SECONDS`.  A node on which a game failed for the
+cluster's reasons (its worker or node died, its cache could not unpack a build) is left out too, until it is
+checked again (at the judge's next look at the cluster).
 
 >>> roster = Roster("h")
 >>> roster.to_check({"h": 2.0, "n": 4.0})
@@ -46,8 +47,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CANARY_GAMES", "CANARY_RUNS", "MAX_CLOCK_SKEW", "SPEED_MARGIN", "NodeCheck", "Roster", "check_here",
-           "judge_runtimes", "node_name"]
+__all__ = ["CANARY_GAMES", "CANARY_RUNS", "MAX_CLOCK_SKEW", "RECHECK_SECONDS", "SPEED_MARGIN", "NodeCheck", "Roster",
+           "check_here", "judge_runtimes", "node_name", "summary"]
 
 log = logging.getLogger("mjarena.executors")
 
@@ -59,6 +60,8 @@ CANARY_GAMES = 20
 """Games of built-in bots in one run of the speed canary (about 3 ms each)."""
 CANARY_RUNS = 5
 """Runs of the speed canary; the fastest counts (the others met other work on the node)."""
+RECHECK_SECONDS = 300.0
+"""How often a node left out after its check is checked again (it may have been fixed meanwhile)."""
 _CANARY_BOT = ["sh", "-c", 'read line && echo "$line"']
 
 
@@ -195,6 +198,7 @@ class _Node:
     busy: int = 0
     played: int = 0
     recheck: bool = False
+    left_at: float = 0.0  # when it was last left out (the judge's monotonic clock)
 
     @property
     def slots(self) -> int:
@@ -212,16 +216,19 @@ class Roster:
         self.head = head
         self._nodes: dict[str, _Node] = {}
 
-    def to_check(self, alive: Mapping[str, float]) -> list[str]:
-        """Given the alive nodes (id -> Ray's CPUs), the ones to check now (new, or left out after a failure),
-        marked as being checked; a node no longer alive is gone."""
+    def to_check(self, alive: Mapping[str, float], now: float | None = None) -> list[str]:
+        """Given the alive nodes (id -> Ray's CPUs), the ones to check now (new, left out after a failed game, or
+        left out :data:`RECHECK_SECONDS` ago or more: it may have been fixed), marked as being checked; a node no
+        longer alive is gone.  ``now``: the judge's monotonic clock."""
+        now = time.monotonic() if now is None else now
         launch = []
         for node_id, cpus in alive.items():
             node = self._nodes.get(node_id)
             if node is None:
                 node = self._nodes[node_id] = _Node(node_id, int(cpus))
                 launch.append(node_id)
-            elif node.recheck or node.state == "gone":
+            elif (node.recheck or node.state == "gone"
+                  or (node.state == "left out" and now - node.left_at >= RECHECK_SECONDS)):
                 node.cpus, node.state, node.recheck = int(cpus), "checking", False
                 launch.append(node_id)
         for node_id, node in self._nodes.items():
@@ -252,6 +259,7 @@ class Roster:
             reasons.append("it has no CPU for games (ray start --num-cpus)")
         node.reasons = reasons
         node.state = "left out" if reasons else "ready"
+        node.left_at = time.monotonic()
         if reasons:
             log.warning("node %s is left out (no game is placed on it): %s", node.name, "; ".join(reasons))
         else:
@@ -293,6 +301,7 @@ class Roster:
         if node is not None and node.state == "checking":
             node.state, node.recheck = "left out", True
             node.reasons = [f"its check did not finish in {seconds:g} s"]
+            node.left_at = time.monotonic()
             log.warning("node %s is left out: %s", node.name or node_id[:8], node.reasons[0])
 
     def take(self) -> str | None:
