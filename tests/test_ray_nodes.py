@@ -94,11 +94,16 @@ def test_a_node_that_fails_its_check_or_whose_clock_is_off_is_left_out_and_gets_
     assert not roster.playable() and "n1: gone" in roster.why_none() and "n2: its clock is +9.0 s" in roster.why_none()
 
 
-def test_a_node_plays_at_most_as_many_games_as_its_cores_whatever_ray_gives_it() -> None:
+def test_a_node_plays_at_most_as_many_games_as_its_cores_whatever_ray_gives_it_and_a_head_without_cpus_none(
+) -> None:
     roster = Roster("head")
-    roster.to_check({"head": 8})
-    roster.checked("head", report("head", cores=3), 9.0, 11.0)
-    assert takes(roster) == ["head"] * 3 and roster.rows()[0]["slots"] == 3
+    roster.to_check({"head": 0, "far": 8})
+    roster.checked("head", report("head", cores=3, canary=1.0), 9.0, 11.0)  # ray start --head --num-cpus=0
+    roster.checked("far", report("far", cores=3, canary=1.1), 9.0, 11.0)
+    assert takes(roster) == ["far"] * 3 and roster.rows()[1]["slots"] == 3
+    head = roster.rows()[0]
+    assert head["state"] == "left out" and head["reasons"] == ["Ray gives it no CPU for games (ray start --num-cpus=0)"]
+    assert roster.rows()[1]["ratio"] == pytest.approx(1.1)  # the head's canary is still the measure
 
 
 def test_a_node_whose_canary_is_off_the_heads_by_more_than_the_margin_is_flagged_but_plays(

@@ -326,7 +326,9 @@ class RayExecutor:
             for signum, handler in handlers.items():  # Ray's own SIGTERM handler would exit past the judge's
                 signal.signal(signum, handler)
         self._call = ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(_ray_call)
-        self._check_call = ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(check_here)
+        # no CPU held: a node that Ray gives no CPU for games (a head started with --num-cpus=0) is checked too, its
+        # canary the one the others are compared with
+        self._check_call = ray.remote(num_cpus=0, max_retries=0, retry_exceptions=False)(check_here)
         self._check = check or NodeCheck()
         self._state = threading.Condition()
         self._active = 0
@@ -340,7 +342,12 @@ class RayExecutor:
         self._checks: dict[Any, tuple[str, float, float]] = {}  # check ref -> (node id, sent, monotonic sent)
         self._looking = threading.Lock()
         self._looked = float("-inf")
-        self.check_nodes()
+        try:
+            self.check_nodes()
+        except BaseException:
+            if self._owns and ray.is_initialized():
+                ray.shutdown()
+            raise
 
     # -- the nodes ---------------------------------------------------------------------------------------
 

@@ -256,7 +256,7 @@ class Roster:
             log.warning("node %s: Ray gives it %d CPUs but it has %d cores: it plays %d games at once", node.name,
                         node.cpus, node.cores, node.cores)
         if node.slots < 1:
-            reasons.append("it has no CPU for games (ray start --num-cpus)")
+            reasons.append("Ray gives it no CPU for games (ray start --num-cpus=0)")
         node.reasons = reasons
         node.state = "left out" if reasons else "ready"
         node.left_at = time.monotonic()
