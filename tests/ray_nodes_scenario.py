@@ -8,7 +8,8 @@ A cluster of two nodes in this process (``ray.cluster_utils.Cluster``), each giv
 has cores: the head, whose ``PATH`` has the runtime :data:`RUNTIME`, and a far node without it.
 
 1. A :class:`~mjarena.arena.executors.RayExecutor` whose nodes need :data:`RUNTIME`: the far node is left out;
-   tasks that note where they run and how many run there at once are played.
+   tasks that note where they run and how many run there at once are played; a task whose box cannot start
+   leaves its node (the head) out until its check passes again.
 2. A third node with the runtime joins: the executor checks it when it first sees it; more tasks are played.
 3. An executor whose nodes need a runtime no node has: a task is a :class:`NodeFailure`.
 """
@@ -43,6 +44,13 @@ def where(counter: str) -> str:
         if step == 1:
             time.sleep(1.0)
     return node
+
+
+def box_fails(_: int) -> None:
+    """A task whose box cannot start on its node: the judge's failure there, not a bot's."""
+    from mjarena.agents.errors import JudgeError
+
+    raise JudgeError("cannot start the bot: its box failed on this node")
 
 
 def most_at_once(counter: Path) -> dict[str, int]:
@@ -92,6 +100,11 @@ def main(work: Path) -> dict[str, Any]:
     first = work / "first"
     facts["first"] = [node[:8] for _, node in executor.run(where, [str(first)] * (cores + 2))]
     facts["first_most_at_once"] = most_at_once(first)
+    try:
+        list(executor.run(box_fails, [1]))
+    except Exception as error:
+        facts["box_failed"] = f"{type(error).__name__}: {error}"
+    facts["nodes_after_box_failed"] = executor.nodes()
     cluster.add_node(node_ip_address="127.0.0.1", num_cpus=1,
                      env_vars={"PATH": with_runtime, "MJARENA_SHIPPED": str(work / "late-cache")})
     deadline = time.monotonic() + 60

@@ -329,6 +329,10 @@ def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later
     # one game per CPU, never more than cores, though Ray gives the head more CPUs than the machine has cores
     assert start[head]["slots"] == cores < cpus and set(facts["first_most_at_once"]) == {head}
     assert 1 <= facts["first_most_at_once"][head] <= cores
+    # a box that cannot start on the head: a judge error, and the head left out until checked again (below: back)
+    assert facts["box_failed"] == "JudgeError: cannot start the bot: its box failed on this node"
+    after = {row["id"]: row for row in facts["nodes_after_box_failed"]}[head]
+    assert after["state"] == "left out" and after["reasons"] == ["cannot start the bot: its box failed on this node"]
     # a node that joins later is checked when first seen, then plays; the far node still plays nothing
     joined = [row for row in facts["nodes_after_join"] if row["id"] not in (head, far["id"])]
     assert [row["state"] for row in joined] == ["ready"] and joined[0]["played"] == 0

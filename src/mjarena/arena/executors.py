@@ -470,8 +470,9 @@ class RayExecutor:
         return pinned.remote(fn, task, places, *refs)
 
     def _result(self, ref: Any, task: Any, node_id: str) -> Any:
-        """The task's result; Ray's own failures as :class:`NodeFailure` (the node is left out until checked
-        again), the task's exception as itself."""
+        """The task's result; Ray's own failures as :class:`NodeFailure`, the task's exception as itself; after
+        either of those or a :class:`~mjarena.agents.errors.JudgeError` of the task the node is left out until
+        it passes its check again."""
         exceptions = self._ray.exceptions
         try:
             node, result = self._ray.get(ref)
@@ -479,8 +480,8 @@ class RayExecutor:
             raise ExecutorClosed("the Ray executor closed while the task ran") from None
         except exceptions.RayTaskError as error:  # what the task raised, as it raised it: the caller's to judge
             cause = getattr(error, "cause", None)
-            if isinstance(cause, NodeFailure):
-                self._node_failed(node_id, str(cause))
+            if isinstance(cause, JudgeError):  # the node's (a box that cannot start there, a build not unpacked)
+                self._node_failed(node_id, str(cause))  # until its check says otherwise
             raise (cause if isinstance(cause, Exception) else error) from None
         except exceptions.RayError as error:  # a node, worker or object lost, the cluster gone
             why = f"the Ray node or worker playing it failed: {_first_sentence(error)}"

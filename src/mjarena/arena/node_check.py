@@ -18,8 +18,8 @@ On every node, when the judge first sees it (at the start, or when it joins late
 
 A node that fails any check but its speed is *left out*: no game is placed on it; the reason goes to the log
 and to the console; it is checked again every :data:`RECHECK_SECONDS`.  A node on which a game failed for the
-cluster's reasons (its worker or node died, its cache could not unpack a build) is left out too, until it is
-checked again (at the judge's next look at the cluster).
+judge's reasons (its worker or node died, its cache could not unpack a build, a box could not start) is left out
+too, until it passes its check again (at the judge's next look at the cluster).
 
 >>> roster = Roster("h")
 >>> roster.to_check({"h": 2.0, "n": 4.0})
