@@ -22,6 +22,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -98,7 +99,21 @@ def main(work: Path) -> dict[str, Any]:
     executor = RayExecutor(check=NodeCheck("bwrap", (RUNTIME,)))
     facts["nodes_at_start"] = executor.nodes()
     first = work / "first"
+    seen: list[list[str]] = []
+    watching = threading.Event()
+
+    def watch() -> None:  # what the console would show of the tasks running, while they run
+        while not watching.is_set():
+            seen.append([node for _, node in executor.running()])
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
     facts["first"] = [node[:8] for _, node in executor.run(where, [str(first)] * (cores + 2))]
+    watching.set()
+    watcher.join()
+    facts["running_seen"] = seen
+    facts["running_after"] = executor.running()
     facts["first_most_at_once"] = most_at_once(first)
     try:
         list(executor.run(box_fails, [1]))

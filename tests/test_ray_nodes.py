@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -273,6 +274,9 @@ def test_the_console_shows_the_nodes_and_the_node_that_played_each_game(tmp_path
     assert 'id="cluster-nodes"' not in page  # games played on this machine alone: no nodes panel
     assert f'<td class="node">{node}</td>' in page
     server.scheduler.executor.nodes = lambda: NODES  # type: ignore[attr-defined]
+    server.scheduler.executor.running = lambda: [  # type: ignore[attr-defined]
+        (SimpleNamespace(game_id=99), "far-7/bb22"), ("a warm-up task", "judge/aa11")]
+    assert server.scheduler.running_on() == {99: "far-7/bb22"}
     page = server.client.get("/admin/games").text
     panel = page.split('id="cluster-nodes"', 1)[1].split("</table>", 1)[0]
     far = panel.split('data-node="far-7/bb22"', 1)[1].split("</tr>", 1)[0]
@@ -285,10 +289,13 @@ def test_the_console_shows_the_nodes_and_the_node_that_played_each_game(tmp_path
 
 
 def test_the_games_page_names_each_games_node_and_a_dash_for_none() -> None:
-    rounds = [{"round": 1, "started": 1.0, "finished": 2.0, "games": [
+    rounds = [{"round": 1, "started": 1.0, "finished": None, "games": [
         {"id": 1, "round": 1, "table": 1, "state": "finished", "players": []},
-        {"id": 2, "round": 1, "table": 1, "state": "running", "players": []}]}]
-    page = games_page(rounds, set(), "c", judging=True, played_on={1: "far-7/<b>"}, cluster=NODES)
+        {"id": 2, "round": 1, "table": 1, "state": "running", "players": []},
+        {"id": 3, "round": 1, "table": 2, "state": "finished", "players": []}]}]
+    page = games_page(rounds, set(), "c", judging=True, played_on={1: "far-7/<b>", 2: "judge/aa11"}, cluster=NODES)
+    live = page.split('id="running-games"', 1)[1].split("</table>", 1)[0]
+    assert 'data-game="2"' in live and '<td class="node">judge/aa11</td>' in live  # where it plays now
     assert '<td class="node">far-7/&lt;b&gt;</td>' in page and '<td class="node">—</td>' in page
     assert page.count("<tr data-node=") == 2
 
@@ -326,6 +333,9 @@ def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later
     assert far["state"] == "left out" and far["reasons"] == [f"the bots' runtimes are missing: {RUNTIME}"]
     assert any(line.startswith(f"node {far['node']} is left out (no game is placed on it)") for line in facts["log"])
     assert facts["first"] == [head] * (cores + 2)
+    running = [nodes for nodes in facts["running_seen"] if nodes]
+    assert running and all(len(nodes) <= cores and set(nodes) == {start[head]["node"]} for nodes in running)
+    assert facts["running_after"] == []  # none left once they are all back
     # one game per CPU, never more than cores, though Ray gives the head more CPUs than the machine has cores
     assert start[head]["slots"] == cores < cpus and set(facts["first_most_at_once"]) == {head}
     assert 1 <= facts["first_most_at_once"][head] <= cores

@@ -335,6 +335,7 @@ class RayExecutor:
         self._closing = False
         self._cancelling = False
         self._parcels: OrderedDict[tuple[Any, ...], tuple[str, Any]] = OrderedDict()
+        self._running: dict[Any, tuple[Any, str]] = {}  # a task's ref -> (the task, its node's id)
         head = None
         with contextlib.suppress(Exception):
             head = ray.get_runtime_context().get_node_id()
@@ -368,6 +369,11 @@ class RayExecutor:
         (:meth:`~mjarena.arena.node_check.Roster.rows`)."""
         with self._state:
             return self._roster.rows()
+
+    def running(self) -> list[tuple[Any, str]]:
+        """Each task placed on a node and not back yet, with its node's name."""
+        with self._state:
+            return [(task, self._roster.name(node_id)) for task, node_id in self._running.values()]
 
     def _look(self, *, force: bool = False, wait: float = 0.0) -> None:
         """Collect the checks that finished (waiting up to ``wait`` seconds for one), and every
@@ -503,8 +509,9 @@ class RayExecutor:
                 raise NodeFailure(self._roster.why_none())
             return node_id
 
-    def _give_back(self, node_id: str, played: bool) -> None:
+    def _give_back(self, ref: Any, node_id: str, played: bool) -> None:
         with self._state:
+            self._running.pop(ref, None)
             self._roster.give_back(node_id, played)
             self._state.notify_all()
 
@@ -528,9 +535,11 @@ class RayExecutor:
                     try:
                         ref = self._submit(fn, queue[0], node_id)
                     except BaseException:
-                        self._give_back(node_id, False)
+                        self._give_back(None, node_id, False)
                         raise
                     placed[ref] = (queue.pop(0), node_id)
+                    with self._state:
+                        self._running[ref] = placed[ref]
                 if not placed:  # every slot is taken (by other threads' games) or its node is being checked
                     with self._state:
                         self._state.wait(POLL_SECONDS)
@@ -543,7 +552,7 @@ class RayExecutor:
                         result = self._result(ref, task, node_id)
                         played = True
                     finally:
-                        self._give_back(node_id, played)
+                        self._give_back(ref, node_id, played)
                     yield task, result
         except self._ray.exceptions.RayError as error:  # put, submit or wait: the cluster failed, not the task
             if isinstance(error, self._ray.exceptions.RayTaskError):
@@ -553,7 +562,7 @@ class RayExecutor:
             for ref, (_, node_id) in placed.items():
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
-                self._give_back(node_id, False)
+                self._give_back(ref, node_id, False)
             self._leave()
 
     def close(self, cancel: bool = False) -> None:

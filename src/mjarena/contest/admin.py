@@ -314,7 +314,9 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         shown = len(rounds) if every else 5
         nodes = {game["id"]: node_of(game["id"]) for item in rounds[-shown:] for game in item["games"]
                  if game["state"] == "finished"}
-        cluster = getattr(judge, "nodes", None)
+        cluster, running_on = getattr(judge, "nodes", None), getattr(judge, "running_on", None)
+        if callable(running_on):  # the games running now, on the node playing them
+            nodes.update(running_on())
         return admin_pages.games_page(rounds, replaying, csrf, judging=judge is not None, notice=notice,
                                       shown_rounds=shown, played_on=nodes,
                                       cluster=cluster() if callable(cluster) else None)

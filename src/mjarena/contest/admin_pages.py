@@ -331,16 +331,17 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
                played_on: Mapping[int, str | None] | None = None,
                cluster: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The games running now, the cluster's nodes (``cluster``, on Ray), then the last ``shown_rounds`` rounds
-    with their games, each finished game with the node that played it (``played_on``) and a button that plays it
-    again from its record."""
+    with their games, each running or finished game with the node that plays or played it (``played_on``), each
+    finished one with a button that plays it again from its record."""
     played_on = played_on or {}
     running = [game for item in rounds for game in item["games"] if game["state"] == "running"]
     live = "".join(f'<tr data-game="{g["id"]}"><td>{g["id"]}</td><td>{g["round"]}</td><td>{g["table"]}</td>'
-                   f'<td>{_seats(g)}</td></tr>' for g in running)
+                   f'<td>{_seats(g)}</td><td class="node">{escape(played_on.get(g["id"]) or "—")}</td></tr>'
+                   for g in running)
     parts = [f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else "",
              '<section><h2>Running now</h2>',
              ('<table class="list" id="running-games"><thead><tr><th>game</th><th>round</th><th>table</th>'
-              f'<th>seats</th></tr></thead><tbody>{live}</tbody></table>' if live
+              f'<th>seats</th><th>node</th></tr></thead><tbody>{live}</tbody></table>' if live
               else '<p class="muted" id="running-games">No game is running.</p>'), '</section>']
     parts.append(nodes_panel(cluster))
     if not judging:

@@ -125,6 +125,13 @@ class Scheduler:
         nodes = getattr(self.executor, "nodes", None)
         return nodes() if callable(nodes) else None
 
+    def running_on(self) -> dict[int, str]:
+        """The node each game running now plays on (empty when games are played on this machine alone)."""
+        running = getattr(self.executor, "running", None)
+        if not callable(running):
+            return {}
+        return {task.game_id: node for task, node in running() if isinstance(getattr(task, "game_id", None), int)}
+
     # -- the loop ----------------------------------------------------------------------------------------
 
     def _run(self) -> None:
