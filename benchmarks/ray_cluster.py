@@ -95,6 +95,7 @@ def inside(rounds: int, json_file: str | None) -> None:
         one_before = games_a_minute(server, rounds)
         far = start_far_node(ray_temp, work / "far-cache", work / "contest", work / "far.log")
         wait_for_nodes(2, far, work / "far.log")
+        checked = executor.check_nodes()  # the far node plays once it passed its check
         games_a_minute(server, 1)  # warm the far node likewise
         two = games_a_minute(server, rounds)
         os.kill(far.pid, signal.SIGKILL)
@@ -116,10 +117,13 @@ def inside(rounds: int, json_file: str | None) -> None:
     record.add("two_processes_over_one", ceiling, "x", anchor=("one process", 1.0))
     record.note("games_a_minute", {"one_before": round(one_before, 1), "two": round(two, 1),
                                    "one_after": round(one_after, 1)})
+    record.note("nodes", [{key: row[key] for key in ("state", "ratio", "slots", "head")} for row in checked])
     print(f"two nodes / one node: {two / one:.2f}x  (games a minute: one {one_before:.1f}, two {two:.1f}, "
           f"one again {one_after:.1f}; {rounds} rounds of 6 games each; judge errors {errors})")
     print(f"beside it, what a second process gets on this machine now (a Python loop, 2 processes / 1): "
           f"{ceiling:.2f}x")
+    print("nodes checked: " + ", ".join(f"{'head' if row['head'] else 'far'} {row['state']}, canary "
+                                        f"x{row['ratio'] or 0:.2f} of the head's" for row in checked))
     print(machine_line())
     record.save(json_file)
 

@@ -97,8 +97,8 @@ def ray_processes() -> dict[int, str]:
 
 
 def _nodes(db: Any) -> dict[int, str]:
-    """The node that played each finished game, from its replay."""
-    return {game_id: json.loads(replay)["contest"]["node"] for game_id, replay in db.finished_replays()}
+    """The host of the node that played each finished game, from its replay (``HOST/NODEID``)."""
+    return {game_id: json.loads(replay)["contest"]["node"].split("/")[0] for game_id, replay in db.finished_replays()}
 
 
 def _round_record(db: Any) -> list[Any]:
@@ -228,6 +228,7 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
     step("head started")
 
     from mjarena.arena.executors import RayExecutor
+    from mjarena.arena.node_check import NodeCheck
     from mjarena.contest.scheduler import Scheduler
 
     server = make_contest(contest_root, games_per_table=2)
@@ -239,11 +240,14 @@ def main(work: Path, ray_temp: Path) -> dict[str, Any]:
         source.backup(copy)
     far = start_far_node(ray_temp, far_cache, contest_root, logs / "far.log")
 
-    executor = RayExecutor(2, address=f"127.0.0.1:{PORT}")
+    executor = RayExecutor(2, address=f"127.0.0.1:{PORT}",
+                           check=NodeCheck.for_games(server.contest.settings.sandbox))
     import ray
 
     wait_for_nodes(2, far, logs / "far.log")
     step("far node joined")
+    facts["checked"] = [(row["node"].split("/")[0], row["state"], row["reasons"]) for row in executor.check_nodes()]
+    step("far node checked")
     head_id = ray.get_runtime_context().get_node_id()
     (far_id,) = [node["NodeID"] for node in ray.nodes() if node["Alive"] and node["NodeID"] != head_id]
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy

@@ -57,6 +57,9 @@ def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_
     print("\n".join(facts["steps"]))
     # the far node is as another machine: it cannot see the contest, yet played games from the builds sent to it
     assert facts["built"] == 8 and facts["head_sees_contest"] and not facts["far_sees_contest"]
+    # both nodes passed their check (the box, the runtimes, the cache, the clock) before they played
+    assert sorted((host == "far-node", state, reasons) for host, state, reasons in facts["checked"]) == [
+        (False, "ready", []), (True, "ready", [])]
     assert facts["far_cache"], "the far node played no game"
     assert set(facts["far_cache"]) <= set(facts["head_cache"])  # the same builds, by the same digests
     assert facts["sources_sent"] == []  # a compiled bot's source stays on the judge's machine

@@ -20,6 +20,11 @@ nodes need no shared file system (:mod:`mjarena.arena.shipped_bots` says what a 
 to the driver and written there, so ``--out`` only has to exist on the machine that runs the command.  A node or
 worker that dies under a task is a :class:`NodeFailure` (a judge error), never retried by Ray behind the
 caller's back.
+
+Every node is checked before it plays (:mod:`mjarena.arena.node_check`: the box, the runtimes, its cache, the
+clock, a canary), when the executor starts and whenever it first sees a node that joined later; tasks are placed
+on the nodes that passed, one per CPU and never more than a node's cores (each task pinned to its node), and a
+node that failed its check, or under a task, is left out.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from mjarena.agents.errors import JudgeError
+from mjarena.arena.node_check import NodeCheck, Roster, check_here, node_name, summary
 from mjarena.lifetime import STOP_SIGNALS, pool_worker
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorClosed", "ExecutorUnavailable", "LocalExecutor", "NodeFailure",
@@ -227,24 +233,32 @@ CLOSE_SECONDS = 30.0
 """How long :meth:`RayExecutor.close` waits for the threads inside :meth:`RayExecutor.run` to leave it."""
 MAX_PARCELS = 512
 """The most build parcels the judge keeps in Ray's object store (the least recently used are dropped)."""
+REFRESH_SECONDS = 5.0
+"""How often the executor looks at the cluster's nodes (a node that joined is checked, one gone dropped)."""
+CHECK_SECONDS = 120.0
+"""How long a node's check may take; the executor's start waits that long at most for the first checks."""
 
 
 def _ray_call(fn: Callable[[Any], Any], task: Any, places: Sequence[tuple[str, str]], *parcels: bytes) -> Any:
     """On a node: unpack the task's build folders (``places``: ``(folder, digest)``, ``parcels``: their bytes)
-    into the node-local cache (:func:`mjarena.builds.shipping.node_cache`), checked against their digests, and run
-    ``fn`` on the task moved to them; ``(node, result)``."""
-    from mjarena.builds.shipping import ShippingError, materialise, node_cache
+    into the node-local cache (:func:`mjarena.builds.shipping.node_cache`), checked against their digests, held
+    while ``fn`` runs on the task moved to them (the cache's bound then removes only builds no game holds:
+    :func:`mjarena.builds.shipping.trim`); ``(node, result)``."""
+    from mjarena.builds.shipping import ShippingError, held, node_cache, trim
 
-    node = _node_name()
-    if places:
-        moved = {}
+    node = node_name()
+    if not places:
+        return node, fn(task)
+    moved = {}
+    with contextlib.ExitStack() as holding:
         for (folder, digest), data in zip(places, parcels, strict=True):
             try:
-                moved[folder] = str(materialise(node_cache(), digest, data))
+                moved[folder] = str(holding.enter_context(held(node_cache(), digest, data)))
             except ShippingError as error:
                 raise NodeFailure(f"node {node} cannot unpack a bot's build: {error}") from None
-        task = task.relocated(moved)
-    return node, fn(task)
+        with contextlib.suppress(OSError):
+            trim(node_cache())
+        return node, fn(task.relocated(moved))
 
 
 def _stop_handlers() -> dict[int, Any]:
@@ -265,17 +279,6 @@ def _first_sentence(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[:end + 1] if end >= 0 else text}"[:300]
 
 
-def _node_name() -> str:
-    """This node as the log names it: its host name and the start of its Ray node id."""
-    import socket
-
-    import ray
-
-    with contextlib.suppress(Exception):
-        return f"{socket.gethostname()}/{ray.get_runtime_context().get_node_id()[:8]}"
-    return socket.gethostname()
-
-
 class RayExecutor:
     """Ray tasks, one per game and one CPU each, never retried by Ray (a game whose node dies raises
     :class:`NodeFailure`: the caller plays it again, and knows it did); see the module docstring for a cluster.
@@ -286,6 +289,12 @@ class RayExecutor:
     (:mod:`mjarena.builds.shipping`), put in Ray's object store, and unpacked by the node that plays the game into
     its own cache, checked against the digest before every game; no node needs the contest folder.
 
+    Nodes: each is checked (``check``, :class:`~mjarena.arena.node_check.NodeCheck`) before a task is placed on
+    it, here for the nodes alive now (waiting at most :data:`CHECK_SECONDS`), and for a node that joins later
+    when :meth:`run` first sees it (it looks every :data:`REFRESH_SECONDS`).  A task goes to a node that passed
+    and has a free slot (one per CPU, at most its cores), pinned there; with none free, :meth:`run` waits; with
+    none that may play at all, it raises :class:`NodeFailure` saying why.  :meth:`nodes` is the console's view.
+
     :meth:`close` stops it in order: no new task starts, the tasks running are cancelled (``cancel``) or waited
     for, every thread inside :meth:`run` leaves it, and only then does the executor disconnect from Ray (and stop
     the local instance if it started one; a cluster's own processes are left alone).
@@ -293,7 +302,8 @@ class RayExecutor:
 
     remote = True
 
-    def __init__(self, workers: int | None = None, *, address: str | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, address: str | None = None,
+                 check: NodeCheck | None = None) -> None:
         try:
             import ray
         except ImportError:
@@ -316,11 +326,104 @@ class RayExecutor:
             for signum, handler in handlers.items():  # Ray's own SIGTERM handler would exit past the judge's
                 signal.signal(signum, handler)
         self._call = ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(_ray_call)
+        # no CPU held: a node that Ray gives no CPU for games (a head started with --num-cpus=0) is checked too, its
+        # canary the one the others are compared with
+        self._check_call = ray.remote(num_cpus=0, max_retries=0, retry_exceptions=False)(check_here)
+        self._check = check or NodeCheck()
         self._state = threading.Condition()
         self._active = 0
         self._closing = False
         self._cancelling = False
         self._parcels: OrderedDict[tuple[Any, ...], tuple[str, Any]] = OrderedDict()
+        self._running: dict[Any, tuple[Any, str]] = {}  # a task's ref -> (the task, its node's id)
+        head = None
+        with contextlib.suppress(Exception):
+            head = ray.get_runtime_context().get_node_id()
+        self._roster = Roster(head)
+        self._checks: dict[Any, tuple[str, float, float]] = {}  # check ref -> (node id, sent, monotonic sent)
+        self._looking = threading.Lock()
+        self._looked = float("-inf")
+        try:
+            self.check_nodes()
+        except BaseException:
+            if self._owns and ray.is_initialized():
+                ray.shutdown()
+            raise
+
+    # -- the nodes ---------------------------------------------------------------------------------------
+
+    def check_nodes(self, timeout: float = CHECK_SECONDS) -> list[dict[str, Any]]:
+        """Look at the cluster now, check the nodes not checked yet, and wait (at most ``timeout`` seconds) for
+        every check; the nodes as :meth:`nodes` gives them."""
+        self._look(force=True)
+        deadline = time.monotonic() + timeout
+        while self._checks and time.monotonic() < deadline and not self._closing:
+            self._look(wait=min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+        rows = self.nodes()
+        log.info("the cluster: %s", summary(rows))
+        return rows
+
+    def nodes(self) -> list[dict[str, Any]]:
+        """Each node the executor has seen: its name, check result and reasons, canary speed over the head's,
+        clock skew, CPUs and cores, games at once, flagged, games running and played
+        (:meth:`~mjarena.arena.node_check.Roster.rows`)."""
+        with self._state:
+            return self._roster.rows()
+
+    def running(self) -> list[tuple[Any, str]]:
+        """Each task placed on a node and not back yet, with its node's name."""
+        with self._state:
+            return [(task, self._roster.name(node_id)) for task, node_id in self._running.values()]
+
+    def _look(self, *, force: bool = False, wait: float = 0.0) -> None:
+        """Collect the checks that finished (waiting up to ``wait`` seconds for one), and every
+        :data:`REFRESH_SECONDS` (or ``force``) list the alive nodes and check those not checked yet."""
+        if not self._looking.acquire(blocking=force):
+            return
+        ray = self._ray
+        try:
+            with self._state:
+                due = force or self._roster.rechecks() or time.monotonic() - self._looked >= REFRESH_SECONDS
+            if due:
+                self._looked = time.monotonic()
+                alive = {node["NodeID"]: float(node.get("Resources", {}).get("CPU", 0))
+                         for node in ray.nodes() if node.get("Alive")}
+                with self._state:
+                    launch = self._roster.to_check(alive)
+                for node_id in launch:
+                    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+                    ref = self._check_call.options(
+                        scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(self._check)
+                    self._checks[ref] = (node_id, time.time(), time.monotonic())
+            if not self._checks:
+                return
+            done, _ = ray.wait(list(self._checks), num_returns=1, timeout=wait) if wait else ([], None)
+            done = set(done) | set(ray.wait(list(self._checks), num_returns=len(self._checks), timeout=0)[0])
+            for ref in done:
+                node_id, sent, _ = self._checks.pop(ref)
+                try:
+                    report = ray.get(ref)
+                except ray.exceptions.RayError as error:
+                    report = {"problems": [f"its check failed: {_first_sentence(error)}"]}
+                received = time.time()
+                with self._state:
+                    self._roster.checked(node_id, report, sent, received)
+                    self._state.notify_all()
+            for ref, (node_id, _, started) in list(self._checks.items()):
+                if time.monotonic() - started > CHECK_SECONDS:
+                    del self._checks[ref]
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref, force=True)
+                    with self._state:
+                        self._roster.timed_out(node_id, CHECK_SECONDS)
+                        self._state.notify_all()
+        except ray.exceptions.RayError as error:
+            raise NodeFailure(f"the Ray cluster failed: {_first_sentence(error)}") from None
+        finally:
+            self._looking.release()
+
+    # -- the tasks ---------------------------------------------------------------------------------------
 
     def _enter(self) -> None:
         with self._state:
@@ -358,7 +461,10 @@ class RayExecutor:
                 self._parcels.popitem(last=False)
         return entry
 
-    def _submit(self, fn: Callable[[Any], Any], task: Any) -> Any:
+    def _submit(self, fn: Callable[[Any], Any], task: Any, node_id: str) -> Any:
+        """Launch ``fn`` on ``task`` pinned to node ``node_id``, its build folders sent as parcels."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
         places: list[tuple[str, str]] = []
         refs = []
         if callable(getattr(task, "folders", None)) and callable(getattr(task, "relocated", None)):
@@ -366,10 +472,13 @@ class RayExecutor:
                 digest, ref = self._parcel(folder, leave_out)
                 places.append((folder, digest))
                 refs.append(ref)
-        return self._call.remote(fn, task, places, *refs)
+        pinned = self._call.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False))
+        return pinned.remote(fn, task, places, *refs)
 
-    def _result(self, ref: Any, task: Any) -> Any:
-        """The task's result; Ray's own failures as :class:`NodeFailure`, the task's exception as itself."""
+    def _result(self, ref: Any, task: Any, node_id: str) -> Any:
+        """The task's result; Ray's own failures as :class:`NodeFailure`, the task's exception as itself; after
+        either of those or a :class:`~mjarena.agents.errors.JudgeError` of the task the node is left out until
+        it passes its check again."""
         exceptions = self._ray.exceptions
         try:
             node, result = self._ray.get(ref)
@@ -377,38 +486,83 @@ class RayExecutor:
             raise ExecutorClosed("the Ray executor closed while the task ran") from None
         except exceptions.RayTaskError as error:  # what the task raised, as it raised it: the caller's to judge
             cause = getattr(error, "cause", None)
+            if isinstance(cause, JudgeError):  # the node's (a box that cannot start there, a build not unpacked)
+                self._node_failed(node_id, str(cause))  # until its check says otherwise
             raise (cause if isinstance(cause, Exception) else error) from None
         except exceptions.RayError as error:  # a node, worker or object lost, the cluster gone
-            raise NodeFailure(f"the Ray node or worker playing it failed: {_first_sentence(error)}") from None
+            why = f"the Ray node or worker playing it failed: {_first_sentence(error)}"
+            self._node_failed(node_id, why)
+            raise NodeFailure(why) from None
         if callable(getattr(task, "folders", None)):  # a game (not a warm-up)
             log.info("%s: played on node %s", task, node)
         return result
 
+    def _node_failed(self, node_id: str, why: str) -> None:
+        with self._state:
+            self._roster.failed(node_id, why)
+
+    def _take(self) -> str | None:
+        """A node with a free slot, now holding it; None when every ready node is full (or being checked)."""
+        with self._state:
+            node_id = self._roster.take()
+            if node_id is None and not self._roster.playable():
+                raise NodeFailure(self._roster.why_none())
+            return node_id
+
+    def _give_back(self, ref: Any, node_id: str, played: bool) -> None:
+        with self._state:
+            self._running.pop(ref, None)
+            self._roster.give_back(node_id, played)
+            self._state.notify_all()
+
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
-        """Launch every task, then yield each as ``ray.wait`` reports it done; leave at once (cancelling what is
-        left) when :meth:`close` cancels, or on an early exit.  :class:`ExecutorClosed` once closing."""
+        """Place each task on a node with a free slot as one frees up, and yield each as ``ray.wait`` reports it
+        done; leave at once (cancelling what is left) when :meth:`close` cancels, or on an early exit.
+        :class:`ExecutorClosed` once closing; :class:`NodeFailure` when no node may play."""
         ray = self._ray
         self._enter()
-        refs: dict[Any, T] = {}
-        pending: list[Any] = []
+        queue = list(tasks)
+        placed: dict[Any, tuple[T, str]] = {}
         try:
-            for task in tasks:
-                refs[self._submit(fn, task)] = task
-            pending = list(refs)
-            while pending:
+            while queue or placed:
                 if self._cancelling:
                     raise ExecutorClosed("the Ray executor closed while the task ran")
-                done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
+                self._look()
+                while queue:
+                    node_id = self._take()
+                    if node_id is None:
+                        break
+                    try:
+                        ref = self._submit(fn, queue[0], node_id)
+                    except BaseException:
+                        self._give_back(None, node_id, False)
+                        raise
+                    placed[ref] = (queue.pop(0), node_id)
+                    with self._state:
+                        self._running[ref] = placed[ref]
+                if not placed:  # every slot is taken (by other threads' games) or its node is being checked
+                    with self._state:
+                        self._state.wait(POLL_SECONDS)
+                    continue
+                done, _ = ray.wait(list(placed), num_returns=1, timeout=POLL_SECONDS)
                 for ref in done:
-                    yield refs[ref], self._result(ref, refs[ref])
+                    task, node_id = placed.pop(ref)
+                    played = False
+                    try:
+                        result = self._result(ref, task, node_id)
+                        played = True
+                    finally:
+                        self._give_back(ref, node_id, played)
+                    yield task, result
         except self._ray.exceptions.RayError as error:  # put, submit or wait: the cluster failed, not the task
             if isinstance(error, self._ray.exceptions.RayTaskError):
                 raise
             raise NodeFailure(f"the Ray cluster failed: {_first_sentence(error)}") from None
         finally:
-            for ref in pending:
+            for ref, (_, node_id) in placed.items():
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
+                self._give_back(ref, node_id, False)
             self._leave()
 
     def close(self, cancel: bool = False) -> None:
@@ -419,6 +573,7 @@ class RayExecutor:
         with self._state:
             self._closing = True
             self._cancelling = self._cancelling or cancel
+            self._state.notify_all()
             deadline = time.monotonic() + CLOSE_SECONDS
             while self._active and time.monotonic() < deadline:
                 self._state.wait(max(0.0, deadline - time.monotonic()))
@@ -426,6 +581,11 @@ class RayExecutor:
             self._parcels.clear()
         if stuck:
             log.warning("%d game thread(s) still wait on Ray after %g s; disconnecting anyway", stuck, CLOSE_SECONDS)
+        with self._looking:  # (a look in progress ends within POLL_SECONDS)
+            for ref in list(self._checks):
+                with contextlib.suppress(Exception):
+                    self._ray.cancel(ref, force=True)
+            self._checks.clear()
         if self._owns and self._ray.is_initialized():
             self._ray.shutdown()
 
@@ -436,10 +596,11 @@ class RayExecutor:
         self.close(cancel=exc_info[0] is not None)
 
 
-def make_executor(kind: str, workers: int | None = None) -> Executor:
-    """``local`` or ``ray``; raises :class:`ExecutorUnavailable` (with the pip command) when Ray is missing."""
+def make_executor(kind: str, workers: int | None = None, *, check: NodeCheck | None = None) -> Executor:
+    """``local`` or ``ray`` (its nodes checked with ``check``: the default checks no box and no runtime); raises
+    :class:`ExecutorUnavailable` (with the pip command) when Ray is missing."""
     if kind == "local":
         return LocalExecutor(workers)
     if kind == "ray":
-        return RayExecutor(workers)
+        return RayExecutor(workers, check=check)
     raise ValueError(f"unknown executor {kind!r}; known: {', '.join(EXECUTORS)}")

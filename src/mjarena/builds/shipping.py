@@ -13,6 +13,13 @@ Only regular files and folders travel; a link, a device or a path that climbs ou
 (:class:`ShippingError`).  :func:`held_back` names the sources that stay on the judge's machine: a compiled
 bot's source, which its run command does not use.
 
+The cache is bounded (:func:`trim`): a game plays from builds it *holds* (:func:`held`: a shared lock on each
+folder for the whole game, and the folder's time of last use set), and after every game's builds are held the
+least recently used builds are removed until at most :data:`NODE_CACHE_BUILDS` builds and
+:data:`NODE_CACHE_MIB` MiB (``$MJARENA_SHIPPED_MIB``) are left; a build that a game holds is never removed (its
+lock cannot be taken), and one removed is renamed away whole under an exclusive lock, so a game that was about to
+hold it finds it gone and unpacks it afresh.
+
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as there:
 ...     build = Path(there, "build"); build.mkdir(); _ = (build / "bot").write_bytes(b"\\x7fELF")
@@ -33,18 +40,26 @@ import os
 import shutil
 import stat
 import struct
+import sys
 import tempfile
+import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_PARCEL_BYTES", "Parcel", "ShippingError", "held_back", "materialise", "node_cache", "pack",
-           "verify"]
+__all__ = ["MAX_PARCEL_BYTES", "NODE_CACHE_BUILDS", "NODE_CACHE_MIB", "Parcel", "ShippingError", "held", "held_back",
+           "materialise", "node_cache", "pack", "trim", "verify"]
 
 MAGIC = b"mjarena-parcel-1\n"
 MAX_PARCEL_BYTES = 256 << 20
 """The most bytes a build's files may take in a parcel (unpacked): a build is a program, not a data set."""
+NODE_CACHE_BUILDS = 500
+"""The most builds a node's cache keeps (the least recently used beyond are removed by :func:`trim`)."""
+NODE_CACHE_MIB = 2048
+"""The most MiB of builds a node's cache keeps unless ``$MJARENA_SHIPPED_MIB`` says otherwise (:func:`trim`)."""
+STALE_UNPACKING_SECONDS = 600.0
+"""An unpacking folder older than this was left by a worker that died while unpacking: :func:`trim` removes it."""
 _UNPACKING = ".unpacking-"
 _ENTRY = struct.Struct(">cBIQ")  # kind (d/f), executable, path length, data length
 
@@ -213,6 +228,139 @@ def _publish(folder: Path, target: Path) -> None:
             os.rename(target, away / digest)
         shutil.rmtree(away, ignore_errors=True)
     raise ShippingError(f"{target}: cannot publish the unpacked build")
+
+
+def _open_folder(path: Path) -> int | None:
+    """A file descriptor of folder ``path`` (for its lock), or None when it is gone."""
+    if sys.platform == "win32":
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+@contextlib.contextmanager
+def held(root: str | os.PathLike[str], digest: str, data: bytes) -> Iterator[Path]:
+    """The folder of parcel ``digest`` in the cache ``root``, as :func:`materialise` gives it, held while the
+    ``with`` block runs: a shared lock on the folder, which :func:`trim` never removes while any game holds it;
+    its time of last use is set now.  A folder removed between its check and the lock is unpacked again.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as there:
+    ...     build = Path(there, "build"); build.mkdir(); _ = (build / "bot").write_bytes(b"1")
+    ...     parcel = pack(build)
+    ...     with held(Path(there, "node"), parcel.digest, parcel.data) as folder:
+    ...         trim(Path(there, "node"), keep_builds=0)  # the build a game holds is kept
+    ...     trim(Path(there, "node"), keep_builds=0) == [parcel.digest]  # once no game holds it, it can go
+    []
+    True
+    """
+    if sys.platform == "win32":
+        raise ShippingError("a node's build cache needs a POSIX system (its locks)")
+    import fcntl
+
+    for _ in range(3):
+        target = materialise(root, digest, data)
+        handle = _open_folder(target)
+        if handle is None:  # removed by trim meanwhile
+            continue
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH)
+            try:
+                same = os.stat(target).st_ino == os.fstat(handle).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:  # trim renamed it away before we held it
+                continue
+            with contextlib.suppress(OSError):
+                os.utime(target)
+            yield target
+            return
+        finally:
+            os.close(handle)
+    raise ShippingError(f"{root}: the build {digest[:12]}… was removed each time it was unpacked")
+
+
+def _size(folder: Path) -> int:
+    """The bytes of the files under ``folder`` (0 for what cannot be read)."""
+    total = 0
+    for base, _folders, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(base, name)).st_size
+    return total
+
+
+def _cache_bytes() -> int:
+    """:data:`NODE_CACHE_MIB`, or ``$MJARENA_SHIPPED_MIB`` when it is a whole number, in bytes."""
+    raw = os.environ.get("MJARENA_SHIPPED_MIB", "")
+    return (int(raw) if raw.isdigit() else NODE_CACHE_MIB) << 20
+
+
+def _remove_unless_held(folder: Path) -> bool:
+    """Remove a build folder unless a game holds it (taking its lock exclusively, then renaming it away whole);
+    whether it was removed."""
+    if sys.platform == "win32":
+        return False
+    import fcntl
+
+    handle = _open_folder(folder)
+    if handle is None:
+        return False
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # a game plays from it
+        away = Path(tempfile.mkdtemp(dir=folder.parent, prefix=_UNPACKING))
+        try:
+            os.rename(folder, away / folder.name)
+        except OSError:
+            shutil.rmtree(away, ignore_errors=True)
+            return False
+    finally:
+        os.close(handle)
+    shutil.rmtree(away, ignore_errors=True)
+    return True
+
+
+def trim(root: str | os.PathLike[str], *, keep_builds: int = NODE_CACHE_BUILDS, keep_bytes: int | None = None,
+         now: float | None = None) -> list[str]:
+    """Bound the node's cache ``root``: remove its least recently used builds (by the time :func:`held` last
+    set) until at most ``keep_builds`` builds and ``keep_bytes`` bytes (default: :data:`NODE_CACHE_MIB` MiB, or
+    ``$MJARENA_SHIPPED_MIB``) are left, never one a game holds; and the unpacking folders older than
+    :data:`STALE_UNPACKING_SECONDS`.  The digests removed, oldest first."""
+    if sys.platform == "win32":
+        return []
+    root = Path(root)
+    limit = _cache_bytes() if keep_bytes is None else keep_bytes
+    now = time.time() if now is None else now
+    builds = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if entry.name.startswith(_UNPACKING):
+            if now - info.st_mtime > STALE_UNPACKING_SECONDS:
+                shutil.rmtree(entry.path, ignore_errors=True)
+        elif len(entry.name) == 64 and stat.S_ISDIR(info.st_mode):
+            builds.append((info.st_mtime, entry.name, _size(Path(entry.path))))
+    builds.sort()
+    count, total = len(builds), sum(size for *_, size in builds)
+    removed = []
+    for _used, digest, size in builds:
+        if count <= keep_builds and total <= limit:
+            break
+        if _remove_unless_held(root / digest):
+            removed.append(digest)
+            count, total = count - 1, total - size
+    return removed
 
 
 def node_cache() -> Path:

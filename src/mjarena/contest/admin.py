@@ -6,8 +6,10 @@
   errors (a game the judge failed, not a bot: when and what), a game held after repeated ones played now; the
   log of the organiser's actions;
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
-- ``/admin/games``: the games running now, the last rounds, and a finished game played again from its record
-  (its walls and pinned versions; the old result replaced in one transaction);
+- ``/admin/games``: the games running now, the last rounds (each finished game with the node that played it, from
+  its replay), and a finished game played again from its record (its walls and pinned versions; the old result
+  replaced in one transaction); on a Ray cluster, the nodes (their check, canary speed, flagged or left out, games
+  played);
 - ``/admin/pairs`` and ``/admin/pairs.csv``: the report of pairs of teams, whose discards the other claims or
   wins on more than the field explains (:mod:`mjarena.arena.collusion`); made again when a result changes;
 - ``/admin/export.json`` and ``/admin/export.csv``: what ``mjarena contest export`` writes (``pairs.csv``: its
@@ -288,11 +290,36 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
 
     # -- rounds and games ------------------------------------------------------------------------------
 
+    played_on: dict[int, tuple[float, str | None]] = {}  # game id -> (its replay's mark, the node in it)
+
+    def node_of(game_id: int) -> str | None:
+        """The node that played finished game ``game_id`` (its replay's ``contest.node``), read once per replay."""
+        mark = db.replay_mark(game_id)
+        if mark is None:
+            return None
+        known = played_on.get(game_id)
+        if known is None or known[0] != mark:
+            import json
+
+            try:
+                node = json.loads(db.replay(game_id) or "{}").get("contest", {}).get("node")
+            except (ValueError, AttributeError):
+                node = None
+            known = played_on[game_id] = (mark, node if isinstance(node, str) else None)
+        return known[1]
+
     def games_view(csrf: str, notice: str | None = None, every: bool = False) -> str:
         replaying = set(judge.replaying) if judge is not None else set()
         rounds = contest.rounds_view()
+        shown = len(rounds) if every else 5
+        nodes = {game["id"]: node_of(game["id"]) for item in rounds[-shown:] for game in item["games"]
+                 if game["state"] == "finished"}
+        cluster, running_on = getattr(judge, "nodes", None), getattr(judge, "running_on", None)
+        if callable(running_on):  # the games running now, on the node playing them
+            nodes.update(running_on())
         return admin_pages.games_page(rounds, replaying, csrf, judging=judge is not None, notice=notice,
-                                      shown_rounds=len(rounds) if every else 5)
+                                      shown_rounds=shown, played_on=nodes,
+                                      cluster=cluster() if callable(cluster) else None)
 
     async def games(request: Request) -> Response:
         csrf = logged_in(request)

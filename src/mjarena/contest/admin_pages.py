@@ -18,7 +18,7 @@ from mjarena.contest.failures import KIND_LABELS
 from mjarena.contest.pages import page, script_json, when
 
 __all__ = ["admin_login_page", "admin_replay_page", "admin_team_page", "console_page", "error_cells", "games_page",
-           "pairs_page", "submission_page", "submissions_page", "token_page"]
+           "nodes_panel", "pairs_page", "submission_page", "submissions_page", "token_page"]
 
 _NAV = ('<nav class="admin-nav"><a href="/admin">Teams and window</a><a href="/admin/submissions">Submissions</a>'
         '<a href="/admin/games">Rounds and games</a><a href="/admin/pairs">Pairs of teams</a>'
@@ -285,18 +285,65 @@ def _seats(game: Mapping[str, Any]) -> str:
     return " · ".join(_seat(player) for player in game["players"])
 
 
+def _ratio(value: float | None) -> str:
+    return "—" if value is None else f"×{value:.2f}"
+
+
+def nodes_panel(nodes: Sequence[Mapping[str, Any]] | None) -> str:
+    """The cluster's nodes (:meth:`mjarena.arena.executors.RayExecutor.nodes`): each one's check (ready, left
+    out with the reasons, being checked, gone), its canary's time over the head's, clock skew, games at once,
+    flagged, games running and played since the server started; nothing when games run on this machine alone.
+
+    >>> html = nodes_panel([{"node": "far/ab12", "id": "ab12", "state": "left out", "reasons": ["no <java>"],
+    ...     "ratio": 1.6, "skew": 0.0, "cpus": 4, "cores": 2, "slots": 2, "flagged": "slow", "head": False,
+    ...     "running": 0, "played": 3}])
+    >>> 'data-node="far/ab12"' in html, "no &lt;java&gt;" in html, "×1.60" in html, nodes_panel(None)
+    (True, True, True, '')
+    """
+    if nodes is None:
+        return ""
+    rows = []
+    for node in nodes:
+        state = escape(node["state"]) + (" (head)" if node.get("head") else "")
+        why = "; ".join(node.get("reasons") or ())
+        flag = (f' <span class="badge err" data-flagged="1">flagged</span> {escape(node["flagged"])}'
+                if node.get("flagged") else "")
+        skew = "—" if node.get("skew") is None else f'{node["skew"]:+.1f} s'
+        cores = "—" if node.get("cores") is None else str(node["cores"])
+        rows.append(f'<tr data-node="{escape(node["node"])}" data-state="{escape(node["state"])}">'
+                    f'<td>{escape(node["node"])}</td><td>{state}</td><td>{escape(why) or "—"}{flag}</td>'
+                    f'<td class="num">{_ratio(node.get("ratio"))}</td><td class="num">{skew}</td>'
+                    f'<td class="num">{node.get("slots", 0)} <span class="muted">({node.get("cpus")} CPUs, '
+                    f'{cores} cores)</span></td><td class="num">{node.get("running", 0)}</td>'
+                    f'<td class="num">{node.get("played", 0)}</td></tr>')
+    body = ('<div class="scroll-x"><table class="list" id="cluster-nodes"><thead><tr><th>node</th><th>check</th>'
+            '<th>why left out / flagged</th><th>canary vs head</th><th>clock</th><th>games at once</th>'
+            f'<th>running</th><th>played</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>' if rows
+            else '<p class="muted" id="cluster-nodes">No node seen yet.</p>')
+    return ('<section><h2>Nodes</h2><p class="muted">Every node of the Ray cluster is checked before it plays (the '
+            'box, the runtimes, its cache, the clock, a canary): a node left out gets no game. Canary vs head: its '
+            'time for the same built-in games over the head\'s (a node more than 30% off is flagged: bots\' times '
+            f'there are not comparable). Played: games since the server started.</p>{body}</section>')
+
+
 def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], csrf: str, *,
-               judging: bool, notice: str | None = None, shown_rounds: int = 5) -> str:
-    """The games running now, then the last ``shown_rounds`` rounds with their games, each finished game with a
-    button that plays it again from its record."""
+               judging: bool, notice: str | None = None, shown_rounds: int = 5,
+               played_on: Mapping[int, str | None] | None = None,
+               cluster: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The games running now, the cluster's nodes (``cluster``, on Ray), then the last ``shown_rounds`` rounds
+    with their games, each running or finished game with the node that plays or played it (``played_on``), each
+    finished one with a button that plays it again from its record."""
+    played_on = played_on or {}
     running = [game for item in rounds for game in item["games"] if game["state"] == "running"]
     live = "".join(f'<tr data-game="{g["id"]}"><td>{g["id"]}</td><td>{g["round"]}</td><td>{g["table"]}</td>'
-                   f'<td>{_seats(g)}</td></tr>' for g in running)
+                   f'<td>{_seats(g)}</td><td class="node">{escape(played_on.get(g["id"]) or "—")}</td></tr>'
+                   for g in running)
     parts = [f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else "",
              '<section><h2>Running now</h2>',
              ('<table class="list" id="running-games"><thead><tr><th>game</th><th>round</th><th>table</th>'
-              f'<th>seats</th></tr></thead><tbody>{live}</tbody></table>' if live
+              f'<th>seats</th><th>node</th></tr></thead><tbody>{live}</tbody></table>' if live
               else '<p class="muted" id="running-games">No game is running.</p>'), '</section>']
+    parts.append(nodes_panel(cluster))
     if not judging:
         parts.append('<p class="muted">No judge runs with this server: games cannot be played again here.</p>')
     for item in list(reversed(rounds))[:shown_rounds]:
@@ -305,12 +352,15 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
             action = _game_action(game, replaying, judging, csrf)
             link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
                     else str(game["id"]))
+            node = played_on.get(game["id"])
             rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
-                        f'<td>{escape(game["state"])}</td><td>{_seats(game)}</td><td>{action}</td></tr>')
+                        f'<td>{escape(game["state"])}</td><td>{_seats(game)}</td>'
+                        f'<td class="node">{escape(node) if node else "—"}</td><td>{action}</td></tr>')
         state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
         parts.append(f'<section data-round="{item["round"]}"><h2>Round {item["round"]} <span class="muted">started '
                      f'{when(item["started"])}, {state}</span></h2><div class="scroll-x"><table class="list">'
-                     '<thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th><th></th></tr></thead>'
+                     '<thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th><th>node</th><th></th></tr>'
+                     '</thead>'
                      f'<tbody>{"".join(rows)}</tbody></table></div></section>')
     if len(rounds) > shown_rounds:
         parts.append(f'<p class="muted">{len(rounds) - shown_rounds} earlier round(s): '

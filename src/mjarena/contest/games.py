@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mjarena.arena.node_check import node_name
 from mjarena.contest.replay_budget import within_budget
 from mjarena.contest.sources import Program
 
@@ -147,7 +147,8 @@ def _factory(task: GameTask) -> Any:
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play the game: ``{"game_id", "results": [per seat: seat, team, status, reason, detail, rank, points],
     "replay": <replay JSON text>}``; the replay's ``contest`` part names the game, its players and the machine
-    that played it (``node``: its host name)."""
+    that played it (``node``: its host name, and on a Ray node the start of its node id:
+    :func:`~mjarena.arena.node_check.node_name`)."""
     from mjarena.arena.match import run_match
 
     labels = [plan.label for plan in task.seats]
@@ -157,7 +158,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                        make_agent=_factory(task))
     replay = within_budget(result.to_json())
     replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
-    replay["contest"] = {"game": task.game_id, "node": socket.gethostname(), "players": [
+    replay["contest"] = {"game": task.game_id, "node": node_name(), "players": [
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,

@@ -119,6 +119,19 @@ class Scheduler:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    def nodes(self) -> list[dict[str, Any]] | None:
+        """The cluster's nodes as the executor checked them (:meth:`mjarena.arena.executors.RayExecutor.nodes`),
+        or None when games are played on this machine alone."""
+        nodes = getattr(self.executor, "nodes", None)
+        return nodes() if callable(nodes) else None
+
+    def running_on(self) -> dict[int, str]:
+        """The node each game running now plays on (empty when games are played on this machine alone)."""
+        running = getattr(self.executor, "running", None)
+        if not callable(running):
+            return {}
+        return {task.game_id: node for task, node in running() if isinstance(getattr(task, "game_id", None), int)}
+
     # -- the loop ----------------------------------------------------------------------------------------
 
     def _run(self) -> None:

@@ -93,6 +93,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
                            "seccomp, cgroups; docs/security.md) exists only there, and a contest runs other "
                            "people's bots")
     from mjarena.arena.executors import make_executor
+    from mjarena.arena.node_check import NodeCheck
     from mjarena.contest.app import create_app
     from mjarena.contest.building import Builder
     from mjarena.contest.forms import origin_of
@@ -113,7 +114,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
         killed = processes.kill_leftovers(root)
         if killed:
             log.info("killed %d process(es) left by the previous server", killed)
-        pool = make_executor(executor, slots)
+        pool = make_executor(executor, slots, check=NodeCheck.for_games(contest.settings.sandbox))
         try:
             warm_up(pool, slots)
             pids = _worker_pids(pool)
