@@ -204,3 +204,28 @@ def test_what_travels_of_a_command(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text("def (\n")
     broken = plan_bot(str(tmp_path / "bad.py"), Limits(sandbox=Sandbox(kind="none")))
     assert broken is not None and broken.folder is None and (broken.broken or "").startswith("compile_error: ")
+
+
+def test_the_executor_starts_its_own_instance_rather_than_join_a_cluster_left_on_the_machine() -> None:
+    """A bare ``ray.init()`` joins the cluster whose address ``ray start`` left in Ray's folder, dead or alive
+    (here: a dead one, as after a crash), and fails; the executor was told of no cluster, so it starts its own."""
+    import subprocess
+    import sys
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="mjr", dir="/tmp")  # short: Ray's socket paths live under it
+    Path(folder, "ray").mkdir()
+    Path(folder, "ray", "ray_current_cluster").write_text("127.0.0.1:9\n")  # nothing listens on port 9
+    program = ("from mjarena.arena.executors import RayExecutor\n"
+               "executor = RayExecutor(1)\n"
+               "print(sorted(result for _, result in executor.run(abs, [-1, -2])))\n"
+               "executor.close()\n")
+    env = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
+    env.update(RAY_TMPDIR=folder, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"),
+                                                                          os.environ.get("PYTHONPATH")])))
+    try:
+        done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True,
+                              timeout=240, check=False)
+    finally:
+        subprocess.run(["rm", "-rf", folder], check=False)
+    assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "[1, 2]", done.stderr[-3000:]

@@ -6,8 +6,9 @@ game-id order, so the same seed gives the same games and standings on any execut
 
 Ray (``pip install 'mjarena[ray]'``)
 ------------------------------------
-``--executor ray`` calls ``ray.init()``.  With no cluster configured that starts a local Ray instance on this
-machine (``--workers`` then caps the CPUs it uses).  To use a cluster, point Ray at it the usual way:
+``--executor ray`` starts a local Ray instance of its own on this machine (``--workers`` caps the CPUs it uses),
+unless it is told of a cluster: it never joins one that ``ray start`` left running here (a bare ``ray.init()``
+would, and fail if that cluster had died).  To use a cluster, name it the usual way:
 
 * start the cluster (``ray start --head`` on one node, ``ray start --address=HEAD:6379`` on the others), then
 * run ``mjarena tournament ... --executor ray`` on a cluster node with ``RAY_ADDRESS=auto`` (or the head's
@@ -319,8 +320,10 @@ class RayExecutor:
                                        "log_to_driver": False}
             if address:
                 options["address"] = address
-            elif workers and not os.environ.get("RAY_ADDRESS"):
-                options["num_cpus"] = workers
+            elif not os.environ.get("RAY_ADDRESS"):  # a new instance, never a cluster `ray start` left running here
+                options["address"] = "local"
+                if workers:
+                    options["num_cpus"] = workers
             handlers = _stop_handlers()
             ray.init(**options)
             for signum, handler in handlers.items():  # Ray's own SIGTERM handler would exit past the judge's
