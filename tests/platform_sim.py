@@ -27,15 +27,22 @@ SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount na
 from __future__ import annotations
 
 import ast
+import atexit
+import builtins
 import importlib
 import importlib.util
+import multiprocessing
 import os
+import runpy
 import select
 import selectors
+import shlex
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import types
 from pathlib import Path
 from typing import Any
@@ -111,16 +118,18 @@ def _third_party(root: Path) -> set[str]:
 
 def _take_away(system: str) -> None:
     removed_os = LINUX_ONLY_OS + (WAITID if sys.version_info < (3, 13) else ())
+    linux_os, linux_signal = types.SimpleNamespace(**vars(os)), types.SimpleNamespace(**vars(signal))
     if system == "win32":
         psutil = sys.modules.get("psutil")
         if psutil is not None:  # its own signals (on Windows it calls the system instead)
-            psutil.signal = types.SimpleNamespace(**vars(signal))  # type: ignore[attr-defined]
-        subprocess.os = types.SimpleNamespace(**vars(os))  # type: ignore[attr-defined]  # (Windows': _winapi)
+            psutil.signal = linux_signal  # type: ignore[attr-defined]
+        subprocess.os = linux_os  # type: ignore[attr-defined]  # (Windows': _winapi)
         for name in POSIX_SELECT:
             if hasattr(select, name):
                 delattr(select, name)
         selectors.DefaultSelector = SocketsOnlySelector  # type: ignore[misc]
         _popen_as_on_windows()
+        _multiprocessing_as_on_windows(linux_os, linux_signal)
         for name in POSIX_MODULES:
             sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
         for name in dir(signal):
@@ -136,9 +145,42 @@ def _take_away(system: str) -> None:
         if hasattr(os, name):
             delattr(os, name)
     sys.platform = system
-    import multiprocessing
-
     multiprocessing.set_start_method("spawn", force=True)  # both systems' default (their workers start afresh)
+
+
+class LinuxSys(types.ModuleType):
+    """``sys`` as multiprocessing's own POSIX code reads it in the test mode for Windows: the platform is Linux's,
+    everything else (and what is set) the real ``sys``."""
+
+    def __init__(self, platform: str) -> None:
+        super().__init__("sys")
+        object.__setattr__(self, "_platform", platform)
+
+    def __getattr__(self, name: str) -> Any:
+        return self._platform if name == "platform" else getattr(sys, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(sys, name, value)
+
+
+def _multiprocessing_as_on_windows(linux_os: types.SimpleNamespace, linux_signal: types.SimpleNamespace) -> None:
+    """``multiprocessing`` as on Windows where mjarena looks: ``spawn`` is the only start method
+    (``get_all_start_methods()`` reads ``sys.platform``; ``get_context("fork")`` and ``"forkserver"`` raise
+    ValueError, as there).  Its own POSIX code, which Windows replaces with its own (pipes, semaphores, the queues'
+    locks, the resource tracker, starting, waiting for and killing a worker), keeps Linux's ``sys.platform``,
+    ``os`` and ``signal``: with Windows' platform a queue drops the lock that keeps its writers' messages whole on
+    a POSIX pipe, and a semaphore is sent to a worker as an address in this process."""
+    from multiprocessing import context
+
+    for method in ("fork", "forkserver"):
+        context._concrete_contexts.pop(method, None)  # type: ignore[attr-defined]
+    linux_sys = LinuxSys(sys.platform)
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("multiprocessing.") or name == "multiprocessing.context" or module is None:
+            continue  # (context: what the system offers, read as Windows)
+        for attr, value in (("sys", linux_sys), ("os", linux_os), ("signal", linux_signal)):
+            if attr in vars(module):
+                setattr(module, attr, value)
 
 
 def _prepare(system: str) -> tuple[Path, set[str]]:
@@ -176,14 +218,59 @@ def main(system: str) -> None:
     print(f"imported {len(modules)} modules, {failed} failed")
 
 
-def run_command(system: str, argv: list[str]) -> int:
-    """``mjarena ARGV`` with what ``system`` lacks taken away (as :func:`main` does before importing); the
-    workers of its process pools too (they are spawned: see the end of this file)."""
-    os.environ["MJARENA_SIM_SYSTEM"] = system
+def run_command(system: str, argv: list[str], *, script: str | None = None, procfs: str | None = None) -> None:
+    """``python -m mjarena ARGV`` (or ``SCRIPT ARGV``: e.g. the ``mjarena`` command, whose script a spawned worker
+    runs again) with what ``system`` lacks taken away (as :func:`main` does before importing), and the workers of
+    its process pools too (:func:`_workers_too`); exits as they do."""
+    if procfs is not None:
+        _read_proc_from(procfs)
     _prepare(system)
-    from mjarena.cli import main as mjarena
+    _workers_too(system, procfs)
+    if script is None:
+        sys.argv = ["mjarena", *argv]
+        runpy.run_module("mjarena", run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = [script, *argv]
+        runpy.run_path(script, run_name="__main__")
 
-    return mjarena(argv)
+
+def _workers_too(system: str, procfs: str | None) -> None:
+    """Start the processes of ``multiprocessing`` (a pool's workers, spawned; a ``forkserver`` process, which macOS
+    has, and the workers forked from it; its resource tracker) through a stand-in for Python
+    (``multiprocessing.set_executable``, a script in a temporary folder) that runs :func:`as_python` in the same
+    test mode."""
+    folder = tempfile.mkdtemp(prefix="mjarena-platform-sim-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    words = [sys.executable, str(Path(__file__).resolve()), "--python-for", system]
+    python = Path(folder) / "python"
+    python.write_text(f"#!/bin/sh\nexec {shlex.join(words + (['--procfs', procfs] if procfs else []))} \"$@\"\n",
+                      encoding="utf-8")
+    python.chmod(0o755)
+    multiprocessing.set_executable(str(python))
+
+
+RESOURCE_TRACKER = "from multiprocessing.resource_tracker import main"
+
+
+def as_python(system: str, procfs: str | None, words: list[str]) -> None:
+    """Python started as ``python [FLAGS] -c CODE ARGS...`` (``words``: how ``multiprocessing`` starts its
+    processes), with what ``system`` lacks taken away before CODE runs; the worker's own start (``spawn_main``)
+    then reads Linux's platform (:func:`_multiprocessing_as_on_windows`) before it imports the judge's main module
+    and mjarena's code under the test mode.  The resource tracker runs as on Linux: it is multiprocessing's own
+    helper for POSIX semaphores (Windows has none), and no mjarena code runs in it."""
+    if "-c" not in words:
+        raise SystemExit(f"platform_sim.py --python-for: expected Python's [FLAGS] -c CODE ARGS..., not {words}")
+    cut = words.index("-c")
+    if cut:  # interpreter flags (-W, -X, ...): the interpreter's own
+        again = [__file__, "--python-for", system, *(["--procfs", procfs] if procfs else []), *words[cut:]]
+        os.execv(sys.executable, [sys.executable, *words[:cut], *again])
+    code = words[cut + 1]
+    if not code.startswith(RESOURCE_TRACKER):
+        if procfs is not None:
+            _read_proc_from(procfs)
+        _prepare(system)
+    sys.argv = ["-c", *words[cut + 2:]]
+    exec(compile(code, "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
 
 
 def _read_proc_from(folder: str) -> None:
@@ -191,19 +278,30 @@ def _read_proc_from(folder: str) -> None:
     import psutil
 
     psutil.PROCFS_PATH = folder
-    os.environ["MJARENA_SIM_PROCFS"] = folder
+
+
+def _cli(words: list[str]) -> None:
+    usage = ("usage: platform_sim.py SYSTEM | SYSTEM [--procfs DIR] (-- ARGS... | --run SCRIPT ARGS...) | "
+             "--python-for SYSTEM [--procfs DIR] [FLAGS] -c CODE ARGS...")
+    python_for = words[:1] == ["--python-for"]
+    words = words[1:] if python_for else words
+    if not words:
+        raise SystemExit(usage)
+    system, words = words[0], words[1:]
+    procfs = None
+    if words[:1] == ["--procfs"] and len(words) > 1:
+        procfs, words = words[1], words[2:]
+    if python_for:
+        as_python(system, procfs, words)
+    elif words[:1] == ["--"]:
+        run_command(system, words[1:], procfs=procfs)
+    elif words[:1] == ["--run"] and len(words) > 1:
+        run_command(system, words[2:], script=words[1], procfs=procfs)
+    elif not words and procfs is None:
+        main(system)
+    else:
+        raise SystemExit(usage)
 
 
 if __name__ == "__main__":
-    words = sys.argv[1:]
-    if len(words) > 2 and words[1] == "--procfs":
-        _read_proc_from(words[2])
-        del words[1:3]
-    if len(words) > 1 and words[1] == "--":
-        sys.exit(run_command(words[0], words[2:]))
-    main(words[0])
-
-if __name__ == "__mp_main__" and os.environ.get("MJARENA_SIM_SYSTEM"):  # a spawned worker of a simulated judge
-    if os.environ.get("MJARENA_SIM_PROCFS"):
-        _read_proc_from(os.environ["MJARENA_SIM_PROCFS"])
-    _prepare(os.environ["MJARENA_SIM_SYSTEM"])
+    _cli(sys.argv[1:])

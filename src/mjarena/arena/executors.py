@@ -97,8 +97,13 @@ class LocalExecutor:
 
     A worker that dies (killed, out of memory) breaks the pool: the tasks it held fail with
     :class:`~concurrent.futures.process.BrokenProcessPool` (the caller's to report: a contest notes a judge error
-    and plays the game again), and the next :meth:`run` starts a new pool, its workers forked from a fresh
-    ``forkserver`` process (the judge has threads by then: a worker forked from it could inherit a held lock).
+    and plays the game again), and the next :meth:`run` starts a new pool (:meth:`renewal_context`).
+
+    The first pool's workers start the system's default way: forked from the judge on Linux (before Python 3.14),
+    spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it imports the main module again as
+    ``__mp_main__`` (the ``mjarena`` command's script runs nothing then; ``python -m mjarena`` is not imported
+    again), then the function and each task, which travel pickled by reference: top-level functions, tasks of
+    plain data (bots by their specs; a ``python:`` bot's module must be importable there, as its spec says).
     """
 
     remote = False
@@ -107,6 +112,18 @@ class LocalExecutor:
         self.workers = workers or os.cpu_count() or 1
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
         self._renewing = threading.Lock()
+
+    @staticmethod
+    def renewal_context() -> multiprocessing.context.BaseContext:
+        """How a new pool's workers start: from a fresh ``forkserver`` process where the system has one (Linux,
+        macOS: the judge has threads by then, and a worker forked from it could inherit a held lock), else spawned
+        (Windows, where ``spawn`` is the only start method).
+
+        >>> LocalExecutor.renewal_context().get_start_method() in multiprocessing.get_all_start_methods()
+        True
+        """
+        methods = multiprocessing.get_all_start_methods()
+        return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
     def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         """Submit to the pool, after starting a new one if a dead worker broke it."""
@@ -117,7 +134,7 @@ class LocalExecutor:
             with self._renewing:
                 if self._pool is pool:
                     self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker,
-                                                     mp_context=multiprocessing.get_context("forkserver"))
+                                                     mp_context=self.renewal_context())
                     pool.shutdown(wait=False, cancel_futures=True)
             return self._pool.submit(fn, *args)
 
