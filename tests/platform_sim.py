@@ -11,14 +11,20 @@ Windows' ``select``: a pipe raises "not a socket"); ``subprocess.Popen`` takes W
 that Windows' Popen does not honour (``start_new_session``, ``preexec_fn``, ``pass_fds``, ...) while it keeps the
 ``os`` names its Linux code waits with, and psutil keeps the signals it sends (on Windows both bring their own
 calls instead: ``WaitForSingleObject``, ``TerminateProcess``, ``NtSuspendProcess``); ``ctypes`` has no ``WinDLL``
-here, so no Job Object is made (its calls are type-checked for win32, never run here).  On macOS the Linux-only
-names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
-``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn``, as there (the
-workers themselves run without the names taken away).  Then every module of the package is imported, and each one that
-fails is printed as ``FAILED module: error``; the last line is ``imported N modules, M failed``.
-``python platform_sim.py SYSTEM -- ARGS...`` runs ``mjarena ARGS...`` that way instead, and ``--procfs DIR`` after
-SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is hidden
-(tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
+here, so no Job Object is made (its calls are type-checked for win32, never run here).  ``multiprocessing`` offers
+``spawn`` only (``fork`` and ``forkserver`` are refused, as there), while its own POSIX code (queues, semaphores,
+the resource tracker, starting and killing a worker: Windows brings its own) keeps Linux's platform, ``os`` and
+``signal``.  On macOS the Linux-only names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
+``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn`` by default, as
+there.  Then every module of the package is imported, and each one that fails is printed as
+``FAILED module: error``; the last line is ``imported N modules, M failed``.
+
+``python platform_sim.py SYSTEM -- ARGS...`` runs ``python -m mjarena ARGS...`` that way instead, and
+``--run SCRIPT ARGS...`` runs SCRIPT (the ``mjarena`` command's, a test's); the processes ``multiprocessing``
+starts for them (a pool's spawned workers, a ``forkserver`` process and the workers forked from it) start through a
+stand-in for Python that runs them in the same test mode (``--python-for``: :func:`as_python`).  ``--procfs DIR``
+after SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is
+hidden (tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
 
 ``mjarena.sandbox.boxinit`` is left out: it is not imported by the judge but read as text and run inside the box
 (``python -c``), which only Linux has.
@@ -44,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import types
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -183,26 +190,28 @@ def _multiprocessing_as_on_windows(linux_os: types.SimpleNamespace, linux_signal
                 setattr(module, attr, value)
 
 
-def _prepare(system: str) -> tuple[Path, set[str]]:
-    """Load what the real systems bring their own of, then take away what ``system`` lacks; (mjarena's folder,
-    the third-party packages not installed here)."""
+def _prepare(system: str, packages: Sequence[str] | None = None) -> tuple[Path, list[str], set[str]]:
+    """Load what the real systems bring their own of (the standard library's modules, and ``packages``: by default
+    every third-party package mjarena's modules import), then take away what ``system`` lacks; (mjarena's folder,
+    the packages loaded, those not installed here)."""
     spec = importlib.util.find_spec("mjarena")
     assert spec is not None and spec.origin is not None
     root = Path(spec.origin).parent
     for name in STANDARD:
         importlib.import_module(name)
-    missing = set()
-    for name in sorted(_third_party(root)):
+    loaded, missing = [], set()
+    for name in sorted(_third_party(root)) if packages is None else packages:
         try:
             importlib.import_module(name)
+            loaded.append(name)
         except ImportError:
             missing.add(name)  # an extra that is not installed here
     _take_away(system)
-    return root, missing
+    return root, loaded, missing
 
 
 def main(system: str) -> None:
-    root, missing = _prepare(system)
+    root, _loaded, missing = _prepare(system)
     modules = sorted("mjarena." + ".".join(path.relative_to(root).with_suffix("").parts)
                      for path in root.rglob("*.py"))
     modules = [name.removesuffix(".__init__") for name in modules if name not in NOT_IMPORTED]
@@ -224,8 +233,8 @@ def run_command(system: str, argv: list[str], *, script: str | None = None, proc
     its process pools too (:func:`_workers_too`); exits as they do."""
     if procfs is not None:
         _read_proc_from(procfs)
-    _prepare(system)
-    _workers_too(system, procfs)
+    _root, loaded, _missing = _prepare(system)
+    _workers_too(system, procfs, loaded)
     if script is None:
         sys.argv = ["mjarena", *argv]
         runpy.run_module("mjarena", run_name="__main__", alter_sys=True)
@@ -234,25 +243,29 @@ def run_command(system: str, argv: list[str], *, script: str | None = None, proc
         runpy.run_path(script, run_name="__main__")
 
 
-def _workers_too(system: str, procfs: str | None) -> None:
+def _workers_too(system: str, procfs: str | None, packages: list[str]) -> None:
     """Start the processes of ``multiprocessing`` (a pool's workers, spawned; a ``forkserver`` process, which macOS
     has, and the workers forked from it; its resource tracker) through a stand-in for Python
-    (``multiprocessing.set_executable``, a script in a temporary folder) that runs :func:`as_python` in the same
-    test mode."""
+    (``multiprocessing.set_executable``: a script in a temporary folder) that runs :func:`as_python` in the same
+    test mode, loading the third-party ``packages`` first as this process did."""
     folder = tempfile.mkdtemp(prefix="mjarena-platform-sim-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    words = [sys.executable, str(Path(__file__).resolve()), "--python-for", system]
     python = Path(folder) / "python"
-    python.write_text(f"#!/bin/sh\nexec {shlex.join(words + (['--procfs', procfs] if procfs else []))} \"$@\"\n",
-                      encoding="utf-8")
+    words = [sys.executable, str(Path(__file__).resolve()), "--python-for", system, *_options(procfs, packages)]
+    python.write_text(f'#!/bin/sh\nexec {shlex.join(words)} "$@"\n', encoding="utf-8")
     python.chmod(0o755)
     multiprocessing.set_executable(str(python))
+
+
+def _options(procfs: str | None, packages: Sequence[str] | None) -> list[str]:
+    return (["--procfs", procfs] if procfs else []) + (["--packages", ",".join(packages)] if packages is not None
+                                                        else [])
 
 
 RESOURCE_TRACKER = "from multiprocessing.resource_tracker import main"
 
 
-def as_python(system: str, procfs: str | None, words: list[str]) -> None:
+def as_python(system: str, procfs: str | None, packages: Sequence[str] | None, words: list[str]) -> None:
     """Python started as ``python [FLAGS] -c CODE ARGS...`` (``words``: how ``multiprocessing`` starts its
     processes), with what ``system`` lacks taken away before CODE runs; the worker's own start (``spawn_main``)
     then reads Linux's platform (:func:`_multiprocessing_as_on_windows`) before it imports the judge's main module
@@ -262,13 +275,13 @@ def as_python(system: str, procfs: str | None, words: list[str]) -> None:
         raise SystemExit(f"platform_sim.py --python-for: expected Python's [FLAGS] -c CODE ARGS..., not {words}")
     cut = words.index("-c")
     if cut:  # interpreter flags (-W, -X, ...): the interpreter's own
-        again = [__file__, "--python-for", system, *(["--procfs", procfs] if procfs else []), *words[cut:]]
+        again = [__file__, "--python-for", system, *_options(procfs, packages), *words[cut:]]
         os.execv(sys.executable, [sys.executable, *words[:cut], *again])
     code = words[cut + 1]
     if not code.startswith(RESOURCE_TRACKER):
         if procfs is not None:
             _read_proc_from(procfs)
-        _prepare(system)
+        _prepare(system, packages)
     sys.argv = ["-c", *words[cut + 2:]]
     exec(compile(code, "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
 
@@ -282,22 +295,25 @@ def _read_proc_from(folder: str) -> None:
 
 def _cli(words: list[str]) -> None:
     usage = ("usage: platform_sim.py SYSTEM | SYSTEM [--procfs DIR] (-- ARGS... | --run SCRIPT ARGS...) | "
-             "--python-for SYSTEM [--procfs DIR] [FLAGS] -c CODE ARGS...")
+             "--python-for SYSTEM [--procfs DIR] [--packages NAME,...] [FLAGS] -c CODE ARGS...")
     python_for = words[:1] == ["--python-for"]
     words = words[1:] if python_for else words
     if not words:
         raise SystemExit(usage)
     system, words = words[0], words[1:]
-    procfs = None
-    if words[:1] == ["--procfs"] and len(words) > 1:
-        procfs, words = words[1], words[2:]
+    options: dict[str, str] = {}
+    while words[:1] in (["--procfs"], ["--packages"]) and len(words) > 1:
+        options[words[0]], words = words[1], words[2:]
+    procfs = options.get("--procfs")
     if python_for:
-        as_python(system, procfs, words)
+        packages = options.get("--packages")
+        as_python(system, procfs, None if packages is None else [name for name in packages.split(",") if name],
+                  words)
     elif words[:1] == ["--"]:
         run_command(system, words[1:], procfs=procfs)
     elif words[:1] == ["--run"] and len(words) > 1:
         run_command(system, words[2:], script=words[1], procfs=procfs)
-    elif not words and procfs is None:
+    elif not words and not options:
         main(system)
     else:
         raise SystemExit(usage)
