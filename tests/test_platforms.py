@@ -382,3 +382,19 @@ def test_the_test_mode_for_windows_offers_spawn_only(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["['spawn']", "cannot find context for 'fork'",
                                         "cannot find context for 'forkserver'"]
+
+
+def test_a_pool_has_at_most_61_workers_on_windows(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Windows' pools wait for their workers on at most 63 handles: ``--workers 62`` there failed with a traceback
+    (ValueError from concurrent.futures), as did the default (one per CPU) on a machine of more than 61 CPUs."""
+    from mjarena.arena.executors import LocalExecutor
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(os, "cpu_count", lambda: 128)
+    pool = LocalExecutor()
+    pool.close()
+    assert pool.workers == 61
+    assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--workers", "62", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers 62: at most 61 worker processes on Windows" in err and err.count("\n") == 1

@@ -107,9 +107,19 @@ class LocalExecutor:
     """
 
     remote = False
+    #: The most workers a pool has on Windows, where its wait for them takes at most 63 handles (as
+    #: :mod:`concurrent.futures` caps it there): more is refused, the default (one per CPU) is cut to it.
+    MAX_WINDOWS_WORKERS = 61
 
     def __init__(self, workers: int | None = None) -> None:
+        import sys
+
         self.workers = workers or os.cpu_count() or 1
+        if sys.platform == "win32" and self.workers > self.MAX_WINDOWS_WORKERS:
+            if workers:
+                raise ExecutorUnavailable(f"--workers {workers}: at most {self.MAX_WINDOWS_WORKERS} worker processes "
+                                          "on Windows (a pool's wait for them takes 63 handles)")
+            self.workers = self.MAX_WINDOWS_WORKERS
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
         self._renewing = threading.Lock()
 
