@@ -99,8 +99,8 @@ class LocalExecutor:
     :class:`~concurrent.futures.process.BrokenProcessPool` (the caller's to report: a contest notes a judge error
     and plays the game again), and the next :meth:`run` starts a new pool (:meth:`renewal_context`).
 
-    The first pool's workers start the system's default way: forked from the judge on Linux (before Python 3.14),
-    spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it imports the main module again as
+    The first pool's workers start the system's default way: forked from the judge on Linux before Python 3.14
+    (quick: nothing to import again), spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it imports the main module again as
     ``__mp_main__`` (the ``mjarena`` command's script runs nothing then; ``python -m mjarena`` is not imported
     again), then the function and each task, which travel pickled by reference: top-level functions, tasks of
     plain data (bots by their specs; a ``python:`` bot's module must be importable there, as its spec says).
@@ -129,8 +129,8 @@ class LocalExecutor:
         macOS: the judge has threads by then, and a worker forked from it could inherit a held lock), else spawned
         (Windows, where ``spawn`` is the only start method).
 
-        >>> LocalExecutor.renewal_context().get_start_method() in multiprocessing.get_all_start_methods()
-        True
+        >>> LocalExecutor.renewal_context().get_start_method()  # Linux, macOS; 'spawn' on Windows
+        'forkserver'
         """
         methods = multiprocessing.get_all_start_methods()
         return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
