@@ -100,10 +100,11 @@ class LocalExecutor:
     and plays the game again), and the next :meth:`run` starts a new pool (:meth:`renewal_context`).
 
     The first pool's workers start the system's default way: forked from the judge on Linux before Python 3.14
-    (quick: nothing to import again), spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it imports the main module again as
-    ``__mp_main__`` (the ``mjarena`` command's script runs nothing then; ``python -m mjarena`` is not imported
-    again), then the function and each task, which travel pickled by reference: top-level functions, tasks of
-    plain data (bots by their specs; a ``python:`` bot's module must be importable there, as its spec says).
+    (quick: nothing to import again), spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it
+    imports the main module again as ``__mp_main__`` (the ``mjarena`` command's script runs nothing then;
+    ``python -m mjarena`` is not imported again), then the function and each task, which travel pickled by
+    reference: top-level functions, tasks of plain data (bots by their specs; a ``python:`` bot's module must be
+    importable there, as its spec says).
     """
 
     remote = False
