@@ -131,7 +131,7 @@ def test_contest_serve_refuses_other_systems_with_the_reason(system: str, tmp_pa
 @pytest.mark.parametrize("system", ["win32", "darwin"])
 def test_a_match_of_built_in_bots_plays_the_same_game_there(system: str) -> None:
     """The judge's own loop (signals, the lifetime of its children, the replay) with what the system lacks taken
-    away: the same game as here.  Program bots there need the unboxed backend (not yet: README, Platforms)."""
+    away: the same game as here."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1] / "src"),
                                                                       os.environ.get("PYTHONPATH")]))}
     args = ["match", "--seed", "11", "--json", "--bot", "builtin:strong", "--bot", "builtin:greedy", "--bot",
