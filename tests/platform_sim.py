@@ -11,14 +11,20 @@ Windows' ``select``: a pipe raises "not a socket"); ``subprocess.Popen`` takes W
 that Windows' Popen does not honour (``start_new_session``, ``preexec_fn``, ``pass_fds``, ...) while it keeps the
 ``os`` names its Linux code waits with, and psutil keeps the signals it sends (on Windows both bring their own
 calls instead: ``WaitForSingleObject``, ``TerminateProcess``, ``NtSuspendProcess``); ``ctypes`` has no ``WinDLL``
-here, so no Job Object is made (its calls are type-checked for win32, never run here).  On macOS the Linux-only
-names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
-``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn``, as there (the
-workers themselves run without the names taken away).  Then every module of the package is imported, and each one that
-fails is printed as ``FAILED module: error``; the last line is ``imported N modules, M failed``.
-``python platform_sim.py SYSTEM -- ARGS...`` runs ``mjarena ARGS...`` that way instead, and ``--procfs DIR`` after
-SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is hidden
-(tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
+here, so no Job Object is made (its calls are type-checked for win32, never run here).  ``multiprocessing`` offers
+``spawn`` only (``fork`` and ``forkserver`` are refused, as there), while its own POSIX code (queues, semaphores,
+the resource tracker, starting and killing a worker: Windows brings its own) keeps Linux's platform, ``os`` and
+``signal``.  On macOS the Linux-only names (``os.pidfd_open``, ``os.waitid`` before Python 3.13, ...).
+``sys.platform`` is set to the system's name, and process pools start their workers by ``spawn`` by default, as
+there.  Then every module of the package is imported, and each one that fails is printed as
+``FAILED module: error``; the last line is ``imported N modules, M failed``.
+
+``python platform_sim.py SYSTEM -- ARGS...`` runs ``python -m mjarena ARGS...`` that way instead, and
+``--run SCRIPT ARGS...`` runs SCRIPT (the ``mjarena`` command's, a test's); the processes ``multiprocessing``
+starts for them (a pool's spawned workers, a ``forkserver`` process and the workers forked from it) start through a
+stand-in for Python that runs them in the same test mode (``--python-for``: :func:`as_python`).  ``--procfs DIR``
+after SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount namespace where ``/proc`` is
+hidden (tests/test_platforms.py does), nothing of mjarena can read ``/proc``, as on macOS and Windows.
 
 ``mjarena.sandbox.boxinit`` is left out: it is not imported by the judge but read as text and run inside the box
 (``python -c``), which only Linux has.
@@ -27,16 +33,24 @@ SYSTEM has psutil read processes from a procfs mounted at DIR: run in a mount na
 from __future__ import annotations
 
 import ast
+import atexit
+import builtins
 import importlib
 import importlib.util
+import multiprocessing
 import os
+import runpy
 import select
 import selectors
+import shlex
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import types
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,16 +125,18 @@ def _third_party(root: Path) -> set[str]:
 
 def _take_away(system: str) -> None:
     removed_os = LINUX_ONLY_OS + (WAITID if sys.version_info < (3, 13) else ())
+    linux_os, linux_signal = types.SimpleNamespace(**vars(os)), types.SimpleNamespace(**vars(signal))
     if system == "win32":
         psutil = sys.modules.get("psutil")
         if psutil is not None:  # its own signals (on Windows it calls the system instead)
-            psutil.signal = types.SimpleNamespace(**vars(signal))  # type: ignore[attr-defined]
-        subprocess.os = types.SimpleNamespace(**vars(os))  # type: ignore[attr-defined]  # (Windows': _winapi)
+            psutil.signal = linux_signal  # type: ignore[attr-defined]
+        subprocess.os = linux_os  # type: ignore[attr-defined]  # (Windows': _winapi)
         for name in POSIX_SELECT:
             if hasattr(select, name):
                 delattr(select, name)
         selectors.DefaultSelector = SocketsOnlySelector  # type: ignore[misc]
         _popen_as_on_windows()
+        _multiprocessing_as_on_windows(linux_os, linux_signal)
         for name in POSIX_MODULES:
             sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
         for name in dir(signal):
@@ -136,31 +152,66 @@ def _take_away(system: str) -> None:
         if hasattr(os, name):
             delattr(os, name)
     sys.platform = system
-    import multiprocessing
-
     multiprocessing.set_start_method("spawn", force=True)  # both systems' default (their workers start afresh)
 
 
-def _prepare(system: str) -> tuple[Path, set[str]]:
-    """Load what the real systems bring their own of, then take away what ``system`` lacks; (mjarena's folder,
-    the third-party packages not installed here)."""
+class LinuxSys(types.ModuleType):
+    """``sys`` as multiprocessing's own POSIX code reads it in the test mode for Windows: the platform is Linux's,
+    everything else (and what is set) the real ``sys``."""
+
+    def __init__(self, platform: str) -> None:
+        super().__init__("sys")
+        object.__setattr__(self, "_platform", platform)
+
+    def __getattr__(self, name: str) -> Any:
+        return self._platform if name == "platform" else getattr(sys, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(sys, name, value)
+
+
+def _multiprocessing_as_on_windows(linux_os: types.SimpleNamespace, linux_signal: types.SimpleNamespace) -> None:
+    """``multiprocessing`` as on Windows where mjarena looks: ``spawn`` is the only start method
+    (``get_all_start_methods()`` reads ``sys.platform``; ``get_context("fork")`` and ``"forkserver"`` raise
+    ValueError, as there).  Its own POSIX code, which Windows replaces with its own (pipes, semaphores, the queues'
+    locks, the resource tracker, starting, waiting for and killing a worker), keeps Linux's ``sys.platform``,
+    ``os`` and ``signal``: with Windows' platform a queue drops the lock that keeps its writers' messages whole on
+    a POSIX pipe, and a semaphore is sent to a worker as an address in this process."""
+    from multiprocessing import context
+
+    for method in ("fork", "forkserver"):
+        context._concrete_contexts.pop(method, None)  # type: ignore[attr-defined]
+    linux_sys = LinuxSys(sys.platform)
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("multiprocessing.") or name == "multiprocessing.context" or module is None:
+            continue  # (context: what the system offers, read as Windows)
+        for attr, value in (("sys", linux_sys), ("os", linux_os), ("signal", linux_signal)):
+            if attr in vars(module):
+                setattr(module, attr, value)
+
+
+def _prepare(system: str, packages: Sequence[str] | None = None) -> tuple[Path, list[str], set[str]]:
+    """Load what the real systems bring their own of (the standard library's modules, and ``packages``: by default
+    every third-party package mjarena's modules import), then take away what ``system`` lacks; (mjarena's folder,
+    the packages loaded, those not installed here)."""
     spec = importlib.util.find_spec("mjarena")
     assert spec is not None and spec.origin is not None
     root = Path(spec.origin).parent
     for name in STANDARD:
         importlib.import_module(name)
-    missing = set()
-    for name in sorted(_third_party(root)):
+    loaded, missing = [], set()
+    for name in sorted(_third_party(root)) if packages is None else packages:
         try:
             importlib.import_module(name)
+            loaded.append(name)
         except ImportError:
             missing.add(name)  # an extra that is not installed here
     _take_away(system)
-    return root, missing
+    return root, loaded, missing
 
 
 def main(system: str) -> None:
-    root, missing = _prepare(system)
+    root, _loaded, missing = _prepare(system)
     modules = sorted("mjarena." + ".".join(path.relative_to(root).with_suffix("").parts)
                      for path in root.rglob("*.py"))
     modules = [name.removesuffix(".__init__") for name in modules if name not in NOT_IMPORTED]
@@ -176,14 +227,63 @@ def main(system: str) -> None:
     print(f"imported {len(modules)} modules, {failed} failed")
 
 
-def run_command(system: str, argv: list[str]) -> int:
-    """``mjarena ARGV`` with what ``system`` lacks taken away (as :func:`main` does before importing); the
-    workers of its process pools too (they are spawned: see the end of this file)."""
-    os.environ["MJARENA_SIM_SYSTEM"] = system
-    _prepare(system)
-    from mjarena.cli import main as mjarena
+def run_command(system: str, argv: list[str], *, script: str | None = None, procfs: str | None = None) -> None:
+    """``python -m mjarena ARGV`` (or ``SCRIPT ARGV``: e.g. the ``mjarena`` command, whose script a spawned worker
+    runs again) with what ``system`` lacks taken away (as :func:`main` does before importing), and the workers of
+    its process pools too (:func:`_workers_too`); exits as they do."""
+    if procfs is not None:
+        _read_proc_from(procfs)
+    _root, loaded, _missing = _prepare(system)
+    _workers_too(system, procfs, loaded)
+    if script is None:
+        sys.argv = ["mjarena", *argv]
+        runpy.run_module("mjarena", run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = [script, *argv]
+        runpy.run_path(script, run_name="__main__")
 
-    return mjarena(argv)
+
+def _workers_too(system: str, procfs: str | None, packages: list[str]) -> None:
+    """Start the processes of ``multiprocessing`` (a pool's workers, spawned; a ``forkserver`` process, which macOS
+    has, and the workers forked from it; its resource tracker) through a stand-in for Python
+    (``multiprocessing.set_executable``: a script in a temporary folder) that runs :func:`as_python` in the same
+    test mode, loading the third-party ``packages`` first as this process did."""
+    folder = tempfile.mkdtemp(prefix="mjarena-platform-sim-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    python = Path(folder) / "python"
+    words = [sys.executable, str(Path(__file__).resolve()), "--python-for", system, *_options(procfs, packages)]
+    python.write_text(f'#!/bin/sh\nexec {shlex.join(words)} "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    multiprocessing.set_executable(str(python))
+
+
+def _options(procfs: str | None, packages: Sequence[str] | None) -> list[str]:
+    return (["--procfs", procfs] if procfs else []) + (["--packages", ",".join(packages)] if packages is not None
+                                                        else [])
+
+
+RESOURCE_TRACKER = "from multiprocessing.resource_tracker import main"
+
+
+def as_python(system: str, procfs: str | None, packages: Sequence[str] | None, words: list[str]) -> None:
+    """Python started as ``python [FLAGS] -c CODE ARGS...`` (``words``: how ``multiprocessing`` starts its
+    processes), with what ``system`` lacks taken away before CODE runs; the worker's own start (``spawn_main``)
+    then reads Linux's platform (:func:`_multiprocessing_as_on_windows`) before it imports the judge's main module
+    and mjarena's code under the test mode.  The resource tracker runs as on Linux: it is multiprocessing's own
+    helper for POSIX semaphores (Windows has none), and no mjarena code runs in it."""
+    if "-c" not in words:
+        raise SystemExit(f"platform_sim.py --python-for: expected Python's [FLAGS] -c CODE ARGS..., not {words}")
+    cut = words.index("-c")
+    if cut:  # interpreter flags (-W, -X, ...): the interpreter's own
+        again = [__file__, "--python-for", system, *_options(procfs, packages), *words[cut:]]
+        os.execv(sys.executable, [sys.executable, *words[:cut], *again])
+    code = words[cut + 1]
+    if not code.startswith(RESOURCE_TRACKER):
+        if procfs is not None:
+            _read_proc_from(procfs)
+        _prepare(system, packages)
+    sys.argv = ["-c", *words[cut + 2:]]
+    exec(compile(code, "<string>", "exec"), {"__name__": "__main__", "__builtins__": builtins})
 
 
 def _read_proc_from(folder: str) -> None:
@@ -191,19 +291,33 @@ def _read_proc_from(folder: str) -> None:
     import psutil
 
     psutil.PROCFS_PATH = folder
-    os.environ["MJARENA_SIM_PROCFS"] = folder
+
+
+def _cli(words: list[str]) -> None:
+    usage = ("usage: platform_sim.py SYSTEM | SYSTEM [--procfs DIR] (-- ARGS... | --run SCRIPT ARGS...) | "
+             "--python-for SYSTEM [--procfs DIR] [--packages NAME,...] [FLAGS] -c CODE ARGS...")
+    python_for = words[:1] == ["--python-for"]
+    words = words[1:] if python_for else words
+    if not words:
+        raise SystemExit(usage)
+    system, words = words[0], words[1:]
+    options: dict[str, str] = {}
+    while words[:1] in (["--procfs"], ["--packages"]) and len(words) > 1:
+        options[words[0]], words = words[1], words[2:]
+    procfs = options.get("--procfs")
+    if python_for:
+        packages = options.get("--packages")
+        as_python(system, procfs, None if packages is None else [name for name in packages.split(",") if name],
+                  words)
+    elif words[:1] == ["--"]:
+        run_command(system, words[1:], procfs=procfs)
+    elif words[:1] == ["--run"] and len(words) > 1:
+        run_command(system, words[2:], script=words[1], procfs=procfs)
+    elif not words and not options:
+        main(system)
+    else:
+        raise SystemExit(usage)
 
 
 if __name__ == "__main__":
-    words = sys.argv[1:]
-    if len(words) > 2 and words[1] == "--procfs":
-        _read_proc_from(words[2])
-        del words[1:3]
-    if len(words) > 1 and words[1] == "--":
-        sys.exit(run_command(words[0], words[2:]))
-    main(words[0])
-
-if __name__ == "__mp_main__" and os.environ.get("MJARENA_SIM_SYSTEM"):  # a spawned worker of a simulated judge
-    if os.environ.get("MJARENA_SIM_PROCFS"):
-        _read_proc_from(os.environ["MJARENA_SIM_PROCFS"])
-    _prepare(os.environ["MJARENA_SIM_SYSTEM"])
+    _cli(sys.argv[1:])

@@ -131,7 +131,7 @@ def test_contest_serve_refuses_other_systems_with_the_reason(system: str, tmp_pa
 @pytest.mark.parametrize("system", ["win32", "darwin"])
 def test_a_match_of_built_in_bots_plays_the_same_game_there(system: str) -> None:
     """The judge's own loop (signals, the lifetime of its children, the replay) with what the system lacks taken
-    away: the same game as here.  Program bots there need the unboxed backend (not yet: README, Platforms)."""
+    away: the same game as here."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1] / "src"),
                                                                       os.environ.get("PYTHONPATH")]))}
     args = ["match", "--seed", "11", "--json", "--bot", "builtin:strong", "--bot", "builtin:greedy", "--bot",
@@ -170,20 +170,34 @@ def test_ru_maxrss_is_read_in_the_unit_of_the_system(monkeypatch: pytest.MonkeyP
     assert maxrss_kib(31 << 10) == 31 << 10
 
 
-def _as_on_macos(tmp_path: Path, args: list[str], system: str = "darwin") -> subprocess.CompletedProcess[str]:
-    """``mjarena ARGS`` in the test mode for macOS (or ``system``), ``/proc`` hidden (skipped or failed where it
-    cannot be)."""
+def _as_on_macos(tmp_path: Path, args: list[str], system: str = "darwin", *, script: str | None = None,
+                 own_pids: bool = False) -> subprocess.CompletedProcess[str]:
+    """``mjarena ARGS`` (as ``python -m mjarena``, or run by ``script``: the ``mjarena`` command, a test's script) in
+    the test mode for macOS (or ``system``), its pools' workers too, ``/proc`` hidden (skipped or failed where it
+    cannot be).  ``own_pids``: in a PID namespace of its own as well, whose procfs shows its processes only (on
+    Linux psutil reads every process's ``stat`` to find a bot's children, many times a game: four times slower on
+    a shared machine); not for a test that looks for processes left behind, which the namespace's end kills."""
     if WHY_NOT_HIDDEN is not None:
         (pytest.fail if os.environ.get("MJARENA_REQUIRE_SANDBOX") == "1" else pytest.skip)(WHY_NOT_HIDDEN)
     procfs = tmp_path / "procfs"
     procfs.mkdir()
-    script = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
-              'test ! -e /proc/self/stat; shift; exec "$@"')
+    script_words = ["--"] if script is None else ["--run", script]
+    shell = ('set -e; mount -t proc proc "$1"; mount -t tmpfs -o size=64k,mode=555 none /proc; '
+             'test ! -e /proc/self/stat; shift; ' + ('"$@"' if own_pids else 'exec "$@"'))  # (not the pid 1)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"),
                                                                       os.environ.get("PYTHONPATH")]))}
-    return subprocess.run(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh",
-                           str(procfs), sys.executable, str(SIMULATION), system, "--procfs", str(procfs), "--",
-                           *args], capture_output=True, text=True, env=env, check=False)
+    namespaces = ["--mount", "--propagation", "private"] + (["--pid", "--fork"] if own_pids else [])
+    return subprocess.run(["unshare", *namespaces, "--", "sh", "-c", shell, "sh", str(procfs), sys.executable,
+                           str(SIMULATION), system, "--procfs", str(procfs), *script_words, *args],
+                          capture_output=True, text=True, env=env, check=False)
+
+
+def _mjarena_command() -> str:
+    """The ``mjarena`` command installed beside this Python (``pip install -e .`` makes it)."""
+    command = shutil.which("mjarena", path=str(Path(sys.executable).parent))
+    if command is None:
+        pytest.fail(f"no mjarena command in {Path(sys.executable).parent}: pip install -e . makes it")
+    return command
 
 
 def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) -> None:
@@ -274,12 +288,113 @@ def test_sandbox_auto_is_bwrap_where_it_works_and_says_when_it_is_not(monkeypatc
     assert capsys.readouterr().err == "", "no program bot: nothing to say"
 
 
-def test_compare_of_two_program_bots_runs_as_on_macos(tmp_path: Path) -> None:
-    """On a spawned process pool, as on macOS: the workers run in the test mode too."""
+@pytest.mark.parametrize(("system", "entry"), [("win32", "command"), ("darwin", "module")])
+def test_compare_of_two_program_bots_runs_on_a_process_pool_there(system: str, entry: str, tmp_path: Path) -> None:
+    """On a pool of 2 spawned workers, as on Windows and macOS, each of them in the test mode too (on Windows:
+    Linux's ``multiprocessing`` could not start a worker under it, its resource tracker lacking the signals taken
+    away), started as ``mjarena`` (the command's script, which each worker runs again) or ``python -m mjarena``."""
     bot = f"{sys.executable} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}"
-    done = _as_on_macos(tmp_path, ["compare", bot, f"{bot} --again", "--games", "14", "--workers", "2", "--quiet",
-                                   "--json"])
+    args = ["compare", bot, f"{bot} --again", "--games", "14", "--workers", "2", "--quiet", "--json"]
+    done = _as_on_macos(tmp_path, args, system, script=_mjarena_command() if entry == "command" else None,
+                        own_pids=True)
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert summary["games"] == 14 and summary["a"]["errors"] == summary["b"]["errors"] == 0
     assert sum(summary["a"]["places"]) == sum(summary["b"]["places"]) == 28
+
+
+@pytest.mark.parametrize(("system", "entry"), [("win32", "module"), ("darwin", "command")])
+def test_a_tournament_of_program_bots_runs_on_a_process_pool_there(system: str, entry: str, tmp_path: Path) -> None:
+    """Two program bots (both modes), a built-in and a ``python:`` bot (imported by the worker) on 2 spawned
+    workers in the test mode: clean games, their replays written by the workers that played them."""
+    python = sys.executable
+    out = tmp_path / "cup"
+    args = ["tournament", "--bot", f"restart={python} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}",
+            "--bot", f"keep={python} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}",
+            "--bot", "greedy=builtin:greedy", "--bot", "py=python:mjarena.agents.builtin:GreedyAgent",
+            "--rounds", "1", "--games-per-table", "2", "--seed", "5", "--workers", "2", "--quiet", "--out", str(out)]
+    done = _as_on_macos(tmp_path, args, system, script=_mjarena_command() if entry == "command" else None,
+                        own_pids=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 2 and len(list((out / "replays").glob("*.json"))) == 2
+    seats = [seat for record in records for seat in record["results"]]
+    assert {seat["bot"] for seat in seats} == {"restart", "keep", "greedy", "py"}
+    assert [(seat["status"], seat["reason"]) for seat in seats if seat["status"] == "error" or seat["reason"]] == []
+
+
+POOL_RENEWED = """
+import os
+import sys
+from concurrent.futures.process import BrokenProcessPool
+
+from mjarena.arena.executors import LocalExecutor
+
+
+def die(code):
+    os._exit(code)
+
+
+def seen(number):
+    return number, sys.platform, hasattr(os, "fork")
+
+
+if __name__ == "__main__":
+    pool = LocalExecutor(1)
+    try:
+        try:
+            list(pool.run(die, [3]))
+        except BrokenProcessPool:
+            print("broken")
+        print(sorted(pool.run(seen, [1, 2])), pool._pool._mp_context.get_start_method())
+    finally:
+        pool.close(cancel=True)
+"""
+
+
+@pytest.mark.parametrize(("system", "start"), [("win32", "spawn"), ("darwin", "forkserver")])
+def test_a_pool_broken_by_a_dead_worker_starts_anew_the_way_the_system_offers(system: str, start: str,
+                                                                           tmp_path: Path) -> None:
+    """A worker that dies breaks the pool; the next run starts a new one: before, always from a ``forkserver``
+    process, which Windows does not have (ValueError: cannot find context for 'forkserver').  Now from one where
+    the system has it (macOS), else spawned; the new workers run in the test mode too (``os.fork`` is not there on
+    Windows)."""
+    script = tmp_path / "renewed.py"
+    script.write_text(POOL_RENEWED, encoding="utf-8")
+    done = _as_on_macos(tmp_path, [], system, script=str(script))
+    assert done.returncode == 0, done.stdout + done.stderr
+    fork = system != "win32"
+    seen = f"[(1, (1, '{system}', {fork})), (2, (2, '{system}', {fork}))]"
+    assert done.stdout.splitlines() == ["broken", f"{seen} {start}"]
+
+
+def test_the_test_mode_for_windows_offers_spawn_only(tmp_path: Path) -> None:
+    """As on Windows: ``spawn`` is the only start method, ``fork`` and ``forkserver`` are refused."""
+    script = tmp_path / "methods.py"
+    script.write_text("import multiprocessing\nprint(multiprocessing.get_all_start_methods())\n"
+                      "for method in ('fork', 'forkserver'):\n"
+                      "    try:\n        multiprocessing.get_context(method)\n"
+                      "    except ValueError as error:\n        print(error)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, str(SIMULATION), "win32", "--run", str(script)], capture_output=True,
+                          text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["['spawn']", "cannot find context for 'fork'",
+                                        "cannot find context for 'forkserver'"]
+
+
+def test_a_pool_has_at_most_61_workers_on_windows(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Windows' pools wait for their workers on at most 63 handles: ``--workers 62`` there failed with a traceback
+    (ValueError from concurrent.futures), as did the default (one per CPU) on a machine of more than 61 CPUs."""
+    from mjarena.arena.executors import LocalExecutor
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(os, "cpu_count", lambda: 128)
+    pool = LocalExecutor()
+    pool.close()
+    assert pool.workers == 61
+    assert main(["compare", "builtin:greedy", "builtin:random", "--games", "14", "--workers", "62", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers 62: at most 61 worker processes on Windows" in err and err.count("\n") == 1

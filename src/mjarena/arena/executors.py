@@ -104,16 +104,44 @@ class LocalExecutor:
 
     A worker that dies (killed, out of memory) breaks the pool: the tasks it held fail with
     :class:`~concurrent.futures.process.BrokenProcessPool` (the caller's to report: a contest notes a judge error
-    and plays the game again), and the next :meth:`run` starts a new pool, its workers forked from a fresh
-    ``forkserver`` process (the judge has threads by then: a worker forked from it could inherit a held lock).
+    and plays the game again), and the next :meth:`run` starts a new pool (:meth:`renewal_context`).
+
+    The first pool's workers start the system's default way: forked from the judge on Linux before Python 3.14
+    (quick: nothing to import again), spawned on macOS and Windows.  A spawned worker is a fresh interpreter: it
+    imports the main module again as ``__mp_main__`` (the ``mjarena`` command's script runs nothing then;
+    ``python -m mjarena`` is not imported again), then the function and each task, which travel pickled by
+    reference: top-level functions, tasks of plain data (bots by their specs; a ``python:`` bot's module must be
+    importable there, as its spec says).
     """
 
     remote = False
+    #: The most workers a pool has on Windows, where its wait for them takes at most 63 handles (as
+    #: :mod:`concurrent.futures` caps it there): more is refused, the default (one per CPU) is cut to it.
+    MAX_WINDOWS_WORKERS = 61
 
     def __init__(self, workers: int | None = None) -> None:
+        import sys
+
         self.workers = workers or os.cpu_count() or 1
+        if sys.platform == "win32" and self.workers > self.MAX_WINDOWS_WORKERS:
+            if workers:
+                raise ExecutorUnavailable(f"--workers {workers}: at most {self.MAX_WINDOWS_WORKERS} worker processes "
+                                          "on Windows (a pool's wait for them takes 63 handles)")
+            self.workers = self.MAX_WINDOWS_WORKERS
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
         self._renewing = threading.Lock()
+
+    @staticmethod
+    def renewal_context() -> multiprocessing.context.BaseContext:
+        """How a new pool's workers start: from a fresh ``forkserver`` process where the system has one (Linux,
+        macOS: the judge has threads by then, and a worker forked from it could inherit a held lock), else spawned
+        (Windows, where ``spawn`` is the only start method).
+
+        >>> LocalExecutor.renewal_context().get_start_method()  # Linux, macOS; 'spawn' on Windows
+        'forkserver'
+        """
+        methods = multiprocessing.get_all_start_methods()
+        return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
     def _submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         """Submit to the pool, after starting a new one if a dead worker broke it."""
@@ -124,7 +152,7 @@ class LocalExecutor:
             with self._renewing:
                 if self._pool is pool:
                     self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker,
-                                                     mp_context=multiprocessing.get_context("forkserver"))
+                                                     mp_context=self.renewal_context())
                     pool.shutdown(wait=False, cancel_futures=True)
             return self._pool.submit(fn, *args)
 
