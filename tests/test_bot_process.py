@@ -30,7 +30,7 @@ from mjarena.agents.errors import (
     JudgeError,
 )
 from mjarena.lifetime import stat_fields
-from mjarena.protocol.pipe_readers import _CHUNK, _ROOM, ThreadPipes
+from mjarena.protocol.pipe_readers import _ROOM, CHUNK_BYTES, ThreadPipes
 from mjarena.protocol.process import BotProcess, ProcessTransport, live_group_members
 from mjarena.sandbox import Sandbox
 
@@ -232,7 +232,7 @@ def test_the_reading_thread_holds_a_bounded_buffer_and_gives_everything_then_the
                 full_rounds += len(pipes.readers["stdout"].buffer) >= _ROOM
                 time.sleep(0.01)
         assert full_rounds == 3, f"the reading thread took {len(written)} bytes without stopping"
-        assert len(written) <= _ROOM + _CHUNK + (1 << 20)  # its buffer, one read, the pipe's largest size
+        assert len(written) <= _ROOM + CHUNK_BYTES + (1 << 20)  # its buffer, one read, the pipe's largest size
         assert pipes.wait(0.0) == ["stdout"] and pipes.read("stderr", 10) is None
         os.close(out_write)
         got = bytearray()

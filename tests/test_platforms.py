@@ -265,7 +265,7 @@ def test_sandbox_auto_is_bwrap_where_it_works_and_says_when_it_is_not(monkeypatc
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from argparse import Namespace
 
-    from mjarena.cli.shared import _sandbox
+    from mjarena.cli.shared import sandbox_for
     from mjarena.sandbox import Sandbox, SandboxUnavailable, check
     from mjarena.sandbox import portable as portable_backend
 
@@ -275,16 +275,16 @@ def test_sandbox_auto_is_bwrap_where_it_works_and_says_when_it_is_not(monkeypatc
         works = True
     except SandboxUnavailable:
         works = False
-    here = _sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), program)
+    here = sandbox_for(Namespace(sandbox="auto", cgroup="none", command="match"), program)
     assert here.kind == ("bwrap" if works else "none")
     assert (capsys.readouterr().err == "") == works
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setattr(portable_backend, "available", lambda: None)  # psutil there
-    there = _sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), program)
+    there = sandbox_for(Namespace(sandbox="auto", cgroup="none", command="match"), program)
     err = capsys.readouterr().err
     assert there.kind == "none" and err.count("\n") == 1
     assert err.startswith("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: ")
-    assert _sandbox(Namespace(sandbox="auto", cgroup="none", command="match"), ["builtin:greedy"]).kind == "bwrap"
+    assert sandbox_for(Namespace(sandbox="auto", cgroup="none", command="match"), ["builtin:greedy"]).kind == "bwrap"
     assert capsys.readouterr().err == "", "no program bot: nothing to say"
 
 

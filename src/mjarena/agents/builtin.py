@@ -73,7 +73,7 @@ def best_target(hand: TrackedHand, melds: Sequence[Any]) -> tuple[int, ...]:
         cap = [4 - laid for laid in in_melds]
         for kind in quads:
             rest[kind] = cap[kind] = 0
-        completion = _Completion(rest, cap, sets - len(quads)).run()
+        completion = Completion(rest, cap, sets - len(quads)).run()
         if completion is None:
             continue
         tiles = [kind for kind in quads for _ in range(4)] + completion
@@ -91,7 +91,7 @@ def _symmetric_difference(tiles: list[int], counts: list[int]) -> int:
     return sum(abs(wanted[k] - counts[k]) for k in range(KINDS))
 
 
-class _Completion:
+class Completion:
     """Branch and bound for ``sets`` sets and a pair sharing the most tiles with ``rest``, under ``cap``.
 
     Branches on the lowest kind still held: a set or the pair containing it, or leaving its copies out.  The

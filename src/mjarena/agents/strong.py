@@ -395,7 +395,7 @@ def chance_target(game: Any, seat: int) -> tuple[int, ...]:
 def _target_without(hand: Any, melds: Sequence[Any], shut: Sequence[int]) -> tuple[int, ...] | None:
     """The closest target (as :func:`~mjarena.agents.builtin.best_target` completes one) that holds no more
     tiles of the ``shut`` kinds than the hand does; None if the caps leave none."""
-    from mjarena.agents.builtin import _Completion
+    from mjarena.agents.builtin import Completion
 
     fixed: list[int] = []
     cap = [4] * 27
@@ -406,7 +406,7 @@ def _target_without(hand: Any, melds: Sequence[Any], shut: Sequence[int]) -> tup
     concealed = list(hand.counts[:27])
     for kind in shut:
         cap[kind] = min(cap[kind], concealed[kind])
-    completion = _Completion(concealed.copy(), cap, 4 - len(melds)).run()
+    completion = Completion(concealed.copy(), cap, 4 - len(melds)).run()
     return None if completion is None else tuple(sorted(fixed + completion))
 
 

@@ -19,7 +19,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from mjarena.cli.shared import EXIT_JUDGE, EXIT_USAGE, UsageError, _Parser
+from mjarena.cli.shared import EXIT_JUDGE, EXIT_USAGE, Parser, UsageError
 
 __all__ = ["build_parser", "main"]
 
@@ -28,14 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     from mjarena import __version__
     from mjarena.cli import build, contest, hand, play, serve, thupc, tournament  # here: a small `import mjarena.cli`
 
-    parser = _Parser(
+    parser = Parser(
         prog="mjarena",
         description="Mahjong rules engines, a bot judge and arena, and hand analysis.",
         epilog="examples:\n  mjarena demo\n  mjarena match --help\n  mjarena serve .\n\n"
         "Each command has its own --help with examples; docs/ has the protocol, rules and web app.",
     )
     parser.add_argument("--version", action="version", version=f"mjarena {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     for group in (thupc, play, build, tournament, hand, serve, contest):  # the order of mjarena --help
         group.add_parsers(sub)
     return parser

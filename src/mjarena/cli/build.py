@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mjarena.cli.shared import UsageError, _add_build_options, _add_sandbox_option, _sandbox, _toolchains
+from mjarena.cli.shared import UsageError, add_build_options, add_sandbox_option, sandbox_for, toolchains_file
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -14,9 +14,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
     from mjarena.builds import BuildError, build
 
-    toolchains = _toolchains(args)
+    toolchains = toolchains_file(args)
     try:
-        result = build(args.file, sandbox=_sandbox(args, [args.file]), toolchains=toolchains)
+        result = build(args.file, sandbox=sandbox_for(args, [args.file]), toolchains=toolchains)
     except BuildError as error:
         raise UsageError(str(error)) from None
     if args.json:
@@ -44,6 +44,6 @@ def add_parsers(sub: Any) -> None:
     build.add_argument("file", metavar="FILE")
     build.add_argument("--json", action="store_true",
                        help="one JSON object: status, language, cached, message, run, seconds, ...")
-    _add_sandbox_option(build)
-    _add_build_options(build, preflight=False)
+    add_sandbox_option(build)
+    add_build_options(build, preflight=False)
     build.set_defaults(handler=_cmd_build)

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from mjarena.cli.shared import (
     UsageError,
-    _add_build_options,
-    _add_sandbox_option,
-    _preflight,
-    _read_text,
-    _sandbox,
-    _toolchains,
+    add_build_options,
+    add_sandbox_option,
+    check_entrants,
+    read_source,
+    sandbox_for,
+    toolchains_file,
 )
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ examples:
 def _read_wall(source: str, judge: JudgeRules) -> list[int]:
     from mjarena.tiles import TileError, parse_tiles
 
-    text = _read_text(source)
+    text = read_source(source)
     try:
         wall = parse_tiles(text, judge.notation)
         judge.validate_wall(wall)
@@ -131,16 +131,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
         check_budget(args.game_budget)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    toolchains = _toolchains(args)
+    toolchains = toolchains_file(args)
     for spec in bots:
         try:
             check_spec(spec, judge, toolchains=toolchains)
         except BotSpecError as error:
             raise UsageError(str(error)) from None
     wall = _read_wall(args.wall, judge) if args.wall else None
-    limits = Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=_sandbox(args, bots),
+    limits = Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox_for(args, bots),
                     toolchains=toolchains, language_limits=args.language_limits, game_budget=args.game_budget)
-    _preflight(args, [(f"seat {seat}", spec) for seat, spec in enumerate(bots)], judge.name, limits)
+    check_entrants(args, [(f"seat {seat}", spec) for seat, spec in enumerate(bots)], judge.name, limits)
     result = run_match(bots, rules=judge.name, seed=args.seed, wall=wall, limits=limits)
     data = result.to_json()
     if args.replay:
@@ -227,8 +227,8 @@ def add_parsers(sub: Any) -> None:
     match.add_argument("--wall", metavar="FILE", help="play this wall: the rule set's tile names, front first")
     match.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     match.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
-    _add_sandbox_option(match)
-    _add_build_options(match)
+    add_sandbox_option(match)
+    add_build_options(match)
     match.add_argument("--replay", metavar="FILE", help="save the game as a replay")
     match.add_argument("--json", action="store_true", help="print one JSON object instead of the log")
     match.add_argument("--quiet", "-q", action="store_true", help="print only the results, not the log")

@@ -37,7 +37,7 @@ class _Formatter(argparse.HelpFormatter):
                          for line in text.splitlines())
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """An argument parser whose ``epilog`` may be a function, called only when the help is shown: help texts that
     list what the installed package offers (each rule set's built-in bots) without slowing every start-up."""
 
@@ -51,7 +51,7 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def _read_text(source: str) -> str:
+def read_source(source: str) -> str:
     if source == "-":
         text = sys.stdin.read()
         try:
@@ -67,7 +67,7 @@ def _read_text(source: str) -> str:
         raise UsageError(f"{source}: not a UTF-8 text file") from None
 
 
-def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
+def sandbox_for(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     """The box for the program bots among ``specs``, checked here and now: a box that cannot work is an error
     that says what to install, never a silent run without one.  ``--sandbox auto`` is bwrap where it works and
     otherwise no box, said in one line on stderr when there are program bots."""
@@ -101,7 +101,7 @@ def _sandbox(args: argparse.Namespace, specs: Sequence[str]) -> Sandbox:
     return sandbox
 
 
-def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
+def add_sandbox_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sandbox", choices=("auto", "bwrap", "none"), default="auto",
         help="how program bots are held: bwrap (namespaces, own files only, no network; Linux; see "
@@ -122,7 +122,7 @@ def _add_sandbox_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = True) -> None:
+def add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = True) -> None:
     parser.add_argument("--toolchains", metavar="FILE",
                         help="your toolchain table (JSON, or TOML on Python 3.11+) laid over the packaged one, "
                         "for source-file bots (docs/builds.md)")
@@ -135,15 +135,15 @@ def _add_build_options(parser: argparse.ArgumentParser, *, preflight: bool = Tru
     parser.add_argument("--game-budget", type=float, metavar="SECONDS",
                         help="a program bot's thinking time for a whole game; past it the seat is out with a "
                         "timeout (default: 30 times --time-limit)")
-    _add_allow_broken(parser)
+    add_allow_broken(parser)
 
 
-def _add_allow_broken(parser: argparse.ArgumentParser) -> None:
+def add_allow_broken(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-broken", action="store_true",
                         help="play even when pre-flight finds bots that cannot play (they err in every game)")
 
 
-def _toolchains(args: argparse.Namespace) -> str | None:
+def toolchains_file(args: argparse.Namespace) -> str | None:
     """The ``--toolchains`` file, read and checked now (an absolute path, for workers and resumed runs)."""
     from mjarena.builds import BuildError, load_toolchains
 
@@ -156,7 +156,7 @@ def _toolchains(args: argparse.Namespace) -> str | None:
     return str(Path(args.toolchains).resolve())
 
 
-def _preflight(args: argparse.Namespace, labelled: Sequence[tuple[str, str]], rules: str, limits: Limits) -> None:
+def check_entrants(args: argparse.Namespace, labelled: Sequence[tuple[str, str]], rules: str, limits: Limits) -> None:
     """Build and probe every program among the ``(label, spec)`` entrants; stop (exit 2) when one cannot play,
     unless ``--allow-broken``."""
     from mjarena.arena.preflight import describe, preflight

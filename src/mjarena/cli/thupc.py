@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mjarena.cli.shared import EXIT_USAGE, UsageError, _read_text
+from mjarena.cli.shared import EXIT_USAGE, UsageError, read_source
 
 
 def _simulate_thupc(text: str, as_json: bool) -> str:
@@ -31,7 +31,7 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
             raise UsageError("several decks need --out-dir DIR")
         source = decks[0]
         try:
-            sys.stdout.write(_simulate_thupc(_read_text(source), args.json))
+            sys.stdout.write(_simulate_thupc(read_source(source), args.json))
         except TileError as error:
             raise UsageError(f"{'stdin' if source == '-' else source}: {error}") from None
         return 0
@@ -47,7 +47,7 @@ def _cmd_thupc(args: argparse.Namespace) -> int:
         target = out_dir / ((Path(source).stem if source != "-" else "stdin") + suffix)
         try:
             # whole or absent, never a part; not fsync'ed: a log made from its deck is made again by a rerun
-            write_atomically(target, _simulate_thupc(_read_text(source), args.json), sync=False)
+            write_atomically(target, _simulate_thupc(read_source(source), args.json), sync=False)
         except (UsageError, TileError) as error:
             failures += 1
             message = str(error) if isinstance(error, UsageError) else f"{name}: {error}"

@@ -12,12 +12,12 @@ from typing import Any
 
 from mjarena.cli.shared import (
     UsageError,
-    _add_allow_broken,
-    _add_build_options,
-    _add_sandbox_option,
-    _preflight,
-    _sandbox,
-    _toolchains,
+    add_allow_broken,
+    add_build_options,
+    add_sandbox_option,
+    check_entrants,
+    sandbox_for,
+    toolchains_file,
 )
 
 
@@ -43,14 +43,14 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         settings = TournamentSettings.create(
             bots, format=args.format, rounds=args.rounds,
             games_per_table=args.games_per_table, duplicate=args.duplicate, seed=seed, rules=args.rules,
-            time_limit=args.time_limit, memory_limit=args.memory_limit, toolchains=_toolchains(args),
+            time_limit=args.time_limit, memory_limit=args.memory_limit, toolchains=toolchains_file(args),
             language_limits=args.language_limits, game_budget=args.game_budget,
         )
-        sandbox = _sandbox(args, [bot.spec for bot in settings.bots])
+        sandbox = sandbox_for(args, [bot.spec for bot in settings.bots])
         limits = Limits(time=settings.time_limit, memory_mib=settings.memory_limit, sandbox=sandbox,
                         toolchains=settings.toolchains, language_limits=settings.language_limits,
                         game_budget=settings.game_budget)
-        _preflight(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
+        check_entrants(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
         rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
                               seed_given=seed_given, sandbox=sandbox, progress=False if args.quiet else None)
     except (TournamentError, ExecutorUnavailable) as error:
@@ -97,8 +97,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot is not None:
         _check_writable("--plot", args.plot)
-    sandbox = _sandbox(args, [args.a, args.b])
-    _preflight(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
+    sandbox = sandbox_for(args, [args.a, args.b])
+    check_entrants(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
                Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
     try:
         executor = make_executor(args.executor, args.workers)
@@ -235,8 +235,8 @@ def add_parsers(sub: Any) -> None:
                             "builds and program folders are sent to the nodes, docs/tournament.md)")
     tournament.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     tournament.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
-    _add_sandbox_option(tournament)
-    _add_build_options(tournament)
+    add_sandbox_option(tournament)
+    add_build_options(tournament)
     tournament.add_argument("--out", required=True, metavar="DIR", help="results folder (resumed if present)")
     tournament.add_argument("--quiet", "-q", action="store_true",
                             help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
@@ -271,8 +271,8 @@ def add_parsers(sub: Any) -> None:
                           help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
     compare_.add_argument("--memory-limit", type=int, default=256, metavar="MIB", help="per bot (256)")
-    _add_sandbox_option(compare_)
-    _add_allow_broken(compare_)
+    add_sandbox_option(compare_)
+    add_allow_broken(compare_)
     compare_.add_argument("--raw", action="store_true",
                           help="figures from the points as scored (default: luck-adjusted points, the same mean with "
                           "less variance; docs/compare.md)")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mjarena.hand.options import HandRules
-from mjarena.hand.wild import _table
+from mjarena.hand.wild import table_for
 from mjarena.tiles import NUM_KINDS, WILD
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def _distance(c: Any, m: Any, rules: HandRules) -> Any:
     live[[kind for kind in range(NUM_KINDS) if kind in rules.kinds and kind != rules.wild_kind]] = 1
     weights = np.concatenate([weights, live], axis=1)  # 4 keys and the number of live real tiles
     # one table for every row: with no wildcard, "at most 0 kinds represented five times" is the cap of 4
-    table = _table(rules, 0 if rules.wild_kind is None else 1)[0]
+    table = table_for(rules, 0 if rules.wild_kind is None else 1)[0]
     suit, honour, pair, triple, final, suit_classes, honour_classes, excess = _arrays(table)
     out = np.empty(len(c), dtype=np.int32)
     for start in range(0, len(c), CHUNK):
@@ -166,7 +166,7 @@ def _distance_accelerated(counts: Any, melds: Any, rules: HandRules, win_check: 
         m, per_row = np.ascontiguousarray(m, np.int64), True
     else:
         return None
-    table = _table(rules, 0 if rules.wild_kind is None else 1)[0]
+    table = table_for(rules, 0 if rules.wild_kind is None else 1)[0]
     suit, honour, pair, triple, final, suit_classes, honour_classes, excess = _arrays(table)
     group, weight, live = _kind_maps(rules)
     out = np.empty(len(c), np.int32)

@@ -145,7 +145,7 @@ class Analysis:
 # ---------------------------------------------------------------------------------------------- tables
 
 
-class _Table:
+class WildTable:
     """One variant's look-up tables: group keys -> classes -> combined classes -> distance."""
 
     __slots__ = ("excess", "final", "honour_class", "honour_classes", "pair", "suit_class", "suit_classes", "triple")
@@ -169,8 +169,8 @@ class _Table:
         return self.final[((triple * self.honour_classes + self.honour_class[h]) * 5 + melds) * self.excess + excess]
 
 
-_TABLES: dict[str, _Table] = {
-    "cap4": _Table(_std.SUIT_CLASS, _std.HONOUR_CLASS, _std.PAIR, _std.TRIPLE, _std.FINAL, _std.SUIT_CLASSES,
+_TABLES: dict[str, WildTable] = {
+    "cap4": WildTable(_std.SUIT_CLASS, _std.HONOUR_CLASS, _std.PAIR, _std.TRIPLE, _std.FINAL, _std.SUIT_CLASSES,
                    len(_std.FINAL) // (_std.STRIDE * (max(_std.TRIPLE) + 1)), 1),
 }
 
@@ -187,10 +187,10 @@ def _load_wild() -> None:
         excess = 3 if variant.startswith("cap5") else 1
         suit_classes = math.isqrt(len(pair))  # pair: suit class x suit class
         honour_classes = len(final) // ((max(triple) + 1) * 5 * excess)  # final: triple x honour x melds x excess
-        _TABLES[variant] = _Table(suit, honour, pair, triple, final, suit_classes, honour_classes, excess)
+        _TABLES[variant] = WildTable(suit, honour, pair, triple, final, suit_classes, honour_classes, excess)
 
 
-def _table(rules: HandRules, wilds: int) -> tuple[_Table, int]:
+def table_for(rules: HandRules, wilds: int) -> tuple[WildTable, int]:
     """The variant table for these rules and the number of kinds that may be represented five times."""
     fifth = rules.wild_fifth_copy and wilds > 0
     name = ("cap5" if fifth else "cap4") + ("_258" if rules.pair_258 else "")
@@ -284,8 +284,8 @@ class _Plan:
         self.seven = rules.seven_pairs
         self.fifth = rules.wild_fifth_copy
         self.live_end = STANDARD_KINDS if rules.honours else 27
-        self.plain = _table(rules, 0)[0]
-        self.with_wild = _table(rules, 1)[0] if rules.wild_fifth_copy else self.plain
+        self.plain = table_for(rules, 0)[0]
+        self.with_wild = table_for(rules, 1)[0] if rules.wild_fifth_copy else self.plain
         self.arrange: Callable[[Sequence[int], int], list[Arrangement] | None] | None = None  # see _arranger
 
 
@@ -416,8 +416,8 @@ def distance_function(rules: HandRules = DEFAULT_RULES) -> Callable[[int, int, i
     0
     """
     fifth = rules.wild_fifth_copy
-    plain, _ = _table(rules, 0)
-    with_wild, _ = _table(rules, 1) if fifth else (plain, 0)
+    plain, _ = table_for(rules, 0)
+    with_wild, _ = table_for(rules, 1) if fifth else (plain, 0)
 
     def fast(m: int, p: int, s: int, h: int, wilds: int, melds: int) -> int:
         if wilds and fifth:

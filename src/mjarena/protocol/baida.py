@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from mjarena.protocol.botzone import (  # the framing and the answer checks are NOI 2014's
     KEEP_RUNNING,
     Request,
-    _bad,
+    bad_output,
     check_pass,
     decode_output,
     encode_input,
@@ -210,11 +210,11 @@ def parse_response(text: str, kind: str, request: str | None = None) -> Action:
     """
     tokens = text.split()
     if not tokens:
-        raise _bad("empty response", text, request)
+        raise bad_output("empty response", text, request)
     verb = tokens[0].upper()
     arity = _ARITY.get(verb)
     if arity is None:
-        raise _bad(f"unknown verb {tokens[0]!r} (PASS, PLAY, CHI, PENG, GANG, HU)", text, request)
+        raise bad_output(f"unknown verb {tokens[0]!r} (PASS, PLAY, CHI, PENG, GANG, HU)", text, request)
     arguments = tokens[1:]
     if len(arguments) not in arity:
         problem = {
@@ -223,13 +223,13 @@ def parse_response(text: str, kind: str, request: str | None = None) -> Action:
             (0, 1): "takes at most one tile",
             (2,): "takes two tiles (the run's lowest, then the discard)",
         }[arity]
-        raise _bad(f"{verb} {problem}", text, request)
+        raise bad_output(f"{verb} {problem}", text, request)
     kinds = []
     for position, token in enumerate(arguments, start=2):
         try:
             kinds.append(parse_tile(token))
         except ValueError as error:
-            raise _bad(f"{error} (token {position})", text, request) from None
+            raise bad_output(f"{error} (token {position})", text, request) from None
     if verb == "CHI":
         return Action("chi", kinds[0], tiles=(kinds[1],))
     return Action(verb.lower(), kinds[0] if kinds else None)

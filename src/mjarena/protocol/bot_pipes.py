@@ -1,6 +1,6 @@
-"""A running bot program as the judge reads it (:class:`_Child`): its pipes, what it wrote to them, its tree's
+"""A running bot program as the judge reads it (:class:`BotChild`): its pipes, what it wrote to them, its tree's
 memory and CPU time from its :class:`~mjarena.sandbox.Process`; the one wait on a bot (:class:`Deadline`); and
-where an answer ends in its output (:func:`_marker_span`, the keep-running marker line).  The pipes are read the
+where an answer ends in its output (:func:`marker_span`, the keep-running marker line).  The pipes are read the
 way the system allows (:mod:`mjarena.protocol.pipe_readers`: ``select`` on POSIX, a thread per pipe on Windows).
 """
 
@@ -11,7 +11,7 @@ import sys
 import time
 
 from mjarena.protocol.botzone import KEEP_RUNNING
-from mjarena.protocol.pipe_readers import _CHUNK, Pipes, open_pipes, reader_kind
+from mjarena.protocol.pipe_readers import CHUNK_BYTES, Pipes, open_pipes, reader_kind
 from mjarena.sandbox import Process
 
 _MARKER = KEEP_RUNNING.encode()
@@ -44,7 +44,7 @@ class Deadline:
         return pipes.wait(timeout)
 
 
-class _Child:
+class BotChild:
     """One running bot program (a :class:`~mjarena.sandbox.Process` of its box): its pipes, read the ``pipes`` way
     (:func:`~mjarena.protocol.pipe_readers.reader_kind`: None for the system's), and what was read from it."""
 
@@ -102,7 +102,7 @@ class _Child:
     def read_stderr(self, keep: int) -> None:
         """Drain what standard error holds now (a bounded number of reads), keeping at least its last ``keep`` bytes."""
         for _ in range(16):
-            chunk = self.pipes.read("stderr", _CHUNK)
+            chunk = self.pipes.read("stderr", CHUNK_BYTES)
             if chunk is None:
                 return
             if not chunk:
@@ -110,9 +110,9 @@ class _Child:
                 return
             self.stderr_buffer += chunk
             self.turn_stderr += chunk
-            if len(self.stderr_buffer) > 2 * keep + _CHUNK:
+            if len(self.stderr_buffer) > 2 * keep + CHUNK_BYTES:
                 del self.stderr_buffer[: len(self.stderr_buffer) - keep]
-            if len(self.turn_stderr) > 2 * keep + _CHUNK:
+            if len(self.turn_stderr) > 2 * keep + CHUNK_BYTES:
                 del self.turn_stderr[: len(self.turn_stderr) - keep]
 
     def stderr_tail(self, limit: int) -> str:
@@ -125,14 +125,14 @@ class _Child:
         return text
 
 
-def _marker_span(buffer: bytes | bytearray, start: int = 0, final: bool = False) -> tuple[int, int] | None:
+def marker_span(buffer: bytes | bytearray, start: int = 0, final: bool = False) -> tuple[int, int] | None:
     """Where the first keep-running marker line at or after ``start`` begins and ends in ``buffer``.
 
     A line counts when it ends with a newline (or, when ``final``, at the end of the output).
 
-    >>> _marker_span(b'{"response": "PASS"}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\r\\nrest')
+    >>> marker_span(b'{"response": "PASS"}\\n>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\r\\nrest')
     (21, 57)
-    >>> _marker_span(b'x>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n') is None
+    >>> marker_span(b'x>>>BOTZONE_REQUEST_KEEP_RUNNING<<<\\n') is None
     True
     """
     at = buffer.find(_MARKER, start)

@@ -223,11 +223,11 @@ def _tiles(tokens: Sequence[str], text: str, request: str | None, first: int = 1
         try:
             kinds.append(parse_noi_tile(token))
         except ValueError as error:
-            raise _bad(f"{error} (token {position})", text, request) from None
+            raise bad_output(f"{error} (token {position})", text, request) from None
     return tuple(kinds)
 
 
-def _bad(problem: str, text: str, request: str | None) -> BotBadOutput:
+def bad_output(problem: str, text: str, request: str | None) -> BotBadOutput:
     to = f" to {request!r}" if request is not None else ""
     return BotBadOutput(f"response {_excerpt(text)}{to}: {problem}", request=request)
 
@@ -255,10 +255,10 @@ def parse_response(text: str, kind: RequestKind, request: str | None = None) -> 
     """
     tokens = text.split()
     if not tokens:
-        raise _bad("empty response", text, request)
+        raise bad_output("empty response", text, request)
     if kind == "target":
         if tokens[0].upper() in _ARITY:
-            raise _bad(f"the answer to 4 is a target hand (tile names), not {tokens[0].upper()}", text, request)
+            raise bad_output(f"the answer to 4 is a target hand (tile names), not {tokens[0].upper()}", text, request)
         return Action("target", tiles=_tiles(tokens, text, request))
     verb = tokens[0].upper()
     arity = _ARITY.get(verb)
@@ -266,15 +266,15 @@ def parse_response(text: str, kind: RequestKind, request: str | None = None) -> 
         try:
             tiles = tuple(parse_noi_tile(token) for token in tokens)
         except ValueError:
-            raise _bad(f"unknown verb {tokens[0]!r} (PASS, PLAY, PENG, GANG, HU)", text, request) from None
+            raise bad_output(f"unknown verb {tokens[0]!r} (PASS, PLAY, PENG, GANG, HU)", text, request) from None
         return Action("target", tiles=tiles)  # a target out of turn: well formed, the rules refuse it
     arguments = tokens[1:]
     if len(arguments) not in arity:
         if arity == (0,):
-            raise _bad(f"{verb} takes no tile", text, request)
+            raise bad_output(f"{verb} takes no tile", text, request)
         if arity == (1,):
-            raise _bad(f"{verb} takes exactly one tile", text, request)
-        raise _bad(f"{verb} takes at most one tile", text, request)
+            raise bad_output(f"{verb} takes exactly one tile", text, request)
+        raise bad_output(f"{verb} takes at most one tile", text, request)
     tile = _tiles(arguments, text, request, first=2)[0] if arguments else None
     return Action(verb.lower(), tile)
 

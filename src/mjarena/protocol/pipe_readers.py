@@ -20,7 +20,7 @@ has one path over both, through these calls:
   ``time.monotonic()`` instant ``until`` at most): with ``select`` never (the kernel's pipe holds all the program
   wrote), with threads when the pipe's thread brings more or the pipe's end before then.
 
-The limits are the same with both: a thread reads ``_CHUNK`` bytes at a time and stops reading while its buffer
+The limits are the same with both: a thread reads ``CHUNK_BYTES`` bytes at a time and stops reading while its buffer
 holds ``_ROOM`` bytes (a flooding bot then blocks on its write, as on a full pipe), and the judge reads from the
 buffer at most what it would have read from the pipe, so the output limit, the standard error's tail and the
 deadline per answer are checked on the same bytes at the same points.
@@ -42,8 +42,8 @@ from typing import Protocol
 __all__ = ["READER_KINDS", "Pipes", "SelectPipes", "ThreadPipes", "open_pipes", "reader_kind"]
 
 READER_KINDS = ("select", "threads")
-_CHUNK = 1 << 16
-_ROOM = 4 * _CHUNK  # bytes a reading thread holds for the judge before it waits (a pipe's buffer is 64 KiB)
+CHUNK_BYTES = 1 << 16
+_ROOM = 4 * CHUNK_BYTES  # bytes a reading thread holds for the judge before it waits (a pipe's buffer is 64 KiB)
 
 
 class Pipes(Protocol):
@@ -124,7 +124,7 @@ class SelectPipes:
 
     def write(self, data: memoryview) -> memoryview:
         try:
-            written = os.write(self.fds["stdin"], data[:_CHUNK])
+            written = os.write(self.fds["stdin"], data[:CHUNK_BYTES])
         except BlockingIOError:
             return data
         except OSError:
@@ -173,7 +173,7 @@ class _Reader(threading.Thread):
                     if self.pipes.closed:
                         return
                 try:
-                    chunk = os.read(self.fd, _CHUNK)
+                    chunk = os.read(self.fd, CHUNK_BYTES)
                 except OSError:
                     chunk = b""
                 with changed:

@@ -74,10 +74,10 @@ from mjarena.agents.errors import (
     BotTimeout,
     JudgeError,
 )
-from mjarena.protocol.bot_failures import _DETAIL_STDERR, _MEMORY_SIGNS, _PRINTABLE, _STDIN_HINT, _describe_exit
-from mjarena.protocol.bot_pipes import Deadline, _Child, _marker_span
+from mjarena.protocol.bot_failures import DETAIL_STDERR, MEMORY_SIGNS, PRINTABLE, STDIN_HINT, describe_exit
+from mjarena.protocol.bot_pipes import BotChild, Deadline, marker_span
 from mjarena.protocol.botzone import decode_output, encode_input, encode_request
-from mjarena.protocol.pipe_readers import _CHUNK, reader_kind
+from mjarena.protocol.pipe_readers import CHUNK_BYTES, reader_kind
 from mjarena.protocol.transport import Exchange, Reply
 from mjarena.sandbox import Box, Sandbox, SandboxUnavailable
 from mjarena.sandbox.accounting import live_group_members
@@ -154,7 +154,7 @@ class BotProcess:
         self.started_pids: list[int] = []
         self.error: BotError | None = None
         self.closed = False
-        self._child: _Child | None = None
+        self._child: BotChild | None = None
         self._box: Box | None = None
         self._files: dict[str, tuple[int, int] | None] = {}  # readable path -> (device, inode) at the first start
 
@@ -260,7 +260,7 @@ class BotProcess:
                 return f"the bot's file {path} was replaced while it played"
         return None
 
-    def _spawn(self) -> _Child:
+    def _spawn(self) -> BotChild:
         """Start the program afresh in the bot's box (made at its first start, kept for the game); a
         :class:`JudgeError` when its files are not there or the box cannot start it."""
         if not self._files and self._box is None:
@@ -287,16 +287,16 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError, SandboxUnavailable) as error:
             raise JudgeError(f"cannot start {shlex.join(self.argv)!r}: {error}") from None
         self.started_pids.append(process.pid)
-        return _Child(process, self.pipes)
+        return BotChild(process, self.pipes)
 
-    def _fail(self, child: _Child | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
+    def _fail(self, child: BotChild | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
         if child is not None:
             child.reap()
             tail = child.stderr_tail(self.stderr_limit)
             if tail and not error.stderr:
                 error.stderr = tail
-                last = tail.strip()[-_DETAIL_STDERR:]  # the whole tail stays in error.stderr
-                error.detail = f"{error.detail}; stderr:\n{last.translate(_PRINTABLE)}"
+                last = tail.strip()[-DETAIL_STDERR:]  # the whole tail stays in error.stderr
+                error.detail = f"{error.detail}; stderr:\n{last.translate(PRINTABLE)}"
                 error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
@@ -310,7 +310,7 @@ class BotProcess:
     def _limit_kib(self) -> int:
         return self.memory_limit_mib * 1024
 
-    def _memory_error(self, child: _Child, status: str | None = None) -> BotMemoryError:
+    def _memory_error(self, child: BotChild, status: str | None = None) -> BotMemoryError:
         if child.peak_kib > self._limit_kib():
             peak = f"{child.peak_kib / 1024:.0f} MiB"
             what = f"peak resident memory {peak}, over the limit of {self.memory_limit_mib} MiB"
@@ -318,12 +318,12 @@ class BotProcess:
             what = f"an allocation failed (memory limit {self.memory_limit_mib} MiB)"
         return BotMemoryError(f"{what}; {status}" if status else what)
 
-    def _collect(self, child: _Child, payload: bytes, deadline: Deadline, mode: str) -> tuple[str, bool]:
+    def _collect(self, child: BotChild, payload: bytes, deadline: Deadline, mode: str) -> tuple[str, bool]:
         """Write the request and read until the answer is complete; return (answer text, kept running)."""
         if mode == "keep" and child.exited():
             child.reap()
             raise BotCrash(
-                f"the bot asked to keep running, then exited ({_describe_exit(child.exit_status)}) "
+                f"the bot asked to keep running, then exited ({describe_exit(child.exit_status)}) "
                 "before its next request"
             )
         cpu_start = child.cpu()  # as measured when it was frozen after its last answer (0 for a new process)
@@ -339,7 +339,7 @@ class BotProcess:
         scanned = 0  # no marker line starts before this offset of ``out``
         try:
             while True:
-                span = _marker_span(out, scanned)
+                span = marker_span(out, scanned)
                 scanned = out.rfind(b"\n") + 1  # a marker line still to come starts in the last, open line
                 if span is not None:
                     child.leftover = bytes(out[span[1] :])
@@ -365,7 +365,7 @@ class BotProcess:
                             f"within {deadline.seconds:.3f} s{budget}"
                         )
                     raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}"
-                                     f"{_STDIN_HINT if waiting else ''}")
+                                     f"{STDIN_HINT if waiting else ''}")
                 now = time.monotonic()
                 if now >= next_poll:
                     next_poll = now + self.poll_interval
@@ -388,16 +388,16 @@ class BotProcess:
             if writing and not child.reaped:
                 pipes.watch_stdin(False)
 
-    def _check_cpu(self, child: _Child, cpu_start: float) -> None:
+    def _check_cpu(self, child: BotChild, cpu_start: float) -> None:
         """A timeout when the bot's process tree used more CPU time on this answer than the time limit."""
         used = child.cpu() - cpu_start
         if used > self.cpu_limit:
             child.reap()
             raise BotTimeout(f"used {used:.2f} s of CPU time, over the limit of {self.cpu_limit:.3f} s per answer")
 
-    def _read_stdout(self, child: _Child, out: bytearray) -> None:
+    def _read_stdout(self, child: BotChild, out: bytearray) -> None:
         room = self.output_limit + 1 - len(out)
-        chunk = child.pipes.read("stdout", max(1, min(_CHUNK, room)))
+        chunk = child.pipes.read("stdout", max(1, min(CHUNK_BYTES, room)))
         if chunk is None:
             return
         if chunk:
@@ -407,10 +407,10 @@ class BotProcess:
             child.pipes.forget("stdout")
 
     @staticmethod
-    def _write(child: _Child, pending: memoryview) -> memoryview:
+    def _write(child: BotChild, pending: memoryview) -> memoryview:
         return child.pipes.write(pending)
 
-    def _finish(self, child: _Child, out: bytearray, mode: str, cpu_start: float) -> tuple[str, bool]:
+    def _finish(self, child: BotChild, out: bytearray, mode: str, cpu_start: float) -> tuple[str, bool]:
         """The program exited: read what it left in the pipe, reap it, and judge how it ended."""
         until = time.monotonic() + _SETTLE_SECONDS  # pipes read by threads: what they still bring (not select)
         while child.stdout_open and len(out) <= self.output_limit:
@@ -429,13 +429,13 @@ class BotProcess:
         stderr = bytes(child.stderr_buffer).lower()
         if status != 0:
             memory = child.peak_kib > self._limit_kib() or child.process.oom_killed()
-            if memory or any(sign in stderr for sign in _MEMORY_SIGNS):
-                raise self._memory_error(child, _describe_exit(status))
-            raise BotCrash(_describe_exit(status))
+            if memory or any(sign in stderr for sign in MEMORY_SIGNS):
+                raise self._memory_error(child, describe_exit(status))
+            raise BotCrash(describe_exit(status))
         self._check_cpu(child, cpu_start)  # all of its processes reaped: every child's CPU time is in
         if child.peak_kib > self._limit_kib():
             raise self._memory_error(child)
-        span = _marker_span(out, final=True)
+        span = marker_span(out, final=True)
         if span is not None:  # answered and asked to be kept, then exited: found out at the next request
             child.leftover = bytes(out[span[1] :])
             return bytes(out[: span[0]]).decode("utf-8", "replace"), True

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from mjarena.protocol.botzone import (  # the framing and the answer checks are NOI 2014's
     KEEP_RUNNING,
     Request,
-    _bad,
+    bad_output,
     check_pass,
     decode_output,
     encode_input,
@@ -129,9 +129,9 @@ def _tile(token: str, position: int, text: str, request: str | None) -> int:
     try:
         kind = parse_tile(token.upper(), "thupc")
     except TileError as error:
-        raise _bad(f"{error} (token {position})", text, request) from None
+        raise bad_output(f"{error} (token {position})", text, request) from None
     if kind == WILD:
-        raise _bad(f"no {token!r} tile in the THUPC rules (token {position})", text, request)
+        raise bad_output(f"no {token!r} tile in the THUPC rules (token {position})", text, request)
     return kind
 
 
@@ -150,30 +150,30 @@ def parse_response(text: str, kind: str, request: str | None = None) -> Action:
     """
     tokens = text.split()
     if not tokens:
-        raise _bad("empty response", text, request)
+        raise bad_output("empty response", text, request)
     verb, arguments = tokens[0].upper(), tokens[1:]
     if verb in ("PASS", "HU", "PENG"):
         if arguments:
-            raise _bad(f"{verb} takes nothing after it", text, request)
+            raise bad_output(f"{verb} takes nothing after it", text, request)
         if verb == "HU":
             return Action("self_drawn" if kind == "draw" else "ron")
         return Action("pass" if verb == "PASS" else "pong")
     if verb == "CHI":
         if len(arguments) != 1:
-            raise _bad("CHI takes one tile (the run's lowest)", text, request)
+            raise bad_output("CHI takes one tile (the run's lowest)", text, request)
         return Action("chow", _tile(arguments[0], 2, text, request))
     if verb == "PLAY":
         if not arguments:
-            raise _bad("PLAY takes a tile", text, request)
+            raise bad_output("PLAY takes a tile", text, request)
         tile = _tile(arguments[0], 2, text, request)
         if tile == PASS:
             if len(arguments) != 2 or arguments[1] not in ("0", "1", "2", "3"):
-                raise _bad("PLAY PASS names a seat: PLAY PASS 0..3", text, request)
+                raise bad_output("PLAY PASS names a seat: PLAY PASS 0..3", text, request)
             return Action("discard", tile, int(arguments[1]))
         if len(arguments) != 1:
-            raise _bad("PLAY takes exactly one tile", text, request)
+            raise bad_output("PLAY takes exactly one tile", text, request)
         return Action("discard", tile)
-    raise _bad(f"unknown verb {tokens[0]!r} (PASS, PLAY, CHI, PENG, HU)", text, request)
+    raise bad_output(f"unknown verb {tokens[0]!r} (PASS, PLAY, CHI, PENG, HU)", text, request)
 
 
 def format_response(action: Action) -> str:

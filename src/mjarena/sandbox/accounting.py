@@ -28,20 +28,20 @@ class Usage:
         self.cpu = 0.0
 
 
-_SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
-_TICKS = _SYSCONF("SC_CLK_TCK") if _SYSCONF else 100
-_PAGE_KIB = _SYSCONF("SC_PAGE_SIZE") // 1024 if _SYSCONF else 4
+SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
+_TICKS = SYSCONF("SC_CLK_TCK") if SYSCONF else 100
+_PAGE_KIB = SYSCONF("SC_PAGE_SIZE") // 1024 if SYSCONF else 4
 
 
-def _stat(pid: int) -> tuple[float, float, int] | None:
+def proc_stat(pid: int) -> tuple[float, float, int] | None:
     """(CPU seconds of its own, CPU seconds of the children it reaped, resident KiB: 0 for a zombie) of one
     process, None when it is gone."""
     fields = stat_fields(pid)
-    return None if fields is None else _usage(fields)
+    return None if fields is None else usage_of(fields)
 
 
-def _usage(fields: list[bytes]) -> tuple[float, float, int]:
-    """:func:`_stat` from a process's :func:`~mjarena.lifetime.parse_stat` fields."""
+def usage_of(fields: list[bytes]) -> tuple[float, float, int]:
+    """:func:`proc_stat` from a process's :func:`~mjarena.lifetime.parse_stat` fields."""
     own = (int(fields[11]) + int(fields[12])) / _TICKS
     reaped = (int(fields[13]) + int(fields[14])) / _TICKS
     resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
@@ -96,10 +96,10 @@ def _all_stopped(pid: int) -> bool:
 
 def live_group_members(pgid: int) -> list[int]:
     """The pids of the processes of group ``pgid`` that are alive (zombies not counted), from ``/proc``."""
-    return _live_groups({pgid}).get(pgid, [])
+    return live_groups({pgid}).get(pgid, [])
 
 
-def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
+def live_groups(pgids: set[int]) -> dict[int, list[int]]:
     found: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -112,7 +112,7 @@ def _live_groups(pgids: set[int]) -> dict[int, list[int]]:
     return found
 
 
-def _count_processes(uid: int) -> int:
+def count_processes(uid: int) -> int:
     count = 0
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():

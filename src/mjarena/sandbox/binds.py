@@ -26,11 +26,11 @@ _SYSTEM_ETC = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/fpc.cfg", "/etc/fpc-*.cfg", "/etc/java-*",
     "/etc/ssl/certs/java", "/etc/ssl/openssl.cnf",
 )
-_TMPFS = ("/tmp", "/dev/shm")  # the box's writable places: capped, wiped between programs, counted as memory
+TMPFS = ("/tmp", "/dev/shm")  # the box's writable places: capped, wiped between programs, counted as memory
 _DEV_BYTES = 64 << 10  # a compiler's /dev: a read-only tmpfs holding null alone
 
 
-def _within(path: str, folder: str) -> bool:
+def within(path: str, folder: str) -> bool:
     """Whether ``path`` is ``folder`` or inside it."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
@@ -40,12 +40,12 @@ def _ancestors(path: str) -> list[str]:
     return [str(Path(*parts[:i])) for i in range(2, len(parts))]
 
 
-def _interpreter_tree(executable: str) -> str | None:
+def interpreter_tree(executable: str) -> str | None:
     """The runtime tree to show for an executable outside the system directories: ``prefix`` for
     ``prefix/bin/python3.11`` when ``prefix/lib`` exists (pyenv, nvm, a JDK); None for any other program, which
     is shown alone (a folder that merely holds a bot, /tmp say, is not shown with it).
 
-    >>> _interpreter_tree("/usr/bin/python3") is None
+    >>> interpreter_tree("/usr/bin/python3") is None
     True
     """
     real = os.path.realpath(executable)
@@ -58,13 +58,13 @@ def _interpreter_tree(executable: str) -> str | None:
     return None
 
 
-def _bot_own(program: str) -> bool:
+def bot_own(program: str) -> bool:
     """Whether the real path ``program`` is a bot's own file (shown as it is), not a system or interpreter one.
 
-    >>> _bot_own("/usr/bin/true"), _bot_own("/srv/builds/team/bot")
+    >>> bot_own("/usr/bin/true"), bot_own("/srv/builds/team/bot")
     (False, True)
     """
-    return not any(_within(program, folder) for folder in _SYSTEM_DIRS) and _interpreter_tree(program) is None
+    return not any(within(program, folder) for folder in _SYSTEM_DIRS) and interpreter_tree(program) is None
 
 
 def own_path(path: str, *, program: bool = False) -> bool:
@@ -75,7 +75,7 @@ def own_path(path: str, *, program: bool = False) -> bool:
     (False, True)
     """
     real = os.path.realpath(path)
-    return _bot_own(real) if program else not any(_within(real, folder) for folder in _SYSTEM_DIRS)
+    return bot_own(real) if program else not any(within(real, folder) for folder in _SYSTEM_DIRS)
 
 
 @functools.cache
@@ -114,7 +114,7 @@ def resolve_command(argv: Sequence[str], cwd: str) -> tuple[list[str], list[str]
     if not os.access(program, os.X_OK):
         raise PermissionError(f"not executable: {argv[0]}")
     visible = [program]
-    tree = _interpreter_tree(program)
+    tree = interpreter_tree(program)
     if tree is not None:
         visible.append(tree)
     for word in argv[1:]:
@@ -132,13 +132,13 @@ def _system_etc() -> tuple[str, ...]:
 
 
 
-def _runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
+def runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
     """bwrap arguments showing the slot's copies of ``paths`` and of the ``/etc`` files (made when missing)."""
-    links = [folder for folder in _SYSTEM_DIRS if os.path.islink(folder)]  # made by :func:`_binds`
+    links = [folder for folder in _SYSTEM_DIRS if os.path.islink(folder)]  # made by :func:`bwrap_binds`
     return copies.slot_binds(folder, slot, [*paths, *_system_etc()], links)
 
 
-def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
+def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
            output_bytes: int | None = None, memory_limit: int | None = None,
            runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
     """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
@@ -160,7 +160,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
     proc = procview.binds(memory_limit)
     if runtime is not None:
         folder, slot, paths = runtime
-        args += _runtime_binds(folder, slot, paths)
+        args += runtime_binds(folder, slot, paths)
         proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
                 and os.path.isfile(word) else word for word in proc]
     args += ["--proc", "/proc", *proc]
@@ -169,13 +169,13 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
     else:  # no tty, ptmx, zero, random, stdin, fd/: nothing in /dev that a compiler could wait on or read forever
         args += ["--size", str(_DEV_BYTES), "--perms", "0755", "--tmpfs", "/dev", "--dev-bind", "/dev/null",
                  "/dev/null", "--perms", "0755", "--dir", "/dev/shm", "--remount-ro", "/dev"]
-    for mount in _TMPFS:
+    for mount in TMPFS:
         args += ["--size", str(tmp_bytes), "--perms", "1777", "--tmpfs", mount]
     mounts = {(path, "--ro-bind") for path in _system_etc()} if runtime is None else set()
     mounts |= {(os.path.abspath(p), "--ro-bind") for p in readable}
     mounts |= {(os.path.abspath(p), "--bind") for p in writable}
-    private = ("/", *_TMPFS)  # never covered by a shown folder: the box's own root and tmpfs mounts
-    mounts = {(path, how) for path, how in mounts if not any(_within(place, path) for place in private)}
+    private = ("/", *TMPFS)  # never covered by a shown folder: the box's own root and tmpfs mounts
+    mounts = {(path, how) for path, how in mounts if not any(within(place, path) for place in private)}
     made: set[str] = {"/", "/usr", "/tmp", "/proc", "/dev"}
     for path, how in sorted(mounts, key=lambda item: (item[0].count("/"), item[0], item[1])):
         if how == "--ro-bind" and (path + "/").startswith(tuple(shown)):
@@ -198,7 +198,7 @@ def _binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes
 
 
 
-def _check_others_can_read(paths: Iterable[str]) -> None:
+def check_others_can_read(paths: Iterable[str]) -> None:
     """A root judge runs the box under a uid of its own, which sees a shown file only when anyone may read it:
     say so at once (:class:`PermissionError`) rather than let the bot crash on its own files."""
     for path in paths:

@@ -40,21 +40,21 @@ from pathlib import Path
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat
 from mjarena.sandbox import copies, portable, procview, seccomp
-from mjarena.sandbox.accounting import _SYSCONF, _count_processes, _live_groups, _usage, peak_kib
+from mjarena.sandbox.accounting import SYSCONF, count_processes, live_groups, peak_kib, usage_of
 from mjarena.sandbox.binds import (
-    _TMPFS,
-    _binds,
-    _bot_own,
-    _check_others_can_read,
-    _interpreter_tree,
-    _runtime_binds,
-    _within,
+    TMPFS,
+    bot_own,
+    bwrap_binds,
+    check_others_can_read,
+    interpreter_tree,
     resolve_command,
+    runtime_binds,
+    within,
 )
-from mjarena.sandbox.build_output import _compiler_streams, _copy_output, _measure_output
+from mjarena.sandbox.build_output import compiler_streams, copy_output, measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
-from mjarena.sandbox.process import _REAP_SECONDS, Process, _Boxed, _Child, _PortableChild, _WindowsChild
+from mjarena.sandbox.process import REAP_SECONDS, BoxedChild, PlainChild, PortableChild, Process, WindowsChild
 
 __all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
 
@@ -132,7 +132,7 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
     if own_uid:
         limits["nproc"] = sandbox.max_processes
     elif _judge_uid() != 0:  # the box shares the judge's uid: leave room for what it already runs
-        limits["nproc"] = sandbox.max_processes + _count_processes(_judge_uid())
+        limits["nproc"] = sandbox.max_processes + count_processes(_judge_uid())
     # (root ignores the process-count limit: under a root judge without a uid of its own, none is set)
     if memory_limit is not None:
         limits["data"] = memory_limit + _DATA_ALLOWANCE
@@ -143,7 +143,7 @@ def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_
 
 #: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
 #: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
-_DATA_ALLOWANCE = (_SYSCONF("SC_PHYS_PAGES") * _SYSCONF("SC_PAGE_SIZE") // 64 if _SYSCONF else 0) + 256 * MIB
+_DATA_ALLOWANCE = (SYSCONF("SC_PHYS_PAGES") * SYSCONF("SC_PAGE_SIZE") // 64 if SYSCONF else 0) + 256 * MIB
 _RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
 #: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
 #: so their number is bounded (a JVM, Node or CPython needs a few dozen).
@@ -260,7 +260,7 @@ class Box:
             self._stat_fd = self._children_fd = self._output_fd = -1
             self._tmpfs_fds = []
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self._bwrap.wait(_REAP_SECONDS)
+                self._bwrap.wait(REAP_SECONDS)
             if self._bwrap.returncode is None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self._bwrap.pid, signal.SIGKILL)
@@ -286,7 +286,7 @@ class Box:
             portable.sweep(self)
             return
         end = time.monotonic() + seconds
-        while groups := _live_groups(set(self.started_pids)):
+        while groups := live_groups(set(self.started_pids)):
             for pgid in groups:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(pgid, signal.SIGKILL)
@@ -302,8 +302,8 @@ class Box:
             proc = portable.start(self)
             self.started_pids.append(proc.pid)
             if sys.platform == "win32":
-                return _WindowsChild(self, proc)
-            return _PortableChild(self, proc)
+                return WindowsChild(self, proc)
+            return PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
             limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
@@ -322,9 +322,9 @@ class Box:
                 env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True, bufsize=0,
             )
             self.started_pids.append(proc.pid)
-            return _Child(self, proc)
+            return PlainChild(self, proc)
         self._before = set(os.listdir(self.workdir))
-        ours, theirs = _compiler_streams()
+        ours, theirs = compiler_streams()
         try:
             proc = subprocess.Popen(self._command, stdin=theirs[0], stdout=theirs[1], stderr=theirs[2],
                                     env={**os.environ, **self.env}, cwd=self.workdir, start_new_session=True)
@@ -336,7 +336,7 @@ class Box:
             for fd in theirs:
                 os.close(fd)
         self.started_pids.append(proc.pid)
-        return _Child(self, proc, ours)
+        return PlainChild(self, proc, ours)
 
     # -- a bwrap box ----------------------------------------------------------------------------------------
 
@@ -346,18 +346,18 @@ class Box:
         if not sys.platform.startswith("linux"):
             raise _off_linux()
         root = os.getuid() == 0
-        init_tree = _interpreter_tree(_init_python())
+        init_tree = interpreter_tree(_init_python())
         runtime = self._runtime(command[0])
         if runtime is not None:  # the runtime's files come from the slot's copies: only the bot's own shown as they are
-            visible = [path for path in visible[1:] if path != _interpreter_tree(command[0])]
-            if _bot_own(command[0]):
+            visible = [path for path in visible[1:] if path != interpreter_tree(command[0])]
+            if bot_own(command[0]):
                 visible.append(command[0])
             init_tree = None
         shown = [*self.readable, *visible, *([init_tree] if init_tree else [])]
         if self.build_output is not None:  # the working folder's files are shown in its tmpfs
-            shown = [path for path in shown if not _within(os.path.abspath(path), self.workdir)]
+            shown = [path for path in shown if not within(os.path.abspath(path), self.workdir)]
         if root:
-            _check_others_can_read([*self.readable, *visible])
+            check_others_can_read([*self.readable, *visible])
             self._slot = _take_slot()
         uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
         tmp_bytes = self.sandbox.tmp_mib * MIB
@@ -368,7 +368,8 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
-        outer += _binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit, runtime)
+        outer += bwrap_binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit,
+                             runtime)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -389,7 +390,7 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(_TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
+            "tmpfs": list(TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})
@@ -402,7 +403,7 @@ class Box:
         self._stat_fd = os.open(f"/proc/{self.init_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
         self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
         self._tmpfs_fds = [os.open(f"/proc/{self.init_pid}/root{mount}", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-                           for mount in _TMPFS]
+                           for mount in TMPFS]
         if self.build_output is not None:  # opened before any program runs: nothing in the box has moved yet
             self._output_fd = os.open(f"/proc/{self.init_pid}/root{self.workdir}",
                                       os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -419,7 +420,7 @@ class Box:
             command, _ = resolve_command(self.argv, self.workdir)
             runtime = self._runtime(command[0])
             if runtime is not None:
-                _runtime_binds(*runtime)
+                runtime_binds(*runtime)
 
     def _runtime(self, program: str) -> tuple[str, int, list[str]] | None:
         """(the copies' folder, the seat slot, the paths to show from it) when this box gets private copies of its
@@ -427,7 +428,7 @@ class Box:
         if self.seat is None or not self.sandbox.private_runtimes or self.build_output is not None:
             return None
         paths: list[str] = []
-        for executable, own in ((program, _bot_own(program)), (_init_python(), False)):
+        for executable, own in ((program, bot_own(program)), (_init_python(), False)):
             trees, files = copies.runtime_paths(executable, own)
             paths += [path for path in (*trees, *files) if path not in paths]
         return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
@@ -441,7 +442,7 @@ class Box:
             theirs = (pipes[0][0], pipes[1][1], pipes[2][1])
             ours = (pipes[0][1], pipes[1][0], pipes[2][0])
         else:
-            ours, theirs = _compiler_streams()
+            ours, theirs = compiler_streams()
         try:
             self._send({"run": self._command}, theirs)
         finally:
@@ -456,7 +457,7 @@ class Box:
             raise
         pid = self._host_pid(started[0])
         self.started_pids.append(pid)
-        return _Boxed(self, pid, ours)
+        return BoxedChild(self, pid, ours)
 
     def _host_pid(self, inner: int) -> int:
         """The judge's pid of the init's child ``inner`` (0 when it is already gone)."""
@@ -572,7 +573,7 @@ class Box:
         if not sys.platform.startswith("linux"):
             raise _off_linux()
         try:
-            return _usage(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
+            return usage_of(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
 
@@ -585,14 +586,14 @@ class Box:
         if self.build_output is None:
             raise BoxError("keep_output is for a compiler's box (build_output)")
         if not self.sandbox.boxed:
-            return _measure_output(self.workdir, self._before, self.build_output)
+            return measure_output(self.workdir, self._before, self.build_output)
         if not sys.platform.startswith("linux"):
             raise _off_linux()
         if self._output_fd < 0:
             raise BoxError("the box is closed, or its program never started")
         folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=self._output_fd)
         try:
-            return _copy_output(folder, self.workdir, self.build_output)
+            return copy_output(folder, self.workdir, self.build_output)
         finally:
             os.close(folder)
 

@@ -25,7 +25,7 @@ def output_cost(size: int) -> int:
     return _BLOCK + -(-size // _BLOCK) * _BLOCK
 
 
-def _copy_output(source: int, dest: str, budget: int) -> int | None:
+def copy_output(source: int, dest: str, budget: int) -> int | None:
     """Copy the tree of the directory ``source`` (a descriptor; the box's tmpfs) into the folder ``dest``: folders,
     regular files (permissions at most 0755) and symbolic links (as links, never followed), skipping what lies on
     another file system (the files shown from the judge's folder) and anything else; the :func:`output_cost`
@@ -82,7 +82,7 @@ def _copy_file(folder: int, name: str, path: str, info: os.stat_result) -> None:
         os.close(source)
 
 
-def _measure_output(folder: str, before: set[str], budget: int) -> int | None:
+def measure_output(folder: str, before: set[str], budget: int) -> int | None:
     """The :func:`output_cost` of what a program run with no box wrote into ``folder`` (the entries not in
     ``before``), or None once it passes ``budget``."""
     used = 0
@@ -98,7 +98,7 @@ def _measure_output(folder: str, before: set[str], budget: int) -> int | None:
     return used
 
 
-def _compiler_streams() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def compiler_streams() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """A compiler's standard streams: ``(ours, theirs)``, all three stream sockets, which no one can open again
     through ``/proc/self/fd/N`` (a pipe there would open, and wait for a writer).  Its input is at its end from
     the start (we close our side at once, and keep -1 for it)."""

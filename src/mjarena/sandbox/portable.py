@@ -15,7 +15,7 @@ tree at the end, also when the judge dies; where no job can be made, the tree ps
 process.  Memory is the tree's working set sampled while it runs, each process's peak working set when it is
 measured for its answer; suspending and resuming are psutil's (the system's own suspension of every thread), and
 its pipes are read by threads (:mod:`mjarena.protocol.pipe_readers`).  The process kind is
-:class:`mjarena.sandbox.process._WindowsChild`.
+:class:`mjarena.sandbox.process.WindowsChild`.
 
 Linux runs this backend only in the test mode that takes away what the other systems lack
 (``tests/platform_sim.py``: ``sys.platform`` set, the names the system lacks removed, ``/proc`` hidden in a mount

@@ -18,14 +18,14 @@ from typing import Protocol
 
 from mjarena.lifetime import children as _children
 from mjarena.sandbox import portable
-from mjarena.sandbox.accounting import Usage, _stat, await_stopped, peak_kib
+from mjarena.sandbox.accounting import Usage, await_stopped, peak_kib, proc_stat
 from mjarena.sandbox.cgroup import BoxCgroup
 
 __all__ = ["Box", "Process"]
 
-_REAP_SECONDS = 5.0
+REAP_SECONDS = 5.0
 _STOP_SECONDS = 0.2  # how long a freeze waits for the stop to take hold (a thread in the kernel may take longer)
-_POSIX = "signals, process groups and wait4 are POSIX's: on Windows the process kind is _WindowsChild"
+_POSIX = "signals, process groups and wait4 are POSIX's: on Windows the process kind is WindowsChild"
 
 
 class Box(Protocol):
@@ -105,7 +105,7 @@ class Process:
         resident = high = 0
         cpu, held = self._extra()
         for pid in self.tree() if pids is None else pids:
-            sample = _stat(pid)
+            sample = proc_stat(pid)
             if sample is None:
                 continue
             cpu += sample[0] + sample[1]
@@ -179,7 +179,7 @@ class Process:
         self._signal_tree(signal.SIGKILL, rounds=2)
         self.frozen = False
 
-    def reap(self, timeout: float = _REAP_SECONDS) -> int | None:
+    def reap(self, timeout: float = REAP_SECONDS) -> int | None:
         """Kill what is left of the program, reap it all, and give back its exit status (None when it could not
         be known within ``timeout``: stuck in the kernel; the judge never hangs on it).  Safe to call twice."""
         if not self.reaped:
@@ -206,7 +206,7 @@ class Process:
         return self._oom
 
 
-class _Child(Process):
+class PlainChild(Process):
     """No box: the program is the judge's own child (``setpriv --pdeathsig`` and ``prlimit`` in front)."""
 
     def __init__(self, box: Box, proc: subprocess.Popen[bytes], fds: tuple[int, int, int] | None = None) -> None:
@@ -228,7 +228,7 @@ class _Child(Process):
 
     def exited(self) -> bool:
         if sys.platform != "linux":
-            raise NotImplementedError("waitid: off Linux the process kind is _PortableChild")
+            raise NotImplementedError("waitid: off Linux the process kind is PortableChild")
         if self.reaped:
             return True
         try:  # it stays a zombie until reaped, so its pid and process group cannot be reused meanwhile
@@ -277,7 +277,7 @@ class _Child(Process):
                 self.pidfd = None
 
 
-class _PortableChild(_Child):
+class PortableChild(PlainChild):
     """No box, off Linux: the tree, its memory and CPU from psutil (:mod:`mjarena.sandbox.portable`)."""
 
     def exited(self) -> bool:
@@ -290,7 +290,7 @@ class _PortableChild(_Child):
         return portable.measure(self, pids)
 
 
-class _WindowsChild(Process):
+class WindowsChild(Process):
     """No box, on Windows: no signals, process groups, pidfds or ``wait4``.  The tree, its memory and CPU from
     psutil; frozen and thawed by psutil's suspend and resume; killed by its Job Object and psutil's tree walk
     (:func:`mjarena.sandbox.portable.kill_tree`); its exit status from the :class:`subprocess.Popen`."""
@@ -340,7 +340,7 @@ class _WindowsChild(Process):
             self.exit_status = self.proc.wait(timeout)
 
 
-class _Boxed(Process):
+class BoxedChild(Process):
     """A program that the box's init started."""
 
     def __init__(self, box: Box, pid: int, fds: tuple[int, int, int]) -> None:
