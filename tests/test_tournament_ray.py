@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -174,6 +175,29 @@ def test_a_program_whose_files_cannot_travel_is_refused_before_any_game(
     assert code == 2 and "--bot mine: cannot send its files to the cluster's nodes" in err and why in err, err
     assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text()
     assert not list((out / "replays").glob("*.json"))
+
+
+def test_a_tournament_on_ray_checks_its_nodes_for_its_own_box_and_the_runtimes(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, a tournament's nodes were checked for no box and no runtime: a node whose box could not start took
+    games, and every bot of them erred there."""
+    from mjarena.arena import executors
+    from mjarena.arena.executors import LocalExecutor
+    from mjarena.arena.node_check import NodeCheck, judge_runtimes
+    from mjarena.arena.tournament import run_tournament
+    from mjarena.arena.tournament_settings import Entrant, Settings
+
+    asked: dict[str, Any] = {}
+
+    def recording(kind: str, workers: int | None = None, *, check: NodeCheck | None = None) -> LocalExecutor:
+        asked.update(kind=kind, check=check)
+        return LocalExecutor(1)
+
+    monkeypatch.setattr(executors, "make_executor", recording)
+    settings = Settings.create([Entrant(f"g{number}", "builtin:greedy") for number in range(4)], rounds=1, seed=1)
+    run_tournament(settings, tmp_path / "t", executor="ray", workers=1, progress=False,
+                   sandbox=Sandbox(kind="none"))
+    assert asked == {"kind": "ray", "check": NodeCheck("none", judge_runtimes())}
 
 
 def test_what_travels_of_a_command(tmp_path: Path) -> None:

@@ -355,10 +355,14 @@ def run_tournament(
     finished games are kept, the running ones are dropped at once (their workers and bots killed); running again
     resumes."""
     from mjarena.arena.executors import make_executor
+    from mjarena.arena.node_check import NodeCheck
 
     tournament = Tournament(settings, out_dir, seed_given=seed_given, sandbox=sandbox)
+    check = None
     if executor == "ray":  # before Ray starts: a bot whose files cannot travel is refused at once
         tournament.ship_bots()
-    with make_executor(executor, workers) as pool:  # on an exception: the workers killed, nothing waited for
+        check = NodeCheck.for_games(sandbox.kind)  # a node plays only with the bots' box and runtimes
+    # on an exception: the workers killed, nothing waited for
+    with make_executor(executor, workers, check=check) as pool:
         return tournament.run(pool, progress=progress, log=log)
 

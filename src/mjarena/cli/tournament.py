@@ -99,7 +99,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         _check_writable("--plot", args.plot)
     sandbox = sandbox_for(args, [args.a, args.b])
     check_entrants(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
-               Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
+                   Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
     try:
         executor = make_executor(args.executor, args.workers)
     except ExecutorUnavailable as error:

@@ -171,7 +171,7 @@ class WildTable:
 
 _TABLES: dict[str, WildTable] = {
     "cap4": WildTable(_std.SUIT_CLASS, _std.HONOUR_CLASS, _std.PAIR, _std.TRIPLE, _std.FINAL, _std.SUIT_CLASSES,
-                   len(_std.FINAL) // (_std.STRIDE * (max(_std.TRIPLE) + 1)), 1),
+                      len(_std.FINAL) // (_std.STRIDE * (max(_std.TRIPLE) + 1)), 1),
 }
 
 

@@ -139,8 +139,8 @@ def runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
 
 
 def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
-           output_bytes: int | None = None, memory_limit: int | None = None,
-           runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
+                output_bytes: int | None = None, memory_limit: int | None = None,
+                runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
     """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
     counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
     given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
