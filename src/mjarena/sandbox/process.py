@@ -206,16 +206,20 @@ class Process:
         return self._oom
 
 
+def _popen_fds(proc: subprocess.Popen[bytes]) -> tuple[int, int, int]:
+    """The judge's ends of ``proc``'s pipes as raw descriptors of their own (the Popen's file objects closed)."""
+    assert proc.stdin and proc.stdout and proc.stderr
+    fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
+    return fds
+
+
 class PlainChild(Process):
     """No box: the program is the judge's own child (``setpriv --pdeathsig`` and ``prlimit`` in front)."""
 
     def __init__(self, box: Box, proc: subprocess.Popen[bytes], fds: tuple[int, int, int] | None = None) -> None:
-        if fds is None:  # the streams are the Popen's pipes
-            assert proc.stdin and proc.stdout and proc.stderr
-            fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                stream.close()
-        super().__init__(box, proc.pid, *fds)
+        super().__init__(box, proc.pid, *(fds if fds is not None else _popen_fds(proc)))
         self.proc = proc
         self.pidfd: int | None = None
         if sys.platform == "linux":  # pidfds are Linux's (5.3 and later)
@@ -296,11 +300,7 @@ class WindowsChild(Process):
     (:func:`mjarena.sandbox.portable.kill_tree`); its exit status from the :class:`subprocess.Popen`."""
 
     def __init__(self, box: Box, proc: subprocess.Popen[bytes]) -> None:
-        assert proc.stdin and proc.stdout and proc.stderr
-        fds = (os.dup(proc.stdin.fileno()), os.dup(proc.stdout.fileno()), os.dup(proc.stderr.fileno()))
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            stream.close()
-        super().__init__(box, proc.pid, *fds)
+        super().__init__(box, proc.pid, *_popen_fds(proc))
         self.proc = proc
 
     @property
