@@ -15,11 +15,8 @@ without Ray.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -30,13 +27,13 @@ import pytest
 
 from mjarena.builds.shipping import ShippingError, materialise, pack, verify
 from mjarena.contest.games import public_replay
-
-ROOT = Path(__file__).resolve().parent.parent
+from namespaced import run_scenario, why_no_namespaces
 
 
 def _cluster_unavailable() -> str | None:
-    if os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None:
-        return "needs root and unshare(1), ip(8) for the cluster's namespaces"
+    why = why_no_namespaces()
+    if why is not None:
+        return why
     missing = [tool for tool in ("g++", "node") if shutil.which(tool) is None]
     if missing and os.environ.get("MJARENA_REQUIRE_TOOLCHAINS") != "1":
         return f"the bots' toolchains are missing: {', '.join(missing)}"
@@ -47,13 +44,7 @@ def _cluster_unavailable() -> str | None:
 @pytest.mark.skipif(_cluster_unavailable() is not None, reason=str(_cluster_unavailable()))
 def test_a_two_node_cluster_without_a_shared_folder_plays_every_game_and_a_dead_node_is_a_judge_error(
         tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run(
-        ["unshare", "--net", "--pid", "--fork", "--mount-proc", "--kill-child", sys.executable,
-         str(ROOT / "tests" / "ray_cluster_scenario.py"), str(tmp_path)],
-        env=env, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
-    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    facts = run_scenario("ray_cluster_scenario.py", tmp_path, timeout=240)
     print("\n".join(facts["steps"]))
     # the far node is as another machine: it cannot see the contest, yet played games from the builds sent to it
     assert facts["built"] == 8 and facts["head_sees_contest"] and not facts["far_sees_contest"]

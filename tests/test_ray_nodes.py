@@ -18,8 +18,6 @@ import json
 import logging
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -34,12 +32,11 @@ from mjarena.arena.executors import NodeFailure
 from mjarena.arena.node_check import MAX_CLOCK_SKEW, RECHECK_SECONDS, SPEED_MARGIN, NodeCheck, Roster, check_here
 from mjarena.builds.shipping import held, pack, trim
 from mjarena.contest.admin_pages import games_page
+from namespaced import run_scenario, why_no_namespaces
 from ray_nodes_scenario import RUNTIME
 from test_contest import TEAMS, Server, play_round
 
 from boxes import requires_bwrap
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # -- the roster: which node plays -------------------------------------------------------------------------
 
@@ -160,7 +157,6 @@ def test_the_check_finds_a_missing_runtime_a_box_that_does_not_answer_and_a_cach
 
 
 def test_the_runtimes_every_node_needs_are_those_the_judges_machine_runs_bots_with() -> None:
-    import shutil
 
     runtimes = node_check.judge_runtimes()
     assert all(shutil.which(program) for program in runtimes) and "g++" not in runtimes
@@ -308,9 +304,7 @@ def _cluster_unavailable() -> str | None:
         import ray  # noqa: F401
     except ImportError:
         return "Ray is not installed"
-    if os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None:
-        return "needs root and unshare(1), ip(8) for the cluster's namespaces"
-    return None
+    return why_no_namespaces()
 
 
 @pytest.mark.slow
@@ -318,13 +312,7 @@ def _cluster_unavailable() -> str | None:
 @pytest.mark.skipif(_cluster_unavailable() is not None, reason=str(_cluster_unavailable()))
 def test_on_ray_a_node_that_fails_its_check_is_left_out_and_one_that_joins_later_is_checked_before_it_plays(
         tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run(
-        ["unshare", "--net", "--pid", "--fork", "--mount-proc", "--kill-child", sys.executable,
-         str(ROOT / "tests" / "ray_nodes_scenario.py"), str(tmp_path)],
-        env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
-    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    facts = run_scenario("ray_nodes_scenario.py", tmp_path, timeout=300)
     head, cores, cpus = facts["head"], facts["cores"], facts["cpus"]
     start = {row["id"]: row for row in facts["nodes_at_start"]}
     assert len(start) == 2 and start[head]["state"] == "ready" and start[head]["head"]
