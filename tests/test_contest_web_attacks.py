@@ -16,7 +16,6 @@ import socket
 import socketserver
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from contest_forms import form_csrf, post_login
+from live_server import running
 from test_contest import BOT, Server, play_round
 
 BOT_WITH_SECRET = BOT.replace(b"contest-bot-v1", b"red-secret")
@@ -265,32 +265,13 @@ def test_a_padding_bots_replay_stays_within_its_budget_and_so_does_the_database(
 # -- over real sockets: uvicorn in a thread, a Host-rewriting proxy, Chromium -------------------------------------
 
 
-def _listening() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    return sock
-
-
 @contextlib.contextmanager
 def serving(app: Any) -> Iterator[str]:
     """``app`` under uvicorn on a free port of 127.0.0.1, in a thread; its base URL."""
     import uvicorn
 
-    sock = _listening()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+    with running(uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))) as (_, port):
+        yield f"http://127.0.0.1:{port}"
 
 
 class HostRewritingProxy(socketserver.ThreadingTCPServer):

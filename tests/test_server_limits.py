@@ -29,6 +29,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
+from live_server import running
 from mjarena.logs import RepeatFilter, limit_repeats
 from mjarena.web.server import Connections, TimelyH11, config, total_cap
 
@@ -114,19 +115,10 @@ def small_server() -> Iterator[SmallServer]:
     async def big(request: Any) -> Response:
         return Response(b"x" * (64 << 20))
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
     app = Starlette(routes=[Route("/", hello), Route("/big", big)])
     server = uvicorn.Server(config(app, "127.0.0.1", 0, http=Small))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield sock.getsockname(), server
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with running(server) as address:
+        yield address, server
 
 
 def _connect(address: tuple[str, int], source: str) -> socket.socket:

@@ -26,6 +26,7 @@ with warnings.catch_warnings():  # Starlette 1.x would rather its test client ra
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from live_server import running
 from mjarena.arena.match import run_match
 from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
@@ -697,7 +698,6 @@ def test_every_error_page_is_4xx_without_a_traceback(client: TestClient, method:
 @pytest.fixture
 def live_server(root: Path) -> Iterator[tuple[str, int]]:
     """The app behind :func:`mjarena.web.server.config` on a free port, with a head timeout of 0.5 s."""
-    import socket
 
     import uvicorn
 
@@ -706,19 +706,8 @@ def live_server(root: Path) -> Iterator[tuple[str, int]]:
     class Quick(TimelyH11):
         header_seconds = 0.5
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(config(create_app(root), "127.0.0.1", 0, http=Quick))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(500):
-        if server.started:
-            break
-        threading.Event().wait(0.02)
-    yield sock.getsockname()
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with running(uvicorn.Server(config(create_app(root), "127.0.0.1", 0, http=Quick))) as address:
+        yield address
 
 
 def test_a_request_head_that_does_not_arrive_in_time_closes_the_connection(live_server: tuple[str, int]) -> None:

@@ -31,6 +31,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from live_server import running
 from mjarena.arena.match import run_match
 from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
@@ -487,19 +488,8 @@ def live_server(root: Path) -> Iterator[tuple[str, int]]:
 
     from mjarena.web.server import config
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(config(create_app(root), "127.0.0.1", 0))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(500):
-        if server.started:
-            break
-        threading.Event().wait(0.02)
-    yield sock.getsockname()
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with running(uvicorn.Server(config(create_app(root), "127.0.0.1", 0))) as address:
+        yield address
 
 
 def test_a_request_head_over_16_kib_in_one_read_is_refused(live_server: tuple[str, int]) -> None:

@@ -13,7 +13,6 @@ import io
 import os
 import re
 import shlex
-import socket
 import sys
 import tempfile
 import threading
@@ -24,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from live_server import running
 from mjarena.arena.match import run_match
 from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
@@ -80,20 +80,8 @@ def server(root: Path) -> Iterator[str]:
 
     from mjarena.web import create_app
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(root), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with running(uvicorn.Server(uvicorn.Config(create_app(root), log_level="warning", lifespan="on"))) as (_, port):
+        yield f"http://127.0.0.1:{port}"
 
 
 def _failed(request: Any, problems: list[str]) -> None:
