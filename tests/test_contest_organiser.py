@@ -423,12 +423,16 @@ def _set_points(server: Server, round_no: int, points: dict[str, float]) -> None
                        "game_id IN (SELECT id FROM games WHERE round = ?)", (value, team, round_no))
 
 
-def test_a_round_planned_during_the_freeze_is_paired_on_the_results_the_public_sees(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rank_by", ["points", "points_per_game"])
+def test_a_round_planned_during_the_freeze_is_paired_on_the_results_the_public_sees(tmp_path: Path,
+                                                                                    rank_by: str) -> None:
     """An attack of our own: a round planned during the freeze was seated by the real points, frozen games
     included, and its tables are public (/api/rounds), so who sat with whom told who led.  It is paired on the
-    standings the public sees, and the public's thinking figures leave the frozen games out too."""
+    standings the public sees (by points, or by points per game: the pairing follows the ranking), and the
+    public's thinking figures leave the frozen games out too."""
     teams = [f"t{number}" for number in range(8)]
-    server = Server(tmp_path / "contest", teams=teams, freeze=5.0)  # the window: 1000 to 1600 s, frozen from 1300
+    # the window: 1000 to 1600 s, frozen from 1300
+    server = Server(tmp_path / "contest", teams=teams, freeze=5.0, rank_by=rank_by)
     for team in teams:
         server.upload(team)
     before = play_round(server)
