@@ -377,13 +377,16 @@ def test_every_source_and_replay_in_one_archive(server: Server, tmp_path: Path, 
     members = zipfile.ZipFile(io.BytesIO(response.content))
     names = set(members.namelist())
     submissions = server.contest.db.submissions()
+    def member(s: Any) -> str:  # the team's id and name, the version, the language's file name (all are Python)
+        assert s.language == "python"
+        return f"sources/{s.team_id}-{s.team}/v{s.version}/bot.py"
+
     for submission in submissions:
-        name = f"sources/{submission.team}/v{submission.version}-{submission.filename}"
-        assert members.read(name) == Path(submission.path).read_bytes()
+        assert members.read(member(submission)) == Path(submission.path).read_bytes()
     replays = dict(server.contest.db.finished_replays())
     for game_id, replay in replays.items():
         assert members.read(f"replays/game-{game_id}.json").decode() == replay
-    assert names == ({f"sources/{s.team}/v{s.version}-{s.filename}" for s in submissions}
+    assert names == ({member(s) for s in submissions}
                      | {f"replays/game-{game_id}.json" for game_id in replays} | {"results.json", "standings.csv"})
     out = tmp_path / "all.zip"
     assert main(["contest", "export", str(server.contest.root), "--format", "archive", "--out", str(out)]) == 0

@@ -452,20 +452,15 @@ PAIR_COLUMNS = ("from", "to", "both_ways", "games", "discards",
 
 
 def pairs_csv(report: Mapping[str, Any]) -> str:
-    """The report's rows as CSV (an empty cell for a missing value).
+    """The report's rows as CSV (an empty cell for a missing value; a team's name that a spreadsheet would read
+    as a formula after a quote, :func:`mjarena.spreadsheet.safe_cell`).
 
     >>> print(pairs_csv(collusion_report([])), end="")
     from,to,both_ways,games,discards,taken,taken_expected,taken_ratio,claims,claims_expected,claims_ratio,wins,wins_expected,wins_ratio,p,q,stands_out
     """
-    import csv
-    import io
+    from mjarena.spreadsheet import csv_text
 
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(PAIR_COLUMNS)
-    for row in report["pairs"]:
-        writer.writerow(["" if row[column] is None else row[column] for column in PAIR_COLUMNS])
-    return out.getvalue()
+    return csv_text(PAIR_COLUMNS, ([row[column] for column in PAIR_COLUMNS] for row in report["pairs"]))
 
 
 def pair_name(row: Mapping[str, Any], arrow: str = "->", both: str = "<->") -> str:

@@ -6,13 +6,12 @@ Games are counted in game-id order, never in completion order, so the same games
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mjarena.arena.tournament_settings import Settings
+from mjarena.spreadsheet import csv_text
 
 __all__ = ["ERROR_KINDS", "Tally", "compute_standings", "format_standings", "standings_csv", "standings_json"]
 
@@ -147,21 +146,17 @@ def format_standings(rows: Sequence[Mapping[str, Any]]) -> str:
 
 def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The table as CSV (``standings.csv``): the columns of the rows, ``errors`` as a total, then one column per
-    kind of :data:`ERROR_KINDS`.
+    kind of :data:`ERROR_KINDS`; a bot's name or spec that a spreadsheet would read as a formula after a quote
+    (:func:`mjarena.spreadsheet.safe_cell`).
 
     >>> print(standings_csv(_EXAMPLE).splitlines()[1])
     1,g,builtin:greedy,2,3.5,1.5,1.2,25.0,7.9,1,1,0,0,0,0,0,0
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "bot", "spec", "games", "points", "average_rank", "rating", "mu", "sigma", "errors",
-                     *(f"errors_{kind}" for kind in ERROR_KINDS)])
-    for row in rows:
-        errors = row["errors"]
-        writer.writerow([row["rank"], row["bot"], row["spec"], row["games"], row["points"],
-                         "" if row["average_rank"] is None else row["average_rank"], row["rating"], row["mu"],
-                         row["sigma"], sum(errors.values()), *(errors.get(kind, 0) for kind in ERROR_KINDS)])
-    return out.getvalue()
+    header = ["rank", "bot", "spec", "games", "points", "average_rank", "rating", "mu", "sigma", "errors",
+              *(f"errors_{kind}" for kind in ERROR_KINDS)]
+    return csv_text(header, ([row["rank"], row["bot"], row["spec"], row["games"], row["points"], row["average_rank"],
+                              row["rating"], row["mu"], row["sigma"], sum(row["errors"].values()),
+                              *(row["errors"].get(kind, 0) for kind in ERROR_KINDS)] for row in rows))
 
 
 def standings_json(rows: Sequence[Mapping[str, Any]]) -> str:

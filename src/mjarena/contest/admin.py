@@ -48,7 +48,7 @@ from mjarena.contest.forms import (
     small_form,
     token_of_login,
 )
-from mjarena.contest.messages import announce, messages_json
+from mjarena.contest.messages import announce, questions_page
 from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
 from mjarena.contest.public import freeze_from, reveal, revealed
 from mjarena.contest.rows import GameRow, Submission
@@ -176,13 +176,16 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         return [{"id": row.id, "game": row.game_id, "at": row.at, "what": row.what,
                  "held": states.get(row.game_id) == "held"} for row in db.judge_errors()]
 
-    def console_view(csrf: str, notice: str | None = None) -> str:
+    def console_view(csrf: str, notice: str | None = None, questions: int = 1) -> str:
+        """The console; ``questions``: the page of the teams' questions shown."""
         now = clock()
+        messages = {"announcements": [item.to_json() for item in db.announcements(every=True)],
+                    **questions_page(contest, questions)}
         return admin_pages.console_page(state=contest.state(now), start=contest.start(), end=contest.end(now),
                                         paused_since=contest.paused_since(), teams=teams_view(), log=db.admin_log(),
                                         csrf=csrf, notice=notice or disk_notice(contest),
                                         judge_errors=judge_errors_view(), ended=_ended(contest, now),
-                                        judging=judge is not None, messages=messages_json(contest, every=True),
+                                        judging=judge is not None, messages=messages,
                                         freeze={"minutes": contest.settings.freeze, "from": freeze_from(contest, now),
                                                 "revealed": revealed(contest)})
 
@@ -190,7 +193,8 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         csrf = console_session(request)
         if csrf is None:
             return RedirectResponse("/admin/login", status_code=303)
-        return html(await run_in_threadpool(console_view, csrf))
+        page = ascii_number(request.query_params.get("questions"), digits=6) or 1
+        return html(await run_in_threadpool(console_view, csrf, None, page))
 
     async def add_team(request: Request) -> Response:
         csrf, form = await posted(request)

@@ -130,7 +130,8 @@ def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool)
 
 def _messages(messages: Mapping[str, Any], teams: Sequence[str], csrf: str) -> str:
     """Post an announcement (to every team or one), the teams' questions each with a form to answer it (to the
-    team that asked, or to every team), and every announcement sent."""
+    team that asked, or to every team): one page of them (:func:`mjarena.contest.messages.questions_page`), those
+    not answered first, with links to the other pages; and every announcement sent."""
     options = "".join(f'<option value="{escape(name)}">{escape(name)} only</option>' for name in teams)
     post = _form("/admin/announcements", csrf, "Announce", id_="announce",
                  fields=f'<label>Message <textarea name="text" id="announcement" rows="2" maxlength="2000" required>'
@@ -144,18 +145,37 @@ def _messages(messages: Mapping[str, Any], teams: Sequence[str], csrf: str) -> s
             'maxlength="2000" required aria-label="answer"></textarea> <label>to <select name="team">'
             f'<option value="{escape(item["team"])}">{escape(item["team"])} only</option>'
             '<option value="">every team</option></select></label> '))
-        state = "answered" if item["id"] in answered else "open"
+        state = "answered" if item.get("answered", item["id"] in answered) else "open"
         questions.append(f'<li data-question="{item["id"]}" data-state="{state}"><span class="muted">'
                          f'{when(item["at"])} · {escape(item["team"])} asks ({state})</span>'
                          f'<blockquote class="question">{escape(item["text"])}</blockquote>{answer}</li>')
-    asked = (f'<h3>Questions</h3><ul class="messages" id="questions">{"".join(questions)}</ul>' if questions
-             else '<p class="muted" id="questions">No question yet.</p>')
+    asked = (f'<h3>Questions</h3>{_question_pages(messages)}<ul class="messages" id="questions">'
+             f'{"".join(questions)}</ul>' if questions else '<p class="muted" id="questions">No question yet.</p>')
     sent = "".join(f'<li data-announcement="{item["id"]}"><span class="muted">{when(item["at"])} · '
                    f'{"to every team" if item["team"] is None else "to " + escape(item["team"]) + " only"}'
                    f'{"" if item["question"] is None else ", answering question " + str(item["question"])}</span>'
                    f'<p class="message-text">{escape(item["text"])}</p></li>' for item in messages["announcements"])
     shown = f'<h3>Sent</h3><ul class="messages" id="sent">{sent}</ul>' if sent else ""
     return f'<section><h2>Announcements and questions</h2><p>{post}</p>{asked}{shown}</section>'
+
+
+def _question_pages(messages: Mapping[str, Any]) -> str:
+    """How many questions wait for an answer; with several pages, which one this is and links to the pages
+    before and after it.
+
+    >>> shown = _question_pages({"page": 2, "pages": 3, "total": 45, "open": 4})
+    >>> shown.split(">", 1)[1].split(" <a")[0]
+    '4 of 45 not answered · page 2 of 3'
+    >>> [link.split('"')[1] for link in shown.split("<a href=")[1:]]
+    ['/admin?questions=1#questions', '/admin?questions=3#questions']
+    """
+    if "pages" not in messages:
+        return ""
+    page, pages = messages["page"], messages["pages"]
+    links = "".join(f' <a href="/admin?questions={number}#questions">{word}</a>'
+                    for number, word in ((page - 1, "previous"), (page + 1, "next")) if 1 <= number <= pages)
+    return (f'<p class="muted" id="question-pages">{messages["open"]} of {messages["total"]} not answered'
+            f'{f" · page {page} of {pages}{links}" if pages > 1 else ""}</p>')
 
 
 def console_page(*, state: str, start: float | None, end: float | None, paused_since: float | None,

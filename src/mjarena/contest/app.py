@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import math
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -67,7 +68,7 @@ from mjarena.contest.forms import (
     upload_form,
 )
 from mjarena.contest.games import public_replay
-from mjarena.contest.messages import ask, messages_json
+from mjarena.contest.messages import QuestionLimit, ask, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.contest.public import frozen_games, mask_games, public_standings
 from mjarena.contest.rows import GameRow, Team
@@ -431,9 +432,12 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         check_csrf(form, csrf)
         try:
             await run_in_threadpool(ask, contest, team.id, form.get("text"), clock())
-        except ContestError as error:
-            return HTMLResponse(await run_in_threadpool(team_view, team, csrf, str(error)), status_code=400,
-                                headers={"cache-control": "no-store"})
+        except ContestError as error:  # a QuestionLimit: 429, with when to ask again if a wait would do
+            limited = isinstance(error, QuestionLimit)
+            wait = error.retry_after if isinstance(error, QuestionLimit) else None
+            headers = {"cache-control": "no-store", **({"retry-after": str(math.ceil(wait))} if wait else {})}
+            return HTMLResponse(await run_in_threadpool(team_view, team, csrf, str(error)),
+                                status_code=429 if limited else 400, headers=headers)
         return RedirectResponse("/team", status_code=303)
 
     async def team_home(request: Request) -> Response:

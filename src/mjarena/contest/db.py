@@ -46,6 +46,10 @@ _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filena
                        "s.message, s.created")
 
 
+_ANSWERED = "EXISTS (SELECT 1 FROM announcements a WHERE a.question_id = q.id)"
+"""SQL: whether question ``q`` has an answer."""
+
+
 class Transaction:
     """The writes, each inside one open transaction (see :meth:`Database.transaction`)."""
 
@@ -222,6 +226,12 @@ class Transaction:
         self._c.execute("INSERT INTO questions (id, team_id, at, text) VALUES (?, ?, ?, ?)",
                         (question_id, team_id, now, text))
         return question_id
+
+    def question_load(self, team_id: int) -> tuple[int, float | None]:
+        """Team ``team_id``'s questions not answered yet, and when it last asked one (None: never)."""
+        row = self._c.execute(f"SELECT COALESCE(SUM(NOT {_ANSWERED}), 0), MAX(q.at) FROM questions q "
+                              "WHERE q.team_id = ?", (team_id,)).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
 
     def add_announcement(self, now: float, text: str, *, team_id: int | None = None,
                          question_id: int | None = None) -> int:
@@ -494,6 +504,20 @@ class Database:
         rows = self._rows("SELECT q.id, q.at, t.name, q.text FROM questions q JOIN teams t ON t.id = q.team_id "
                           f"{where}ORDER BY q.id DESC", params)
         return [Message("question", int(i), float(at), team, str(text)) for i, at, team, text in rows]
+
+    def questions_page(self, offset: int, limit: int) -> list[tuple[Message, bool]]:
+        """``limit`` of the teams' questions from ``offset``, each with whether it is answered: those not
+        answered first, oldest first (the longest waiting at the top), then the answered ones, newest first."""
+        rows = self._rows(f"SELECT q.id, q.at, t.name, q.text, {_ANSWERED} AS answered FROM questions q "
+                          "JOIN teams t ON t.id = q.team_id ORDER BY answered, "
+                          "CASE WHEN answered THEN -q.id ELSE q.id END LIMIT ? OFFSET ?", (limit, offset))
+        return [(Message("question", int(i), float(at), team, str(text)), bool(answered))
+                for i, at, team, text, answered in rows]
+
+    def question_counts(self) -> tuple[int, int]:
+        """How many questions the teams asked, and how many of them are not answered."""
+        total, waiting = self._rows(f"SELECT COUNT(*), COALESCE(SUM(NOT {_ANSWERED}), 0) FROM questions q")[0]
+        return int(total), int(waiting)
 
     def admin_session(self, token_hash: str, now: float) -> str | None:
         """The CSRF token of a live session of the organiser."""

@@ -14,13 +14,12 @@ rank,team,points,games,points_per_game,version
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mjarena.arena.collusion import CollusionError, TableGame, collusion_report, game_from_replay, pairs_csv
+from mjarena.spreadsheet import csv_text
 
 __all__ = ["pairs_report", "pairs_report_csv", "results", "results_json", "standings_csv"]
 
@@ -61,13 +60,9 @@ def results_json(contest: Any) -> str:
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The standings' rows as CSV (an empty cell for a missing value)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow(["" if row[column] is None else row[column] for column in COLUMNS])
-    return out.getvalue()
+    """The standings' rows as CSV (an empty cell for a missing value; a name a spreadsheet would read as a
+    formula after a quote: :func:`mjarena.spreadsheet.safe_cell`)."""
+    return csv_text(COLUMNS, ([row[column] for column in COLUMNS] for row in rows))
 
 
 def pairs_report(contest: Any, replays: Iterable[tuple[int, Any]] | None = None) -> dict[str, Any]:

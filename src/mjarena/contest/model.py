@@ -16,7 +16,6 @@ keeps each uploaded file exactly as sent; ``DIR/builds/`` is the build cache (it
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from mjarena.contest.auth import hash_token, matches, new_token
 from mjarena.contest.db import Database
+from mjarena.contest.names import ADMIN, clash_problem, name_problem
 from mjarena.contest.rows import GameRow, Team
 
 if TYPE_CHECKING:
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["ADMIN", "BUILD_OVERHEAD", "MIB", "SOURCE_OVERHEAD", "Contest", "ContestError", "Settings", "build_room",
            "check_team_name", "upload_room"]
 
-ADMIN = "admin"
-"""The name that :meth:`Contest.authenticate` gives the organiser's token."""
-_TEAM_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
 MAX_EXTENSION_MINUTES = 7 * 24 * 60
 """The most one *Extend the window* adds (a week)."""
 
@@ -56,21 +53,16 @@ def _utc(moment: float) -> str:
 
 
 def check_team_name(name: str) -> str:
-    """``name`` if it can name a team (letters, digits, ``_ . + -``, not dots alone; not ``admin`` or
-    ``house-…``).
+    """``name`` if it can name a team (:func:`mjarena.contest.names.name_problem`), else :class:`ContestError`.
 
     >>> check_team_name("team/1")
     Traceback (most recent call last):
     ...
     mjarena.contest.model.ContestError: team name 'team/1': use 1 to 64 letters, digits, _ . + -
     """
-    if not _TEAM_NAME.fullmatch(name):
-        raise ContestError(f"team name {name!r}: use 1 to 64 letters, digits, _ . + -")
-    if not name.strip("."):  # "." and ".." name folders already: a team's uploads would land in the contest's
-        raise ContestError(f"team name {name!r}: a name of dots alone names a folder already; add a letter or "
-                           "digit")
-    if name == ADMIN or name.startswith("house-"):
-        raise ContestError(f"team name {name!r}: kept for the organiser and the house bots")
+    problem = name_problem(name)
+    if problem is not None:
+        raise ContestError(problem)
     return name
 
 
@@ -241,9 +233,9 @@ class Contest:
             raise ContestError(f"the secret has {len(secret) * 8} bits; it needs at least {MIN_SECRET_BITS}")
         for name in teams:
             check_team_name(name)
-        duplicates = sorted({name for name in teams if teams.count(name) > 1})
-        if duplicates:
-            raise ContestError(f"team names must be unique: {', '.join(duplicates)} given twice")
+        clash = clash_problem(teams)
+        if clash is not None:
+            raise ContestError(clash)
         if root.exists():
             raise ContestError(f"{root}: already exists (a new contest needs a new folder)")
         try:
@@ -307,12 +299,14 @@ class Contest:
     # -- teams and tokens ------------------------------------------------------------------------------
 
     def add_team(self, name: str) -> str:
-        """A new team; its token (shown this once)."""
+        """A new team; its token (shown this once).  :class:`ContestError` when its name is taken, in any case or
+        with look-alike letters (:func:`mjarena.contest.names.clash_problem`)."""
         check_team_name(name)
-        if self.db.team(name) is not None:
-            raise ContestError(f"team {name!r} exists already")
         token = new_token()
-        with self.db.transaction() as tx:
+        with self.db.transaction() as tx:  # the names read under the write lock: two look-alikes added at once
+            clash = clash_problem([name], [team.name for team in self.db.teams()])
+            if clash is not None:
+                raise ContestError(clash)
             tx.add_team(name, hash_token(token), now=time.time())
         return token
 

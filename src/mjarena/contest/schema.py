@@ -118,6 +118,8 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS games_by_round ON games (round, state)",
     "CREATE INDEX IF NOT EXISTS seats_by_team ON seats (team_id)",
     "CREATE INDEX IF NOT EXISTS submissions_by_team ON submissions (team_id, status)",
+    "CREATE INDEX IF NOT EXISTS questions_by_team ON questions (team_id, at)",
+    "CREATE INDEX IF NOT EXISTS answers_by_question ON announcements (question_id)",
 )
 
 TEAM_FLAGS = ("disabled", "hidden")
