@@ -108,6 +108,31 @@ def test_sprt_stops_as_soon_as_it_decides() -> None:
     assert summary["sprt"]["accepted"] == "H1" and summary["sprt"]["llr"] >= sprt_bounds()[1]
     assert summary["games"] < 14 * 40
     assert summary["a"]["mean"] > summary["b"]["mean"]
+    lower, upper = sprt_bounds()
+    first = next(count for count, llr in enumerate(result.llr_history, 1)
+                 if count >= SPRT_MIN_SETS and not lower < llr < upper)
+    assert summary["sets"] == first, "it stops at the first set from the minimum on whose LLR is past a bound"
+    assert (summary["sprt"]["sets"], summary["sprt"]["min_sets"], summary["sprt"]["undecided"]) == (
+        first, SPRT_MIN_SETS, None)
+
+
+def test_an_undecided_sprt_says_why_in_the_json_and_the_text() -> None:
+    """The LLR is past the upper bound after a few sets of a lopsided match, but the games run out before the
+    minimum of sets: the report says so, with the LLR, the bounds and the sets played against the minimum."""
+    from mjarena.arena.compare_report import format_result
+
+    summary = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 3, sprt=(0.0, 20.0),
+                      seed=3).to_json()
+    sprt = summary["sprt"]
+    assert sprt["accepted"] is None and sprt["llr"] >= sprt["bounds"][1]
+    assert (sprt["sets"], sprt["min_sets"], sprt["undecided"]) == (3, SPRT_MIN_SETS, "below the minimum of sets")
+    line = format_result(summary).splitlines()[-1]
+    assert f"above the upper bound {sprt['bounds'][1]}, but undecided" in line
+    assert f"may stop from set {SPRT_MIN_SETS}, and 3 sets were played" in line
+    even = CompareResult("A", "B", "noi2014", sprt=(0.0, 20.0))
+    for index in range(SPRT_MIN_SETS + 2):
+        even.add_set({p: _game(2.5 + 0.3 * (-1) ** (index // 2), 2.5) for p in SEATINGS})
+    assert even.accepted is None and even.to_json()["sprt"]["undecided"] == "between the bounds"
 
 
 def test_a_process_pool_gives_the_same_result_as_one_process() -> None:
