@@ -311,3 +311,24 @@ def test_standings_command_and_refusing_other_parameters(tmp_path: Path, capsys:
     assert main([*args[:-6], "--out", out]) == 0  # no --seed: the stored one; all played, nothing to do
     assert len(lines(tmp_path / "t")) == 2
     assert main(["standings", str(tmp_path / "nothing")]) == 2
+
+
+def test_answer_times_are_the_replays_elapsed_ms(erring_run: Path) -> None:
+    """The tournament page's answer times of a program are its exchanges' ``elapsed_ms`` (one request, one
+    answer), not a turn's ``ms``: a turn can carry several requests (issue 42: a slowest answer of 3,212 ms where
+    the replays' largest ``elapsed_ms`` was 1,253 ms)."""
+    from mjarena.replay import load
+    from mjarena.web.tournament_stats import answer_times, merge_times
+
+    elapsed, per_game = [], []
+    for rec in lines(erring_run):
+        replay = load(erring_run / "replays" / f"{rec['game']}.json")
+        times = answer_times(replay, rec["bots"])
+        per_game.append(times)
+        seats = [str(seat) for seat, name in enumerate(rec["bots"]) if name == "bad"]
+        mine = [exchange["elapsed_ms"] for seat in seats for exchange in replay["transcripts"].get(seat, [])]
+        if mine:
+            elapsed.extend(mine)
+            assert times["bad"]["answers"] == len(mine) and times["bad"]["max_ms"] == max(mine)
+    assert elapsed, "the program answered in some games"
+    assert merge_times(per_game)["bad"]["max_ms"] == round(max(elapsed), 2)
