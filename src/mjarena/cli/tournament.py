@@ -58,7 +58,22 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     except (TournamentError, ExecutorUnavailable) as error:
         raise UsageError(str(error)) from None
     print(format_standings(rows))
+    _print_timeouts(Path(args.out))
     return 0
+
+
+def _print_timeouts(out: Path) -> None:
+    """After the standings: one line when any game of the tournament in ``out`` had a timeout."""
+    from mjarena.arena.results_file import load_records
+    from mjarena.arena.timeouts import timeouts_line
+    from mjarena.arena.tournament_settings import TournamentError
+
+    try:
+        line = timeouts_line(load_records(out / "games.jsonl"))
+    except TournamentError:
+        return
+    if line is not None:
+        print(line)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
