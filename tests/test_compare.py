@@ -101,9 +101,21 @@ def test_the_sequential_test_waits_for_enough_sets_to_trust_their_variance() -> 
     assert result.accepted == "H0"
 
 
+class _ManyWorkers:
+    """An executor in this process that says it has 12 workers: 24 sets a batch, more than the SPRT's minimum."""
+
+    workers = 12
+
+    def run(self, fn, tasks):  # type: ignore[no-untyped-def]
+        return ((task, fn(task)) for task in tasks)
+
+
 def test_sprt_stops_as_soon_as_it_decides() -> None:
-    """builtin:strong against builtin:random is no contest: H1 is accepted long before the games run out."""
-    result = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 40, sprt=(0.0, 20.0), seed=3)
+    """builtin:strong against builtin:random is no contest: H1 is accepted long before the games run out.  With
+    more sets in flight than the minimum (many workers), the first batch ends at the minimum: no game past it is
+    played before the test has looked."""
+    result = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 40, sprt=(0.0, 20.0), seed=3,
+                     executor=_ManyWorkers())
     summary = result.to_json()
     assert summary["sprt"]["accepted"] == "H1" and summary["sprt"]["llr"] >= sprt_bounds()[1]
     assert summary["games"] < 14 * 40
@@ -114,6 +126,7 @@ def test_sprt_stops_as_soon_as_it_decides() -> None:
     assert summary["sets"] == first, "it stops at the first set from the minimum on whose LLR is past a bound"
     assert (summary["sprt"]["sets"], summary["sprt"]["min_sets"], summary["sprt"]["undecided"]) == (
         first, SPRT_MIN_SETS, None)
+    assert first > SPRT_MIN_SETS or summary["played"] == summary["games"], "no set past the minimum was played"
 
 
 def test_an_undecided_sprt_says_why_in_the_json_and_the_text() -> None:
@@ -524,3 +537,4 @@ def test_workers_above_the_usable_cores_are_said_in_one_line(capsys: pytest.Capt
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--workers 3: more games at once than the 1 CPUs" in err
     assert shared.game_workers(3, "ray") == 3 and capsys.readouterr().err == ""
+

@@ -477,7 +477,10 @@ def compare(
     chunk = max(1, 2 * workers)  # sets in flight at once: the SPRT looks between chunks
     index = 0
     while index < sets and result.accepted is None:
-        batch = range(index, min(sets, index + chunk))
+        end = min(sets, index + chunk)
+        if sprt is not None and index < SPRT_MIN_SETS < end:  # the test may stop at its minimum: no set beyond it
+            end = SPRT_MIN_SETS
+        batch = range(index, end)
         tasks = [CompareTask(i, seating, draws("compare", i), a, b, rules, time_limit, memory_limit,
                              sandbox, keep if store is not None else None) for i in batch for seating in SEATINGS]
         outcomes: dict[int, dict[str, dict[str, Any]]] = {i: {} for i in batch}
