@@ -535,6 +535,6 @@ def test_workers_above_the_usable_cores_are_said_in_one_line(capsys: pytest.Capt
     assert shared.game_workers(None, "local") == 1 and capsys.readouterr().err == ""
     assert shared.game_workers(3, "local") == 3
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--workers 3: more games at once than the 1 CPUs" in err
+    assert err.count("\n") == 1 and "--workers 3: more games at once than the 1 CPU this process may use" in err
     assert shared.game_workers(3, "ray") == 3 and capsys.readouterr().err == ""
 

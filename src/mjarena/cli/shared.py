@@ -196,6 +196,7 @@ def game_workers(workers: int | None, executor: str) -> int | None:
     if workers is None:
         return cores
     if workers > cores:
-        print(f"--workers {workers}: more games at once than the {cores} CPUs this process may use; their bots will "
-              f"wait for a CPU and may time out (the default is {cores})", file=sys.stderr)
+        cpus = f"{cores} CPU{'s' if cores != 1 else ''}"
+        print(f"--workers {workers}: more games at once than the {cpus} this process may use; their bots will wait "
+              f"for a CPU and may time out (the default is {cores})", file=sys.stderr)
     return workers
