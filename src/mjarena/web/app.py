@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -47,7 +47,7 @@ from mjarena.web.library import (
 from mjarena.web.origin import SameOrigin, media_type
 from mjarena.web.play import WAIT_SECONDS, PlayError
 from mjarena.web.play_room import MAX_SESSIONS, PER_CLIENT, PlayRoom
-from mjarena.web.server import client_of
+from mjarena.web.server import BODY_SECONDS, client_of
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
 __all__ = ["BODY_SECONDS", "FORM_COOKIE", "MAX_JSON", "MAX_UPLOAD", "VIEW_BUILDS", "SecurityHeaders", "client_key",
@@ -60,8 +60,6 @@ VIEW_BUILDS = 2
 turn on the event loop, holding no thread."""
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
-BODY_SECONDS = 30.0
-"""A request body that takes longer than this to arrive is refused with 408 (a slow sender holds nothing)."""
 FORM_COOKIE = "mjarena_form"
 """The cookie holding the upload form's token (the form carries it again: a page on another site cannot)."""
 STATIC = Path(__file__).parent / "static"
@@ -114,7 +112,7 @@ async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS,
                 if size > limit:
                     raise HTTPException(413, too_large)
                 chunks.append(chunk)
-    except TimeoutError:
+    except (TimeoutError, ClientDisconnect):  # a disconnect: the server cut a slow body (TimelyH11), or it left
         raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
     return b"".join(chunks)
 
