@@ -36,6 +36,9 @@ from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
 from mjarena.web.library import (
     PAGE_SIZE,
+    PLAYED_FILES,
+    PLAYED_TOTAL,
+    SHARE,
     UPLOAD_FILES,
     UPLOAD_RATE,
     UPLOAD_TOTAL,
@@ -164,13 +167,17 @@ def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | No
 def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = MAX_UPLOAD,
                max_sessions: int = MAX_SESSIONS, sessions_per_client: int = PER_CLIENT,
                upload_total: int = UPLOAD_TOTAL, upload_files: int = UPLOAD_FILES,
-               upload_rate: tuple[int, float] = UPLOAD_RATE) -> Starlette:
+               upload_rate: tuple[int, float] = UPLOAD_RATE, played_total: int = PLAYED_TOTAL,
+               played_files: int = PLAYED_FILES, share: float = SHARE) -> Starlette:
     """The web app serving the replays and tournaments under ``root``; ``bots``: command lines a player may
     choose as opponents (besides the built-in bots), offered by their labels; ``max_upload`` bytes per upload,
     ``upload_total`` bytes and ``upload_files`` files in all, ``upload_rate`` (uploads, seconds) per client; games
+    played kept within ``played_total`` bytes and ``played_files`` files (the oldest removed); a client may hold
+    ``share`` of the uploads and of the games played; games
     against bots: at most ``max_sessions`` at once, ``sessions_per_client`` of them for one client."""
-    library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate)
-    room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client)
+    library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate,
+                      played_total=played_total, played_files=played_files, share=share)
+    room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client, keep=library.save_played)
     view_builds = asyncio.Semaphore(VIEW_BUILDS)
 
     async def index(request: Request) -> Response:
