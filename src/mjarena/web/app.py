@@ -352,6 +352,10 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        import threading
+
+        # the index read once, at start, beside the server: a request that comes first waits for it
+        threading.Thread(target=library.index.refresh, name="mjarena-index", daemon=True).start()
         yield
         room.close()
 

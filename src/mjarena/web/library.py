@@ -321,7 +321,10 @@ class Library:
         from mjarena.web.upload_rules import check_upload
 
         self._count_upload(client)
-        data = check_upload(_checked(raw), len(raw))
+        try:
+            data = check_upload(_checked(raw), len(raw))
+        except ReplayError as error:
+            raise UploadError(str(error)) from None
         raw = (json.dumps(data, ensure_ascii=False) + "\n").encode()  # what is kept: the format's keys alone
         encoded = _encoded(viewer_data(data), MAX_VIEW_BYTES)  # checked once, here: the viewer and index reuse it
         folder = self.root / UPLOADS

@@ -88,22 +88,22 @@ def record_bound(rules: str, wall_tiles: int) -> int:
 
 def check_upload(data: dict[str, Any], size: int) -> dict[str, Any]:
     """The replay ``data`` (checked by :func:`mjarena.replay.check` already; ``size`` bytes as uploaded) without the
-    keys the format does not name, which is what the server keeps; :class:`~mjarena.web.library.UploadError`
-    saying what is wrong when the upload, unknown keys and all, is larger than its rules allow (see the module's
+    keys the format does not name, which is what the server keeps; :class:`~mjarena.replay.ReplayError` saying
+    what is wrong when the upload, unknown keys and all, is larger than its rules allow (see the module's
     docstring)."""
-    from mjarena.web.library import UploadError
+    from mjarena.replay import ReplayError
 
     transcripts = data.get("transcripts")
     if transcripts is not None and not (isinstance(transcripts, dict) and all(
             seat in ("0", "1", "2", "3") and isinstance(exchanges, list) for seat, exchanges in transcripts.items())):
-        raise UploadError('"transcripts" must be an object of the seats\' ("0" to "3") lists of exchanges')
+        raise ReplayError('"transcripts" must be an object of the seats\' ("0" to "3") lists of exchanges')
     transcript_bytes = _size(transcripts) if transcripts else 0
     if transcript_bytes > TRANSCRIPT_BYTES:
-        raise UploadError(f"the transcripts take {transcript_bytes >> 10} KiB, more than the {TRANSCRIPT_BYTES >> 10}"
+        raise ReplayError(f"the transcripts take {transcript_bytes >> 10} KiB, more than the {TRANSCRIPT_BYTES >> 10}"
                           f" KiB an upload may hold")
     bound = record_bound(str(data["rules"]), len(data["wall"]))
     if size - transcript_bytes > bound:
-        raise UploadError(f"{size >> 10} KiB is more than a game of {data['rules']} on its wall can make ({bound >> 10}"
+        raise ReplayError(f"{size >> 10} KiB is more than a game of {data['rules']} on its wall can make ({bound >> 10}"
                           " KiB at most, transcripts aside): a replay holds only the keys docs/replay-format.md "
                           "names, each within the rules")
     return stripped(data)
