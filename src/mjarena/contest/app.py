@@ -58,6 +58,7 @@ from mjarena.contest.forms import (
     FormHeaders,
     check_csrf,
     check_origin,
+    count_wrong_token,
     failed_logins,
     logged_in_response,
     login_page_response,
@@ -116,7 +117,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         if scheme.lower() != "bearer" or not token.strip():
             raise HTTPException(401, "send the team's token: Authorization: Bearer TOKEN")
         team = contest.authenticate(token.strip())
-        if team is None:
+        if team is None:  # counted as a failed login is (429 beyond 10 a minute from one client)
+            count_wrong_token(request)
             raise HTTPException(401, "this token is not valid")
         return team
 
