@@ -243,7 +243,8 @@ def _check_standings(rows: Sequence[Mapping[str, Any]], totals: Mapping[str, Seq
             problems.append(f"standings: {team} has {row['games']} games and {row['points']:g} points; its "
                             f"games give {int(games)} and {points:g}")
         per_game, want = row.get("points_per_game"), round(points / games, 3) if games else None
-        if (per_game is None) != (want is None) or (want is not None and abs(per_game - want) > 1e-3):
+        if not (per_game is None and want is None) and (per_game is None or want is None or
+                                                         abs(per_game - want) > 1e-3):
             problems.append(f"standings: {team} has {per_game} points per game; its games give {want}")
     for team in sorted(set(totals) - listed):
         problems.append(f"standings: {team} played but is not listed")
