@@ -241,7 +241,8 @@ def test_a_judge_fault_that_stays_holds_the_game_for_the_organiser(tmp_path: Pat
     assert server.client.post(f"/admin/games/{game.id}/release", data={"csrf": csrf}).status_code == 404
 
 
-def test_a_held_game_shows_each_judge_error_with_the_seat_whose_box_failed_and_the_one_before(tmp_path: Path) -> None:
+def test_a_held_game_shows_each_judge_error_with_the_seat_whose_box_failed_and_the_one_before(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Red's build is gone at every try: the game is held after 3 judge errors, and the console lists each with
     the seat whose box failed (red's) and the seat whose box ran just before it, so that an organiser sees one
     team behind repeated errors; the export lists the held game with its errors."""
@@ -266,6 +267,17 @@ def test_a_held_game_shows_each_judge_error_with_the_seat_whose_box_failed_and_t
 
     (held,) = [entry for entry in results(server.contest)["games"] if entry["id"] == game.id]
     assert held["state"] == "held" and [error["seat"] for error in held["judge_errors"]] == [red] * MAX_JUDGE_ERRORS
+    # once the contest is over, verify takes the held game as accounted for by its errors, and by nothing less
+    server.clock.now = 1000.0 + 11 * 60
+    data = results(server.contest)
+    out = tmp_path / "final.json"
+    out.write_text(json.dumps(data))
+    assert main(["contest", "verify", str(out)]) == 0
+    assert "1 held after judge errors" in capsys.readouterr().out
+    data["games"][0]["judge_errors"].pop()
+    out.write_text(json.dumps(data))
+    assert main(["contest", "verify", str(out)]) == 1
+    assert f"held with {MAX_JUDGE_ERRORS - 1} judge error(s) listed" in capsys.readouterr().err
 
 
 def _die(_: int) -> int:
