@@ -28,13 +28,14 @@ Data = dict[str, Any]
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Data:
-    """The finished contest's export (8 games in 2 rounds of 2 tables; the second round paired during the freeze,
-    on the points the public sees)."""
+    """The finished contest's export (8 games in 2 rounds of 2 tables; game 1 played again; the second round
+    paired during the freeze, on the points the public sees)."""
     root = tmp_path_factory.mktemp("forgeries") / "c"
     server = Server(root, teams=TEAMS, games_per_table=2, freeze=5.0)
     for team in TEAMS:
         assert server.upload(team).status_code == 201
     play_round(server)
+    assert server.scheduler.replay(1).result(timeout=120)  # the organiser's Play again: its result replaced
     server.clock.now = 1000.0 + 6 * 60  # the last 5 minutes of the window: frozen (the public's games hide it)
     assert server.scheduler.step() and server.contest.round_number() == 2
     server.scheduler.step()
@@ -44,6 +45,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Data:
     data = json.loads(out.read_text())
     assert data["state"] == "finished" and len(data["games"]) == 8 and data["secret"]
     assert [entry["pairing"]["as_of"] for entry in data["rounds"]] == [None, 1000.0 + 5 * 60]
+    assert [game["played_again"] for game in data["games"] if "played_again" in game] == [[1000.0]]
     return data
 
 

@@ -50,7 +50,11 @@ def check_rounds(data: Mapping[str, Any], draws: Draws) -> list[str]:
         by_round.setdefault(game["round"], []).append(game)
     for number in sorted(set(by_round) - set(numbers)):
         problems.append(f"round {number}: its games are listed, the round is not")
+    ranked_by = data.get("ranked_by", "points")
     for entry in rounds:
+        if entry["pairing"] is not None and entry["pairing"]["ranked_by"] != ranked_by:
+            problems.append(f"round {entry['round']}: paired by {entry['pairing']['ranked_by'][:40]!r}; the "
+                            f"standings rank by {ranked_by[:40]!r}")
         earlier = [game for game in data["games"] if game["round"] < entry["round"]]
         problems += [f"round {entry['round']}: {problem}" for problem in
                      _check_round(entry, by_round.get(entry["round"], []), earlier, data["games_per_table"], draws)]
