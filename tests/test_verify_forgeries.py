@@ -165,6 +165,7 @@ FORGERIES = {
     "a missing table": (table_missing, "round 2: table 2 is missing: the pairing drawn from the secret seats"),
     "two teams swapped between tables": (tables_swapped, "the pairing drawn from the secret seats"),
     "a pairing's points changed": (pairing_points_changed, "round 2: the pairing gives"),
+    "an answer that is none": (lambda data: data["games"][0]["answers"][2].update(response="x"), "cannot be read"),
 }
 
 

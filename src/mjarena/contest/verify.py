@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.agents.errors import AgentError
 from mjarena.arena.draws import Draws, commitment, parse_secret
 from mjarena.arena.schedules import HOUSE_PREFIX
 from mjarena.contest.export_shape import ExportError, check_shape, parse_json
@@ -92,8 +93,8 @@ def _play_again(judge: Any, wall: Sequence[int], answers: Sequence[Mapping[str, 
             try:
                 action = Action("target") if stage == "target" and not response.strip() else \
                     judge.protocol.parse_response(response, judge.protocol.stage_kind(stage))
-            except ValueError as error:
-                return [], [f"answer {count} ({response!r}) cannot be read: {error}"]
+            except (ValueError, AgentError) as error:  # (the protocol says a bot's bad output so)
+                return [], [f"answer {count} ({response[:80]!r}) cannot be read: {error}"]
             if stage != "target" and action not in legal and not (action.type == "hu" and judge.hu_always_accepted):
                 return [], [f"answer {count} ({response!r}, seat {seat}) is not legal at this {stage}"]
             if stage == "target":

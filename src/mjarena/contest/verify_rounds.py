@@ -76,8 +76,7 @@ def _check_round(entry: Mapping[str, Any], games: Sequence[Game], earlier: Seque
         for team in players:
             if team is not None:
                 seated.setdefault(team, set()).add(table)
-        missing = sorted(set(range(1, games_per_table + 1)) - {game["number"] for game in listed})
-        problems += [f"table {table}: its game {number} is missing" for number in missing]
+        problems += [f"table {table}: its game {number} is missing" for number in _missing(listed, games_per_table)]
         problems += [f"table {table}: game {game['id']} is numbered {game['number']}; a table plays games 1 to "
                      f"{games_per_table}" for game in listed if game["number"] > games_per_table]
     for team, at in sorted(seated.items()):
@@ -102,6 +101,23 @@ def _check_round(entry: Mapping[str, Any], games: Sequence[Game], earlier: Seque
             problems.append(f"table {table} seats {_shown(have)}; the pairing drawn from the secret seats "
                             f"{_shown(want)}")
     return problems
+
+
+def _missing(listed: Sequence[Game], games_per_table: int, most: int = 5) -> list[int]:
+    """The first ``most`` numbers from 1 to ``games_per_table`` that no game of ``listed`` has (never more than
+    ``len(listed) + most`` tried, whatever ``games_per_table`` a file gives).
+
+    >>> _missing([{"number": 1}, {"number": 3}], 4), _missing([], 2 ** 53, most=2)
+    ([2, 4], [1, 2])
+    """
+    present = {game["number"] for game in listed}
+    missing: list[int] = []
+    number = 0
+    while len(missing) < most and number < games_per_table:
+        number += 1
+        if number not in present:
+            missing.append(number)
+    return missing
 
 
 def _check_inputs(entry: Mapping[str, Any], pairing: Mapping[str, Any], earlier: Sequence[Game]) -> list[str]:
