@@ -174,7 +174,8 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
     def judge_errors_view() -> list[dict[str, Any]]:
         states = {game.id: game.state for game in db.games()}
         return [{"id": row.id, "game": row.game_id, "at": row.at, "what": row.what,
-                 "held": states.get(row.game_id) == "held"} for row in db.judge_errors()]
+                 "held": states.get(row.game_id) == "held", "seat": row.seat, "team": row.team,
+                 "after_seat": row.after_seat, "after_team": row.after_team} for row in db.judge_errors()]
 
     def console_view(csrf: str, notice: str | None = None, questions: int = 1) -> str:
         """The console; ``questions``: the page of the teams' questions shown."""
