@@ -133,7 +133,9 @@ SPEC = RuleSpec(
 )
 
 
-def raw_env(render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation") -> MahjongEnv:
+def raw_env(
+    render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation"
+) -> MahjongEnv:
     """The environment without PettingZoo's wrappers (``observation``, ``action_mask``: ``docs/env/index.md``)."""
     return MahjongEnv(SPEC, render_mode, observation, action_mask)
 

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -43,7 +43,7 @@ from mjarena.variants.base import Action, Agent
 __all__ = ["SingleAgentEnv"]
 
 
-Opponent = Union[str, Policy, Agent]
+Opponent = str | Policy | Agent
 """A bot spec, a policy ``policy(observation, action_mask) -> index`` or an agent (an object with ``act``)."""
 
 ILLEGAL_ACTIONS = ("penalty", "raise")
