@@ -117,6 +117,7 @@ class MahjongEnv(AECEnv):
     def _begin_decision(self) -> None:
         decision = self.game.decision
         self._queue = list(decision.legal)
+        self._stage: str = decision.stage
         self._options: dict[int, Options] = {}
         self._choices: dict[int, Action] = {}
         self.agent_selection = AGENTS[self._queue[0]]
@@ -129,7 +130,7 @@ class MahjongEnv(AECEnv):
             decision = self.game.decision
             if decision is None or seat not in self._queue:
                 return {}
-            cached = self._options[seat] = self._legal_options(self.game, decision.stage, seat, decision.legal[seat])
+            cached = self._options[seat] = self._legal_options(self.game, self._stage, seat, decision.legal[seat])
         return cached
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -146,9 +147,8 @@ class MahjongEnv(AECEnv):
         """The agent's observation: ``{"observation": table, "action_mask": mask}``, or the table alone when the
         mask is in the info (``action_mask="info"``)."""
         seat = _SEAT[agent]
-        options = self.options(seat)
-        stage = self.game.decision.stage if options else None
-        table = self._observer.observe(self.game, seat, stage)
+        options = self._options.get(seat) or self.options(seat)
+        table = self._observer.observe(self.game, seat, self._stage if options else None)
         if self._history is not None:
             table = self._history.observe(table, seat)
         if self._mask_in_info:
@@ -161,7 +161,7 @@ class MahjongEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = _SEAT[agent]
-        options = self.options(seat)
+        options = self._options.get(seat) or self.options(seat)
         try:
             chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
         except (KeyError, TypeError, ValueError):
@@ -190,7 +190,7 @@ class MahjongEnv(AECEnv):
             self._clear_rewards()
             self._rewarded = False
         now = _clock()
-        self._answers.append((seat, self.game.decision.stage, action, (now - self._asked_at) * 1000))
+        self._answers.append((seat, self._stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
         self._choices[seat] = action
         self._queue.pop(0)
