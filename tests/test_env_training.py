@@ -238,8 +238,9 @@ def test_the_training_script_trains_and_its_policy_plays(tmp_path: Path) -> None
                     "--opponents", "builtin:random,self,builtin:random", "--out", str(out)],
                    check=True, capture_output=True, timeout=300)
     environment = {**os.environ, "MJARENA_POLICY": str(out), "PYTHONPATH": str(EXAMPLES)}
-    played = subprocess.run([sys.executable, "-m", "mjarena", "match", "python:trained_policy:policy",
-                             "builtin:greedy", "builtin:random", "builtin:greedy", "--seed", "1"],
+    bots = ["python:trained_policy:policy", "builtin:greedy", "builtin:random", "builtin:greedy"]
+    played = subprocess.run([sys.executable, "-m", "mjarena", "match", *(f"--bot={bot}" for bot in bots),
+                             "--seed", "1"],
                             capture_output=True, text=True, env=environment, timeout=120)
     assert played.returncode == 0, played.stderr
     assert "illegal" not in played.stdout

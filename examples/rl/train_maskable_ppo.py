@@ -7,8 +7,9 @@
 What it does, step by step:
 
 1. Four single-seat environments (``mjarena.env.single_agent.SingleAgentEnv``), one for each seat, so that the
-   agent plays every seat; the other three seats are ``--opponents`` (bot specs, or ``self``: the policy being
-   trained, a live copy of it each move: self-play).
+   agent plays every seat; the other three seats are ``--opponents`` (bot specs, by default ``builtin:random``,
+   ``builtin:greedy``, ``builtin:random``: against three greedy bots a beginner finishes last almost every game
+   and learns little; or ``self``, the policy being trained, asked at every move: self-play).
 2. The observation is the ``(11, 27)`` planes (or ``--observation history``), flattened and divided by 4; the
    action mask comes from the environment's ``action_masks()``, which MaskablePPO reads at every step, so the
    agent never picks an illegal action (the environments are made with ``illegal_action="raise"`` to prove it).

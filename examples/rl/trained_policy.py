@@ -1,13 +1,16 @@
 """A trained policy as an mjarena bot, with NumPy only: the network that ``train_maskable_ppo.py`` saves.
 
     PYTHONPATH=examples/rl mjarena compare python:trained_policy:policy builtin:random --games 280
-    MJARENA_POLICY=runs/ppo.npz PYTHONPATH=examples/rl mjarena match python:trained_policy:policy builtin:greedy
+    MJARENA_POLICY=runs/ppo.npz PYTHONPATH=examples/rl mjarena match --bot python:trained_policy:policy \
+        --bot builtin:greedy --bot builtin:random --bot builtin:greedy
 
-``policy`` loads the ``.npz`` named by ``MJARENA_POLICY`` (``examples/rl/policy.npz`` by default) at its first
-move, and plays the legal action of highest probability.  The file holds the layers of the policy network
-(``w0``, ``b0``, ``w1``, ``b1``, ..., tanh between them, the last one giving the logits), the ``scale`` the
-observation was divided by, and the ``rules`` and ``observation`` it was trained on; a policy trained on the
-``"history"`` observation is played with that observation (``PolicyAgent`` reads ``policy.observation``).
+``policy`` loads the ``.npz`` named by ``MJARENA_POLICY`` at its first move (by default ``examples/rl/policy.npz``,
+what the training script saves, or before any training the shipped ten-minute baseline
+``examples/rl/baseline_noi2014.npz``: ``docs/env/training.md``), and plays the legal action of highest
+probability.  The file holds the layers of the policy network (``w0``, ``b0``, ``w1``, ``b1``, ..., tanh between
+them, the last one giving the logits), the ``scale`` the observation was divided by, and the ``rules`` and
+``observation`` it was trained on; a policy trained on the ``"history"`` observation is played with that
+observation (``PolicyAgent`` reads ``policy.observation``).
 Torch is not needed to play: the forward pass is a few matrix products.
 
 >>> import numpy as np
@@ -26,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-DEFAULT = Path(__file__).resolve().parent / "policy.npz"
+HERE = Path(__file__).resolve().parent
+TRAINED, BASELINE = HERE / "policy.npz", HERE / "baseline_noi2014.npz"
 
 
 class NumpyPolicy:
@@ -60,14 +64,15 @@ class NumpyPolicy:
 
 
 class _Lazy:
-    """The policy in ``MJARENA_POLICY`` (or ``policy.npz`` here), loaded at its first use."""
+    """The policy in ``MJARENA_POLICY`` (or ``policy.npz``, or ``baseline_noi2014.npz`` here), loaded at its first
+    use."""
 
     def __init__(self) -> None:
         self._policy: NumpyPolicy | None = None
 
     def _loaded(self) -> NumpyPolicy:
         if self._policy is None:
-            path = os.environ.get("MJARENA_POLICY", str(DEFAULT))
+            path = os.environ.get("MJARENA_POLICY") or str(TRAINED if TRAINED.is_file() else BASELINE)
             if not os.path.isfile(path):
                 raise FileNotFoundError(f"{path}: no trained policy; run examples/rl/train_maskable_ppo.py first")
             self._policy = NumpyPolicy.load(path)

@@ -2,8 +2,10 @@
 
 The opponents are bot specs, made as a match makes them (:func:`mjarena.agents.factory.make_agent`), one set
 per episode: ``builtin:greedy``, ``builtin:random``, a command line speaking the rule set's protocol, or
-``python:MODULE:NAME``.  An opponent that fails (timeout, crash, an answer the rules refuse) is played by the
-judge's fallback for the rest of the episode, as in a match; ``info["opponent_errors"]`` names it.
+``python:MODULE:NAME``; or, in process, policies ``policy(observation, action_mask) -> index`` (the policy being
+trained, for self-play) and agents (objects with ``act(game, seat, legal)``).  An opponent that fails (timeout,
+crash, an answer the rules refuse) is played by the judge's fallback for the rest of the episode, as in a match;
+``info["opponent_errors"]`` names it.
 
 Observations, the action space and the rewards are the AEC environment's (``docs/env/``); the reward of a step
 is what the seat earned since its previous action, so an episode's rewards add up to the seat's points.  The
@@ -19,6 +21,13 @@ episode ends when the seat's game does (a NOI 2014 winner leaves the game at onc
 ...     total += reward
 >>> total == info["points"]
 True
+
+An index outside the mask ends the episode with a penalty (``illegal_action="penalty"``, the default) or raises
+(``"raise"``); ``action_masks()`` is the mask as sb3-contrib's ``MaskablePPO`` asks for it:
+
+>>> observation, info = table.reset(seed=5)
+>>> bool(table.action_masks()[0]), table.step(0)[1:]
+(False, (-1.0, True, False, {'illegal_action': True}))
 """
 
 from __future__ import annotations
