@@ -230,6 +230,7 @@ needs_training_extra = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_training_extra
 def test_the_training_script_trains_and_its_policy_plays(tmp_path: Path) -> None:
     out = tmp_path / "policy.npz"
