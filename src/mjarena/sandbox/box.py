@@ -65,8 +65,13 @@ MIB = 1 << 20
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
-# to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
-_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
+# to write the answer of a call its filter hands over (sysinfo) into the caller's memory; and, until it has
+# bounded the files of the box's tmpfs mounts (before any program), to remount them (CAP_SYS_ADMIN, then dropped).
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE",
+              "CAP_SYS_ADMIN")
+#: Files and folders each of a box's tmpfs mounts may hold: what a program leaves there is deleted in bounded time
+#: (by the init between programs, by the kernel with the box), and their kernel memory is bounded.
+TMPFS_INODES = 8192
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
@@ -390,7 +395,8 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
+            "tmpfs": list(TMPFS), "tmpfs_inodes": TMPFS_INODES,
+            "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})
