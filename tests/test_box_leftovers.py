@@ -8,15 +8,18 @@ process in one box) that writes what it found on its standard output.
 from __future__ import annotations
 
 import os
+import random
+import statistics
 import sys
 import time
+import uuid
 
 import pytest
 
 from mjarena.sandbox import Sandbox
 from mjarena.sandbox.box import TMPFS_INODES, Box
 
-from boxes import requires_bwrap
+from boxes import requires_bwrap, sandbox_kinds
 
 PY = os.path.realpath(sys.executable)
 
@@ -77,3 +80,54 @@ def test_a_box_starts_its_next_program_with_empty_writable_places(tmp_path, plac
         first = _run(box)  # (the folders of the working folder's path may be there: the box made them)
         assert "'x'" not in first and "'y'" not in first
         assert _run(box) == first
+
+
+# Negative dentries (issue 41): the sender looks up, in its runtime's standard library folder, names that do not
+# exist, 8 names for each bit that is 1; the receiver, a later box of the same seat slot, times a lookup of every
+# name (in turns: bit after bit, 8 rounds) and takes the median of each bit's 8.
+LEAVE = r"""
+import os, sys
+folder = os.path.dirname(os.__file__)
+token, bits, names = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for bit, value in enumerate(bits):
+    for name in range(names):
+        if value == "1":
+            os.path.exists(f"{folder}/{token}-{bit}-{name}")
+print("left", bits.count("1") * names, flush=True)
+"""
+PROBE = r"""
+import os, sys, time
+folder = os.path.dirname(os.__file__)
+token, count, names = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+spent = [[] for _ in range(count)]
+for name in range(names):
+    for bit in range(count):
+        path = f"{folder}/{token}-{bit}-{name}"
+        start = time.perf_counter_ns()
+        os.path.exists(path)
+        spent[bit].append(time.perf_counter_ns() - start)
+print(" ".join(str(sorted(times)[len(times) // 2]) for times in spent), flush=True)
+"""
+BITS, NAMES = 64, 8
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, tmp_path) -> None:
+    """With no box the receiver reads the sender's bits (a remembered miss about 1 µs, a new one about 15 µs on a
+    disk); in the box, the slot's copies are on a tmpfs, which remembers no miss: the receiver is at chance."""
+    token = f"mjarena-{uuid.uuid4().hex[:12]}"
+    bits = ["1"] * (BITS // 2) + ["0"] * (BITS // 2)
+    random.shuffle(bits)
+    sandbox = Sandbox(kind=kind, private_runtimes=True)
+    with Box([PY, "-I", "-S", "-c", LEAVE, token, "".join(bits), str(NAMES)], sandbox=sandbox, seat=0,
+             cwd=str(tmp_path)) as box:
+        assert _run(box).startswith("left")
+    with Box([PY, "-I", "-S", "-c", PROBE, token, str(BITS), str(NAMES)], sandbox=sandbox, seat=0,
+             cwd=str(tmp_path)) as box:
+        times = [int(word) for word in _run(box).split()]
+    middle = statistics.median(times)
+    right = sum((spent < middle) == (bit == "1") for spent, bit in zip(times, bits, strict=True)) / BITS
+    if kind == "none":
+        assert right >= 0.9  # the channel is real
+    else:
+        assert abs(right - 0.5) <= 0.25  # at chance (64 bits: past 0.75 by chance about once in 30,000)

@@ -437,7 +437,9 @@ class Box:
         for executable, own in ((program, bot_own(program)), (_init_python(), False)):
             trees, files = copies.runtime_paths(executable, own)
             paths += [path for path in (*trees, *files) if path not in paths]
-        return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
+        folder = self.sandbox.runtime_copies or copies.default_folder()
+        copies.warn_if_on_disk(folder)
+        return folder, self.seat % copies.SLOTS, paths
 
     def _start_boxed(self) -> Process:
         if not sys.platform.startswith("linux"):

@@ -36,10 +36,12 @@ import shutil
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable
 
-__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "runtime_paths", "slot_binds"]
+__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "memory_problem", "runtime_paths",
+           "slot_binds", "warn_if_on_disk"]
 
 #: Seat slots that get copies of their own: the seats of one table.
 SLOTS = 4
@@ -52,11 +54,65 @@ _PT_INTERP, _PT_DYNAMIC, _PT_LOAD = 3, 2, 1
 _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
 
 
+#: Room the copies need in memory: four slots of every language (about 1.7 GB) and some to spare.
+MEMORY_ROOM = 2 << 30
+_SHM = "/dev/shm"
+
+
+@functools.cache
 def default_folder() -> str:
-    """``runtime-copies`` beside the build cache's default folder: in ``$XDG_CACHE_HOME/mjarena``, or
-    ``~/.cache/mjarena``."""
+    """A folder of the judge's user in ``/dev/shm`` when it is a tmpfs with :data:`MEMORY_ROOM` free where programs
+    may run (issue 41: see :func:`memory_problem`); else ``runtime-copies`` beside the build cache's default folder
+    (``$XDG_CACHE_HOME/mjarena`` or ``~/.cache/mjarena``), and :func:`warn_if_on_disk` says so once."""
+    if memory_problem(_SHM) is None:
+        return os.path.join(_SHM, f"mjarena-runtime-copies-{os.getuid()}")
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "mjarena", "runtime-copies")
+
+
+def _mount_of(path: str) -> tuple[str, list[str]]:
+    """(file system type, mount options) of the mount that holds ``path`` (the longest mount point over it)."""
+    real = os.path.realpath(path)
+    best, found = "", ("", [])
+    with contextlib.suppress(OSError), open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            fields = line.split()
+            if " - " not in line or len(fields) < 6:
+                continue
+            point = fields[4].replace("\\040", " ")
+            after = line.split(" - ", 1)[1].split()
+            if _inside(real, point) and len(point) >= len(best):
+                best, found = point, (after[0], fields[5].split(","))
+    return found
+
+
+def memory_problem(folder: str) -> str | None:
+    """Why the copies in ``folder`` would keep what a box leaves in the kernel's caches (None: they would not).
+
+    On a tmpfs every file's pages and inode are always in memory and a lookup of a missing name leaves nothing
+    (its dentry is dropped at once): a later box of the slot times nothing that an earlier one left. On a disk,
+    a missing name looked up is remembered (a negative dentry: about 1 µs to find it again, 15 µs for a new one),
+    and so are a page read and an inode looked up: a bot can leave bits there for its next box."""
+    if not os.path.isdir(folder if os.path.isdir(folder) else os.path.dirname(folder) or "/"):
+        return f"{folder} is not there"
+    kind, options = _mount_of(folder)
+    if kind != "tmpfs":
+        return f"{folder} is not on a tmpfs"
+    if "noexec" in options:
+        return f"{folder} is on a tmpfs mounted noexec"
+    info = os.statvfs(folder if os.path.isdir(folder) else os.path.dirname(folder))
+    if info.f_bavail * info.f_frsize < MEMORY_ROOM:
+        return f"{folder} has less than {MEMORY_ROOM >> 30} GiB free"
+    return None
+
+
+@functools.cache
+def warn_if_on_disk(folder: str) -> None:
+    """Say once, in one line on stderr, when the copies' folder keeps what a box leaves (:func:`memory_problem`)."""
+    problem = memory_problem(folder)
+    if problem is not None:
+        print(f"mjarena: runtime copies in {folder}: {problem}, so a bot's lookups and reads there can be timed by "
+              "its next box (docs/security.md, what a box leaves behind)", file=sys.stderr)
 
 
 # -- what a program needs ---------------------------------------------------------------------------------------
