@@ -82,13 +82,14 @@ def test_a_box_starts_its_next_program_with_empty_writable_places(tmp_path, plac
         assert _run(box) == first
 
 
-# Negative dentries (issue 41): the sender looks up, in its runtime's standard library folder, names that do not
+# Negative dentries (issue 41): the sender looks up, in its runtime's standard library folder (or its own folder),
+# names that do not
 # exist, 8 names for each bit that is 1; the receiver, a later box of the same seat slot, times a lookup of every
 # name (in turns: bit after bit, 8 rounds) and takes the median of each bit's 8.
 LEAVE = r"""
 import os, sys
-folder = os.path.dirname(os.__file__)
 token, bits, names = sys.argv[1], sys.argv[2], int(sys.argv[3])
+folder = sys.argv[4] if len(sys.argv) > 4 else os.path.dirname(os.__file__)
 for bit, value in enumerate(bits):
     for name in range(names):
         if value == "1":
@@ -97,8 +98,8 @@ print("left", bits.count("1") * names, flush=True)
 """
 PROBE = r"""
 import os, sys, time
-folder = os.path.dirname(os.__file__)
 token, count, names = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+folder = sys.argv[4] if len(sys.argv) > 4 else os.path.dirname(os.__file__)
 spent = [[] for _ in range(count)]
 for name in range(names):
     for bit in range(count):
@@ -111,18 +112,24 @@ print(" ".join(str(sorted(times)[len(times) // 2]) for times in spent), flush=Tr
 BITS, NAMES = 64, 8
 
 
+@pytest.mark.parametrize("place", ["runtime", "own"])
 @pytest.mark.parametrize("kind", sandbox_kinds())
-def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, tmp_path) -> None:
+def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, place: str, tmp_path) -> None:
     """With no box the receiver reads the sender's bits (a remembered miss about 1 µs, a new one about 15 µs on a
-    disk); in the box, the slot's copies are on a tmpfs, which remembers no miss: the receiver is at chance."""
+    disk); in the box, the slot's copies of its runtime and of its own folder are on a tmpfs, which remembers no
+    miss: the receiver is at chance."""
     token = f"mjarena-{uuid.uuid4().hex[:12]}"
+    own = tmp_path / "bot"
+    own.mkdir()
+    (own / "weights.txt").write_text("1 2 3\n")
+    where = [str(own)] if place == "own" else []
     bits = ["1"] * (BITS // 2) + ["0"] * (BITS // 2)
     random.shuffle(bits)
     sandbox = Sandbox(kind=kind, private_runtimes=True)
-    with Box([PY, "-I", "-S", "-c", LEAVE, token, "".join(bits), str(NAMES)], sandbox=sandbox, seat=0,
+    with Box([PY, "-I", "-S", "-c", LEAVE, token, "".join(bits), str(NAMES), *where], sandbox=sandbox, seat=0,
              cwd=str(tmp_path)) as box:
         assert _run(box).startswith("left")
-    with Box([PY, "-I", "-S", "-c", PROBE, token, str(BITS), str(NAMES)], sandbox=sandbox, seat=0,
+    with Box([PY, "-I", "-S", "-c", PROBE, token, str(BITS), str(NAMES), *where], sandbox=sandbox, seat=0,
              cwd=str(tmp_path)) as box:
         times = [int(word) for word in _run(box).split()]
     middle = statistics.median(times)

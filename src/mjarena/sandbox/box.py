@@ -373,8 +373,12 @@ class Box:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
+        sources = {}
+        if runtime is not None:  # the bot's own files too from copies on the tmpfs (what a box leaves: issue 41)
+            sources = {os.path.abspath(path): copies.own_copy(runtime[0], os.path.abspath(path))
+                       for path in [*self.readable, *visible] if os.path.exists(path)}
         outer += bwrap_binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit,
-                             runtime)
+                             runtime, sources)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]

@@ -29,8 +29,10 @@ and renamed into place, so judges running side by side never see half a copy.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import glob
+import hashlib
 import os
 import shutil
 import stat
@@ -40,8 +42,8 @@ import sys
 import tempfile
 from collections.abc import Iterable
 
-__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "memory_problem", "runtime_paths",
-           "slot_binds", "warn_if_on_disk"]
+__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "memory_problem", "own_copy",
+           "runtime_paths", "slot_binds", "warn_if_on_disk"]
 
 #: Seat slots that get copies of their own: the seats of one table.
 SLOTS = 4
@@ -367,8 +369,8 @@ def _copy_one(source: str, target: str) -> None:
         raise
 
 
-def _slot_root(folder: str, slot: int) -> str:
-    root = os.path.join(folder, f"slot{slot}")
+def _slot_root(folder: str, slot: int | str) -> str:
+    root = os.path.join(folder, f"slot{slot}" if isinstance(slot, int) else slot)
     os.makedirs(root, 0o755, exist_ok=True)
     for path in (folder, root):  # the judge's alone: nothing else may change what boxes are shown
         info = os.lstat(path)
@@ -483,3 +485,69 @@ def _slot_binds(folder: str, slot: int, paths: tuple[str, ...], top_links: tuple
                     args += ["--perms", "0755", "--dir", parent]
             args += ["--symlink", target, link]
     return tuple(args)
+
+
+# -- a bot's own files ------------------------------------------------------------------------------------------
+
+#: A bot's own files shown from a copy when they are at most this many entries and bytes (its build, its script);
+#: more are shown as they are.
+OWN_ENTRIES, OWN_BYTES = 10_000, 512 << 20
+
+
+def _own_listing(path: str) -> list[tuple[str, os.stat_result]] | None:
+    """(path relative to ``path``, lstat) of ``path`` and everything under it; None past the bounds."""
+    found = [("", os.lstat(path))]
+    total = 0
+    if stat.S_ISDIR(found[0][1].st_mode):
+        for folder, folders, names in os.walk(path):
+            for name in sorted([*folders, *names]):
+                full = os.path.join(folder, name)
+                info = os.lstat(full)
+                found.append((os.path.relpath(full, path), info))
+                total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            if len(found) > OWN_ENTRIES or total > OWN_BYTES:
+                return None
+    return found
+
+
+def own_copy(folder: str, path: str) -> str:
+    """A copy of a bot's own file or folder ``path`` in the copies' ``folder``, named by the path and what it
+    holds (made when missing; ``path`` itself when it is past :data:`OWN_ENTRIES` or :data:`OWN_BYTES`): a box
+    shows it in place of ``path``, so that what a box leaves in the caches of its own files (missing names looked
+    up in its folder, pages read) is left on the copies' tmpfs, which keeps none of it, and the box's
+    ``mountinfo`` names no folder of the judge's."""
+    listing = _own_listing(path)
+    if listing is None:
+        return path
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape"))
+    for relative, info in listing:
+        link = os.readlink(os.path.join(path, relative)) if stat.S_ISLNK(info.st_mode) else ""
+        digest.update(f"\0{relative}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{link}".encode(
+            "utf-8", "surrogateescape"))
+    root = _slot_root(folder, "own")
+    target = os.path.join(root, digest.hexdigest()[:32])
+    shown = target if stat.S_ISDIR(listing[0][1].st_mode) else os.path.join(target, os.path.basename(path))
+    if os.path.lexists(target):
+        return shown
+    temporary = tempfile.mkdtemp(dir=root, prefix=".part-")
+    try:
+        os.chmod(temporary, 0o755)
+        for relative, info in listing:
+            source = os.path.join(path, relative) if relative else path
+            copy = os.path.join(temporary, relative) if stat.S_ISDIR(listing[0][1].st_mode) else \
+                os.path.join(temporary, os.path.basename(path))
+            if stat.S_ISDIR(info.st_mode):
+                os.makedirs(copy, 0o755, exist_ok=True)
+            elif stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(source), copy)
+            elif stat.S_ISREG(info.st_mode):
+                shutil.copyfile(source, copy)
+                os.chmod(copy, stat.S_IMODE(info.st_mode) & 0o755 | 0o444)
+        os.rename(temporary, target)
+    except FileExistsError:
+        shutil.rmtree(temporary, ignore_errors=True)  # made meanwhile by another judge
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        if error.errno != errno.ENOTEMPTY:
+            raise
+    return shown
