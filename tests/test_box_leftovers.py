@@ -138,3 +138,51 @@ def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, 
         assert right >= 0.9  # the channel is real
     else:
         assert abs(right - 0.5) <= 0.25  # at chance (64 bits: past 0.75 by chance about once in 30,000)
+
+
+# The last shared counters (issue 41): what a seat's box shows of the machine.
+LOOK = r"""
+import errno, json, os, socket
+found = {"host": socket.gethostname(), "autogroup": open("/proc/self/autogroup").read().split()[0]}
+paths = [path for name in ("fs", "cgroups", "version", "modules", "crypto") if os.path.exists(path := "/proc/" + name)]
+found["hidden"] = {path: os.listdir(path) if os.path.isdir(path) else open(path).read() for path in paths}
+found["roots"] = [line.split()[3] for line in open("/proc/self/mountinfo")]
+for name, call in (("inet", lambda: socket.socket(socket.AF_INET6 if socket.has_ipv6 else socket.AF_INET)),
+                   ("setsid", os.setsid)):
+    try:
+        call()
+        found[name] = "ok"
+    except OSError as error:
+        found[name] = error.errno
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_seats_box_shows_no_counter_of_the_machine_and_no_folder_of_the_judges(kind: str, tmp_path) -> None:
+    """A fixed host name; the entries of /proc that no runtime reads are empty (/proc/fs/ext4/*/es_shrinker_info
+    moved with the machine); no IP socket (``TCP: alloc`` in /proc/net/sockstat is the machine's) and no new session
+    (a new autogroup's number counts every setsid of the machine), so the autogroup is the box's, the same for
+    each program; and every mount's source in ``mountinfo`` is in the copies' tmpfs or /proc, not a folder of the
+    judge's (the bot's own folder, the judge's fixed /proc files)."""
+    import json
+
+    from mjarena.sandbox import procview
+    from mjarena.sandbox.box import HOSTNAME
+
+    own = tmp_path / "bot"
+    own.mkdir()
+    (own / "look.py").write_text(LOOK)
+    sandbox = Sandbox(kind=kind, private_runtimes=True)
+    with Box([PY, "-I", "-S", str(own / "look.py")], sandbox=sandbox, seat=1, cwd=str(tmp_path), readable=[own]) as box:
+        first, second = json.loads(_run(box)), json.loads(_run(box))
+    judges = (procview._folder(), str(tmp_path))
+    if kind == "none":  # the channels are real
+        assert first["autogroup"] != second["autogroup"] and first["inet"] == "ok"
+        assert any(first["hidden"].values())
+        return
+    assert first["host"] == HOSTNAME
+    assert first["autogroup"] == second["autogroup"]
+    assert first["inet"] == first["setsid"] == 1  # EPERM
+    assert not any(first["hidden"].values()), first["hidden"]
+    assert not [root for root in first["roots"] if root.startswith(judges)]

@@ -165,7 +165,7 @@ def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_
         folder, slot, paths = runtime
         args += runtime_binds(folder, slot, paths)
         proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
-                and os.path.isfile(word) else word for word in proc]
+                and os.path.exists(word) else word for word in proc]
     args += ["--proc", "/proc", *proc]
     if output_bytes is None:
         args += ["--dev", "/dev"]

@@ -56,11 +56,13 @@ from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
 from mjarena.sandbox.process import REAP_SECONDS, BoxedChild, PlainChild, PortableChild, Process, WindowsChild
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
+__all__ = ["BOX_ENV", "HOSTNAME", "Box", "BoxError", "BoxLeftovers"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
 MIB = 1 << 20
+#: The host name every box shows (its own UTS namespace): nothing of the judge's machine.
+HOSTNAME = "mjarena"
 
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
@@ -366,8 +368,8 @@ class Box:
             self._slot = _take_slot()
         uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
         tmp_bytes = self.sandbox.tmp_mib * MIB
-        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                 "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
+        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname",
+                 HOSTNAME, "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
                  "--cap-drop", "ALL"]
         if not root:
             outer += ["--unshare-user", "--disable-userns"]

@@ -410,7 +410,8 @@ class Init:
             signal.set_wakeup_fd(-1)
             for sig in _RESET_SIGNALS:
                 signal.signal(sig, signal.SIG_DFL)
-            os.setsid()
+            os.setpgid(0, 0)  # a process group of its own, not a session: no new autogroup (its number is a count
+            # of every setsid of the machine, /proc/self/autogroup)
             for target, fd in enumerate(fds):
                 os.dup2(fd, target, inheritable=True)
             handoff = _socket.socket(fileno=os.dup2(handoff.detach(), 3, inheritable=False))

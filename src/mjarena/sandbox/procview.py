@@ -30,7 +30,7 @@ import stat as stat_module
 import tempfile
 import threading
 
-__all__ = ["COVERED", "EMPTY", "binds", "meminfo", "stat", "sysinfo_totalram"]
+__all__ = ["COVERED", "EMPTY", "SHOWN", "binds", "meminfo", "stat", "sysinfo_totalram"]
 
 #: Files of ``/proc`` that show the machine's counters and get fixed contents in a box (when this kernel has them).
 COVERED = ("meminfo", "stat", "loadavg", "uptime", "vmstat", "cpuinfo", "pressure/cpu", "pressure/io",
@@ -38,6 +38,11 @@ COVERED = ("meminfo", "stat", "loadavg", "uptime", "vmstat", "cpuinfo", "pressur
 #: Files of ``/proc`` with counters no program needs: shown empty in a box (``swaps`` keeps its header).
 EMPTY = ("diskstats", "interrupts", "softirqs", "schedstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "slabinfo",
          "locks", "swaps", "key-users")
+#: What a box's ``/proc`` shows as it is at its top (issue 41: an allow-list): its own processes (``self``,
+#: ``thread-self``, the pid folders), the links into them (``mounts``, ``net``), and the files above; every other
+#: entry of this kernel's ``/proc`` (``fs``, whose ``ext4/*/es_shrinker_info`` moves with the machine, ``cgroups``,
+#: ``modules``, ``crypto``, ``keys``, ``cmdline``, ``version``, ...) is shown as an empty file or folder.
+SHOWN = ("self", "thread-self", "mounts", "net", "sys", *COVERED, *EMPTY)
 _PROC = "/proc"
 _lock = threading.Lock()
 
@@ -163,11 +168,26 @@ def _empty_folder() -> str:
     return path
 
 
+@functools.cache
+def _hidden() -> tuple[tuple[str, bool], ...]:
+    """(name, is a folder) of every entry at the top of this kernel's ``/proc`` that a box does not see as it is."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
+        for entry in entries:
+            if entry.name.isdigit() or entry.name.split("/")[0] in SHOWN or entry.is_symlink():
+                continue
+            with contextlib.suppress(OSError):
+                found.append((entry.name, entry.is_dir(follow_symlinks=False)))
+    return tuple(sorted(found))
+
+
 def binds(memory_limit: int | None) -> list[str]:
-    """bwrap arguments (after ``--proc /proc``) that show the fixed files over the machine's counters, and an
-    empty ``/proc/sys``."""
+    """bwrap arguments (after ``--proc /proc``) that show the fixed files over the machine's counters, an empty
+    ``/proc/sys``, and an empty file or folder over every other entry not in :data:`SHOWN`."""
     contents = _contents(memory_limit)
     args = ["--ro-bind", _empty_folder(), "/proc/sys"]
     for name in _existing():
         args += ["--ro-bind", _file(contents[name]), f"/proc/{name}"]
+    for name, folder in _hidden():
+        args += ["--ro-bind", _empty_folder() if folder else _file(""), f"/proc/{name}"]
     return args
