@@ -186,3 +186,15 @@ def test_a_seats_box_shows_no_counter_of_the_machine_and_no_folder_of_the_judges
     assert first["inet"] == first["setsid"] == 1  # EPERM
     assert not any(first["hidden"].values()), first["hidden"]
     assert not [root for root in first["roots"] if root.startswith(judges)]
+
+
+def test_a_bots_globaldata_is_dropped_and_the_judge_says_so_once(monkeypatch, capsys) -> None:
+    """Botzone keeps ``globaldata`` across games; a contest keeps no memory from one game to the next."""
+    from mjarena.protocol import botzone
+
+    monkeypatch.setattr(botzone, "_globaldata_said", [])
+    for _ in range(3):
+        output = botzone.decode_output('{"response": "PASS", "globaldata": "seen this wall before"}')
+        assert output.response == "PASS" and "seen this wall" not in repr(output)
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and "globaldata" in said[0] and "dropped" in said[0]
