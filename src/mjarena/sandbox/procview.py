@@ -174,7 +174,7 @@ def _hidden() -> tuple[tuple[str, bool], ...]:
     found = []
     with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
         for entry in entries:
-            if entry.name.isdigit() or entry.name.split("/")[0] in SHOWN or entry.is_symlink():
+            if entry.name.isdigit() or entry.name in {name.split("/")[0] for name in SHOWN} or entry.is_symlink():
                 continue
             with contextlib.suppress(OSError):
                 found.append((entry.name, entry.is_dir(follow_symlinks=False)))
