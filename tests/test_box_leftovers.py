@@ -143,6 +143,61 @@ def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, 
         assert abs(right - 0.5) <= 0.25  # at chance (64 bits: past 0.75 by chance about once in 30,000)
 
 
+# Cached pages (issue 41): the sender reads page I of a file of its own for a 1; the receiver, a later box, times
+# one read of each page.
+READ_PAGES = r"""
+import os, sys
+path, bits = sys.argv[1], sys.argv[2]
+fd = os.open(path, os.O_RDONLY)
+for page, value in enumerate(bits):
+    if value == "1":
+        os.pread(fd, 1, page * 65536)
+print("left", flush=True)
+"""
+TIME_PAGES = r"""
+import os, sys, time
+path, count = sys.argv[1], int(sys.argv[2])
+fd = os.open(path, os.O_RDONLY)
+spent = []
+for page in range(count):
+    start = time.perf_counter_ns()
+    os.pread(fd, 1, page * 65536)
+    spent.append(time.perf_counter_ns() - start)
+print(" ".join(map(str, spent)), flush=True)
+"""
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_a_later_box_finds_no_page_an_earlier_one_read(kind: str, tmp_path) -> None:
+    """Pages 64 KiB apart (beyond the kernel's read-ahead of a single byte) of a bot's own file, out of the page
+    cache at the start: with no box the receiver tells the pages the sender read (a cached page read in a few µs,
+    one from the disk in tens); in the box the file is its copy on the tmpfs, every page always in memory."""
+    own = tmp_path / "bot"
+    own.mkdir()
+    data = own / "weights.bin"
+    data.write_bytes(os.urandom(BITS * 65536))
+    fd = os.open(data, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # (the test's own file, out of the cache)
+    finally:
+        os.close(fd)
+    bits = ["1"] * (BITS // 2) + ["0"] * (BITS // 2)
+    random.shuffle(bits)
+    sandbox = Sandbox(kind=kind, private_runtimes=True)
+    with Box([PY, "-I", "-S", "-c", READ_PAGES, str(data), "".join(bits)], sandbox=sandbox, seat=0,
+             cwd=str(tmp_path), readable=[own]) as box:
+        assert _run(box).startswith("left")
+    with Box([PY, "-I", "-S", "-c", TIME_PAGES, str(data), str(BITS)], sandbox=sandbox, seat=2,
+             cwd=str(tmp_path), readable=[own]) as box:
+        times = [int(word) for word in _run(box).split()]
+    middle = statistics.median(times)
+    right = sum((spent < middle) == (bit == "1") for spent, bit in zip(times, bits, strict=True)) / BITS
+    if kind == "none":
+        assert right >= 0.9  # the channel is real
+    else:
+        assert abs(right - 0.5) <= 0.25
+
 # The last shared counters (issue 41): what a seat's box shows of the machine.
 LOOK = r"""
 import errno, json, os, socket
