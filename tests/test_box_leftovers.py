@@ -13,6 +13,7 @@ import statistics
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -256,3 +257,19 @@ def test_a_bots_globaldata_is_dropped_and_the_judge_says_so_once(monkeypatch, ca
         assert output.response == "PASS" and "seen this wall" not in repr(output)
     said = capsys.readouterr().err.splitlines()
     assert len(said) == 1 and "globaldata" in said[0] and "dropped" in said[0]
+
+
+def test_a_bots_own_files_are_copied_once_for_what_they_hold_and_old_copies_go(tmp_path) -> None:
+    from mjarena.sandbox import copies
+
+    folder = str(tmp_path / "copies")
+    own = tmp_path / "build"
+    own.mkdir()
+    (own / "bot").write_text("one")
+    first = copies.own_copy(folder, str(own))
+    assert copies.own_copy(folder, str(own)) == first and (Path(first) / "bot").read_text() == "one"
+    (own / "bot").write_text("two, longer")
+    os.utime(first, (0, 0))  # unused for long
+    second = copies.own_copy(folder, str(own))
+    assert second != first and (Path(second) / "bot").read_text() == "two, longer"
+    assert not os.path.exists(first)  # the old copy went when the new one was made

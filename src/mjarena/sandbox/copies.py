@@ -40,6 +40,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable
 
 __all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "memory_problem", "own_copy",
@@ -510,6 +511,21 @@ def _own_listing(path: str) -> list[tuple[str, os.stat_result]] | None:
     return found
 
 
+#: A copy of a bot's own files unused this long is deleted when another is made (a game lasts minutes).
+OWN_KEPT_SECONDS = 24 * 3600
+
+
+def _prune_own(root: str) -> None:
+    """Delete the copies of bots' own files that no box has used for :data:`OWN_KEPT_SECONDS` (each upload of a
+    team makes another: they are memory)."""
+    old = time.time() - OWN_KEPT_SECONDS
+    with contextlib.suppress(OSError), os.scandir(root) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_mtime < old:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def own_copy(folder: str, path: str) -> str:
     """A copy of a bot's own file or folder ``path`` in the copies' ``folder``, named by the path and what it
     holds (made when missing; ``path`` itself when it is past :data:`OWN_ENTRIES` or :data:`OWN_BYTES`): a box
@@ -528,7 +544,10 @@ def own_copy(folder: str, path: str) -> str:
     target = os.path.join(root, digest.hexdigest()[:32])
     shown = target if stat.S_ISDIR(listing[0][1].st_mode) else os.path.join(target, os.path.basename(path))
     if os.path.lexists(target):
+        with contextlib.suppress(OSError):
+            os.utime(target)  # in use: kept by :func:`_prune_own`
         return shown
+    _prune_own(root)
     temporary = tempfile.mkdtemp(dir=root, prefix=".part-")
     try:
         os.chmod(temporary, 0o755)
