@@ -145,16 +145,16 @@ def _folder() -> str:
     return path
 
 
-def _file(text: str) -> str:
-    """The path of a read-only file holding ``text`` in the judge's folder (made when missing)."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+def _file(text: str, mode: int = 0o444) -> str:
+    """The path of a read-only file holding ``text`` in the judge's folder (made when missing), of ``mode``."""
+    digest = hashlib.sha256(f"{mode:o}:{text}".encode() if mode != 0o444 else text.encode()).hexdigest()[:24]
     path = os.path.join(_folder(), digest)
     if not os.path.isfile(path):
         with _lock:
             handle, temporary = tempfile.mkstemp(dir=_folder())
             try:
                 os.write(handle, text.encode())
-                os.fchmod(handle, 0o444)
+                os.fchmod(handle, mode)
             finally:
                 os.close(handle)
             os.replace(temporary, path)
@@ -169,15 +169,15 @@ def _empty_folder() -> str:
 
 
 @functools.cache
-def _hidden() -> tuple[tuple[str, bool], ...]:
-    """(name, is a folder) of every entry at the top of this kernel's ``/proc`` that a box does not see as it is."""
+def _hidden() -> tuple[tuple[str, int], ...]:
+    """(name, mode) of every entry at the top of this kernel's ``/proc`` that a box does not see as it is."""
     found = []
     with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
         for entry in entries:
             if entry.name.isdigit() or entry.name in {name.split("/")[0] for name in SHOWN} or entry.is_symlink():
                 continue
             with contextlib.suppress(OSError):
-                found.append((entry.name, entry.is_dir(follow_symlinks=False)))
+                found.append((entry.name, entry.stat(follow_symlinks=False).st_mode))
     return tuple(sorted(found))
 
 
@@ -188,6 +188,7 @@ def binds(memory_limit: int | None) -> list[str]:
     args = ["--ro-bind", _empty_folder(), "/proc/sys"]
     for name in _existing():
         args += ["--ro-bind", _file(contents[name]), f"/proc/{name}"]
-    for name, folder in _hidden():
-        args += ["--ro-bind", _empty_folder() if folder else _file(""), f"/proc/{name}"]
+    for name, mode in _hidden():  # (what only root may read stays so: /proc/kmsg, kcore, ...)
+        empty = _file("", 0o400) if not mode & stat_module.S_IROTH else _file("")
+        args += ["--ro-bind", _empty_folder() if stat_module.S_ISDIR(mode) else empty, f"/proc/{name}"]
     return args
