@@ -5,14 +5,16 @@ asks this init, over the socket ``FD`` (``SOCK_SEQPACKET``), to start each progr
 messages are :mod:`marshal`-ed dicts (the same interpreter on both sides); the init answers in words of ASCII,
 so that the judge never decodes anything richer from inside a box:
 
-- ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts, environment and folder of every
-  program it will start; answered ``ready HWM`` (its own high-water mark in KiB, which a child forked from it
-  shares until ``execve``).
+- ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts (and how many files each may
+  hold: it remounts them so, then gives up ``CAP_SYS_ADMIN``), environment and folder of every program it will
+  start; answered ``ready HWM`` (its own high-water mark in KiB, which a child forked from it shares until
+  ``execve``).
 - ``{"run": [argv]}`` with three file descriptors (the program's standard streams): kill and reap whatever is
-  left of the previous program, delete whatever it left in the box's tmpfs mounts, fork, and in the child
-  switch to the box's uid, join a new session keyring, lower the rlimits, install the seccomp filter and
-  ``execve``; answered ``started PID`` (or ``leftover WHY`` when what the previous program left cannot be
-  deleted: the program's doing, not the judge's).
+  left of the previous program, delete whatever it left in the box's tmpfs mounts (in bounded time:
+  :func:`_wipe`), fork, and in the child take a process group of its own, switch to the box's uid, join a new
+  session keyring, lower the rlimits, install the seccomp filter and ``execve``; answered ``started PID`` (or
+  ``leftover WHY`` when what the previous program left cannot be deleted, or not within 5 s: the program's
+  doing, not the judge's).
 - ``{"kill": True}``: kill every process of the box but this one and reap them all; answered ``clean``.
 - By itself, when the program it started is reaped: ``exit STATUS MAXRSS`` (its wait status, its peak KiB).
 
