@@ -114,6 +114,16 @@ print(" ".join(str(sorted(times)[len(times) // 2]) for times in spent), flush=Tr
 BITS, NAMES = 64, 8
 
 
+def _copies_in_memory(kind: str) -> None:
+    """Skip a box's case where the copies cannot be on a tmpfs here (the judge then says so, and the channel is
+    open: docs/security.md)."""
+    from mjarena.sandbox import copies
+
+    problem = copies.memory_problem(copies.default_folder()) if kind != "none" else None
+    if problem is not None:
+        pytest.skip(f"the runtime copies are on disk here: {problem}")
+
+
 @pytest.mark.parametrize("place", ["runtime", "own"])
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, place: str, tmp_path) -> None:
@@ -121,6 +131,7 @@ def test_a_later_box_of_the_slot_finds_no_lookup_an_earlier_one_left(kind: str, 
     disk); in the box, the slot's copies of its runtime and of its own folder are on a tmpfs, which remembers no
     miss: the receiver is at chance, in the next box of the same slot (the runtime) and of another slot (its own
     folder, which every slot is shown from one copy)."""
+    _copies_in_memory(kind)
     token = f"mjarena-{uuid.uuid4().hex[:12]}"
     own = tmp_path / "bot"
     own.mkdir()
@@ -173,6 +184,7 @@ def test_a_later_box_finds_no_page_an_earlier_one_read(kind: str, tmp_path) -> N
     """Pages 64 KiB apart (beyond the kernel's read-ahead of a single byte) of a bot's own file, out of the page
     cache at the start: with no box the receiver tells the pages the sender read (a cached page read in a few µs,
     one from the disk in tens); in the box the file is its copy on the tmpfs, every page always in memory."""
+    _copies_in_memory(kind)
     own = tmp_path / "bot"
     own.mkdir()
     data = own / "weights.bin"
@@ -189,7 +201,7 @@ def test_a_later_box_finds_no_page_an_earlier_one_read(kind: str, tmp_path) -> N
     with Box([PY, "-I", "-S", "-c", READ_PAGES, str(data), "".join(bits)], sandbox=sandbox, seat=0,
              cwd=str(tmp_path), readable=[own]) as box:
         assert _run(box).startswith("left")
-    with Box([PY, "-I", "-S", "-c", TIME_PAGES, str(data), str(BITS)], sandbox=sandbox, seat=2,
+    with Box([PY, "-I", "-S", "-c", TIME_PAGES, str(data), str(BITS)], sandbox=sandbox, seat=1,
              cwd=str(tmp_path), readable=[own]) as box:
         times = [int(word) for word in _run(box).split()]
     middle = statistics.median(times)
