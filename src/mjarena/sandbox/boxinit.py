@@ -128,6 +128,7 @@ def _entries(path: str) -> set[tuple[int, int]]:
 
 
 _WIPE_SECONDS = 5.0  # past this, what the last program left is its own failure (``leftover``), never the judge's
+_EMPTY_FOLDER = 40  # the size of an empty folder on a tmpfs (20 bytes an entry, "." and ".." included)
 _WIPE_DEPTH = 32  # folders open at once while wiping: a deeper folder is moved up to the top and wiped from there
 
 
@@ -174,12 +175,13 @@ def _wipe(path: str, keep: set[tuple[int, int]], deadline: float) -> None:
                     os.unlink(name, dir_fd=folder)
                 continue
             if not kept:
-                try:
-                    os.rmdir(name, dir_fd=folder)
-                    continue
-                except OSError as error:
-                    if error.errno != errno.ENOTEMPTY:
-                        raise
+                if info.st_size <= _EMPTY_FOLDER:  # (a tmpfs folder's size counts its entries: one with none goes)
+                    try:
+                        os.rmdir(name, dir_fd=folder)
+                        continue
+                    except OSError as error:
+                        if error.errno != errno.ENOTEMPTY:
+                            raise
                 if len(stack) >= _WIPE_DEPTH:
                     while True:
                         serial += 1
