@@ -66,7 +66,9 @@ BOT_REASONS = ("timeout", "crash", "memory", "output_limit", "bad_output")
 class AgentError(Exception):
     """An agent failed to answer: ``reason`` is one word of the result vocabulary, ``detail`` says what happened.
 
-    Optional context: ``request`` (the request being answered), ``elapsed`` (seconds spent on it), ``stderr``
+    Optional context: ``request`` (the request being answered), ``elapsed`` (seconds of its own time spent on
+    it), ``queued`` (seconds it waited for a busy machine's CPU on top of that; ``overloaded`` when that was much:
+    a verdict reached while the judge's machine was overloaded), ``stderr``
     (the tail of what a program wrote to its standard error).
     """
 
@@ -80,6 +82,8 @@ class AgentError(Exception):
         request: str | None = None,
         elapsed: float | None = None,
         stderr: str = "",
+        queued: float | None = None,
+        overloaded: bool = False,
     ) -> None:
         super().__init__(reason, detail)
         self.reason = reason
@@ -87,12 +91,15 @@ class AgentError(Exception):
         self.request = request
         self.elapsed = elapsed
         self.stderr = stderr
+        self.queued = queued
+        self.overloaded = overloaded
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.detail}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        extra = {"request": self.request, "elapsed": self.elapsed, "stderr": self.stderr}
+        extra = {"request": self.request, "elapsed": self.elapsed, "stderr": self.stderr, "queued": self.queued,
+                 "overloaded": self.overloaded}
         return (_rebuild, (type(self), self.reason, self.detail, extra))
 
 

@@ -75,7 +75,7 @@ from mjarena.agents.errors import (
     JudgeError,
 )
 from mjarena.protocol.bot_failures import DETAIL_STDERR, MEMORY_SIGNS, PRINTABLE, STDIN_HINT, describe_exit
-from mjarena.protocol.bot_pipes import BotChild, Deadline, marker_span
+from mjarena.protocol.bot_pipes import OVERLOADED_SHARE, WALL_FACTOR, BotChild, Deadline, marker_span
 from mjarena.protocol.botzone import decode_output, encode_input, encode_request
 from mjarena.protocol.pipe_readers import CHUNK_BYTES, reader_kind
 from mjarena.protocol.transport import Exchange, Reply
@@ -196,7 +196,7 @@ class BotProcess:
             text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
             response, data, debug = decode_output(text, request)
         except BotError as error:
-            self._fail(child, error, request, deadline.elapsed(), mode)
+            self._fail(child, error, request, deadline, mode)
             problem = self._files_problem()
             if problem is not None:  # the bot failed because its files went away: the judge's failure
                 raise JudgeError(f"{problem} (the bot then failed: {error.reason}: {error.detail})") from None
@@ -207,24 +207,29 @@ class BotProcess:
             self._child = None
             self.close()
             raise
-        elapsed = deadline.elapsed()
+        queued = child.queued()  # (frozen, or exited: it waits for no CPU now)
+        deadline.queued = max(deadline.queued, queued)
+        elapsed = deadline.own()
         self.thinking += elapsed
+        child.queued_base += queued
         self._child = child if kept else None
         self.requests.append(request)
         self.responses.append(response)
         if data is not None:
             self.data = data
         stderr = child.take_turn_stderr(self.stderr_limit)
-        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr))
-        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr)
+        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr, queued * 1000.0))
+        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr, queued)
 
     def _deadline(self) -> Deadline:
-        """This answer's deadline: the time limit, or what is left of the game budget when that is less."""
+        """This answer's deadline: the time limit, or what is left of the game budget when that is less; in the
+        bot's own time, with a wall-clock cap of :data:`WALL_FACTOR` time limits (:class:`Deadline`)."""
+        slack = (WALL_FACTOR - 1.0) * self.time_limit
         if self.game_budget is None or self.game_budget - self.thinking >= self.time_limit:
-            return Deadline(self.time_limit)
+            return Deadline(self.time_limit, cap=self.time_limit + slack)
         left = max(0.0, self.game_budget - self.thinking)
         return Deadline(left, f"the thinking budget of {self.game_budget:g} s for the game is used up "
-                              f"({self.thinking:.3f} s over {len(self.responses)} answers)")
+                              f"({self.thinking:.3f} s over {len(self.responses)} answers)", cap=left + slack)
 
     def close(self) -> None:
         """Kill the bot's processes (if running), reap them and end its box.  Safe to call twice."""
@@ -289,22 +294,32 @@ class BotProcess:
         self.started_pids.append(process.pid)
         return BotChild(process, self.pipes)
 
-    def _fail(self, child: BotChild | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
+    def _fail(self, child: BotChild | None, error: BotError, request: str, deadline: Deadline, mode: str) -> None:
         if child is not None:
             child.reap()
+            deadline.queued = max(deadline.queued, child.queued())  # as read when it was reaped
             tail = child.stderr_tail(self.stderr_limit)
             if tail and not error.stderr:
                 error.stderr = tail
                 last = tail.strip()[-DETAIL_STDERR:]  # the whole tail stays in error.stderr
                 error.detail = f"{error.detail}; stderr:\n{last.translate(PRINTABLE)}"
                 error.args = (error.reason, error.detail)
+        elapsed = deadline.own()
+        overloaded = deadline.queued > OVERLOADED_SHARE * self.time_limit
+        if overloaded:  # the verdict stands (the bot's own time decided it), but says the machine was busy
+            error.detail = (f"{error.detail} [the judge's machine was overloaded: the bot waited "
+                            f"{deadline.queued:.3f} s for a CPU on this answer, not counted as its time]")
+            error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
+        error.queued = deadline.queued
+        error.overloaded = overloaded
         self.thinking += elapsed
         self._child = None
         self.error = error
         stderr = child.take_turn_stderr(self.stderr_limit) if child is not None else None
-        self.history.append(Exchange(request, None, elapsed * 1000.0, mode, None, stderr))
+        self.history.append(Exchange(request, None, elapsed * 1000.0, mode, None, stderr, deadline.queued * 1000.0,
+                                     overloaded or None))
         self.close()
 
     def _limit_kib(self) -> int:
@@ -353,18 +368,19 @@ class BotProcess:
                     raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
                 if child.exited():
                     return self._finish(child, out, mode, cpu_start)
-                if deadline.expired():
+                if deadline.expired() and not deadline.extend(child.queued()):  # its waits for a CPU added
                     waiting = mode == "restart" and not out.strip() and child.reading_stdin()
                     child.reap()
                     if child.peak_kib > self._limit_kib():
                         raise self._memory_error(child)
                     budget = f": {deadline.why}" if deadline.why else ""
+                    spent = f" ({deadline.spent()})"
                     if out.strip():
                         raise BotTimeout(
                             f"printed {len(out)} bytes but neither exited nor printed the keep-running marker "
-                            f"within {deadline.seconds:.3f} s{budget}"
+                            f"within {deadline.seconds:.3f} s{budget}{spent}"
                         )
-                    raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}"
+                    raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}{spent}"
                                      f"{STDIN_HINT if waiting else ''}")
                 now = time.monotonic()
                 if now >= next_poll:

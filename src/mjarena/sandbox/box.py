@@ -219,6 +219,7 @@ class Box:
         self._control: socket.socket | None = None
         self._messages: list[tuple[str, list]] = []
         self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
+        self._reaped_delay = 0.0  # seconds: see init_reaped_delay
         self._slot: int | None = None
         self._command: list[str] = []
         self._stat_fd = self._children_fd = -1
@@ -498,8 +499,10 @@ class Box:
             numbers = [int(word) for word in rest.split()]
         except ValueError:
             self._fail(f"the box's init said {data[:80]!r}")
-        if name == "exit" and len(numbers) == 2:
+        if name == "exit" and len(numbers) in (2, 3):
             self._exit = (numbers[0], numbers[1])
+            if len(numbers) == 3:  # the run-queue delay of every process it reaped so far, in nanoseconds
+                self._reaped_delay = numbers[2] / 1e9
         else:
             self._messages.append((name, numbers))
         return True
@@ -576,6 +579,11 @@ class Box:
             return usage_of(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
+
+    def init_reaped_delay(self) -> float:
+        """Seconds that the processes the box's init has reaped had waited for a CPU (their main threads', read by
+        the init before it reaped each; as of the last program's exit)."""
+        return self._reaped_delay
 
     def keep_output(self) -> int | None:
         """A compiler's box (``build_output``), once its program has ended: copy what it wrote into its working
