@@ -1,0 +1,102 @@
+"""A bot's time is its own (RULINGS.md, "Limits per answer"): beside a CPU hog, a bot that needs 350 ms of CPU per
+answer under a 1 s limit is never timed out, while one that burns 1.3 s of CPU, or sleeps 1.3 s, still is.
+
+The hog is several busy shell loops per core, each in a session of its own (the scheduler's autogroups weigh one
+session's loops as one, so loops sharing a session would be one neighbour, not several), at the bots' priority;
+it runs only while the bots answer, and the test kills exactly the processes it started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from mjarena.agents.errors import BotError
+from mjarena.protocol.process import BotProcess
+from mjarena.sandbox import Sandbox
+
+from boxes import sandbox_kinds
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the run-queue delay is Linux's")
+
+LOOPS_PER_CORE = 2
+_BOT = r"""
+import json, sys, time
+mode, seconds = sys.argv[1], float(sys.argv[2])
+keep = len(sys.argv) > 3
+for line in sys.stdin:
+    if mode == "burn":
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+    else:
+        time.sleep(seconds)
+    print(json.dumps({"response": "PASS"}))
+    if keep:
+        print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<")
+    sys.stdout.flush()
+    if not keep:
+        break
+"""
+
+
+@pytest.fixture
+def hog() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Busy loops, ``LOOPS_PER_CORE`` per core this process may use, each in a session of its own."""
+    cores = len(os.sched_getaffinity(0))
+    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"], start_new_session=True)
+             for _ in range(LOOPS_PER_CORE * cores)]
+    try:
+        yield loops
+    finally:
+        for loop in loops:
+            os.kill(loop.pid, signal.SIGKILL)  # only what this fixture started, by its pid
+            loop.wait()
+
+
+def _answer(bot: BotProcess, requests: int, outcome: dict[str, object], name: str) -> None:
+    try:
+        replies = [bot.ask(f"{index} 0") for index in range(requests)]
+        outcome[name] = replies
+    except BotError as error:
+        outcome[name] = error
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str, tmp_path: object) -> None:
+    """All three bots at once beside the hog: the 350 ms one answers twice (a restart, then kept running), the
+    1.3 s burner and the 1.3 s sleeper are timed out."""
+    script = os.path.join(str(tmp_path), "bot.py")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(_BOT)
+    sandbox = Sandbox(kind=kind)
+    readable = [script, sys.prefix, sys.base_prefix]
+
+    def make(*args: str) -> BotProcess:
+        return BotProcess([sys.executable, "-S", script, *args], time_limit=1.0, sandbox=sandbox,
+                          readable=readable, poll_interval=0.05)
+
+    bots = {"fair": (make("burn", "0.35", "keep"), 2), "burner": (make("burn", "1.3"), 1),
+            "sleeper": (make("sleep", "1.3"), 1)}
+    outcome: dict[str, object] = {}
+    threads = [threading.Thread(target=_answer, args=(bot, requests, outcome, name))
+               for name, (bot, requests) in bots.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    fair = outcome["fair"]
+    assert isinstance(fair, list), f"the 350 ms bot was failed under load: {fair}"
+    assert [reply.mode for reply in fair] == ["restart", "keep"]
+    assert all(reply.queued is not None for reply in fair)  # measured, however little
+    for name in ("burner", "sleeper"):
+        error = outcome[name]
+        assert isinstance(error, BotError) and error.reason == "timeout", f"{name}: {error}"
