@@ -113,6 +113,31 @@ def _add_team(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebuild(args: argparse.Namespace) -> int:
+    """``contest rebuild DIR (--submission ID | --team NAME)``: build a submission (a team's latest) again here and
+    now (a compile that failed on a busy machine, say); logged in the organiser's log."""
+    from mjarena.contest.building import Builder, rebuild
+    from mjarena.contest.model import ContestError
+
+    if (args.submission is None) == (args.team is None):
+        return _fail("contest rebuild", "give one of --submission ID or --team NAME")
+    try:
+        contest = _open(args)
+        found = rebuild(contest, submission_id=args.submission, team=args.team)
+    except ContestError as error:
+        return _fail("contest rebuild", str(error))
+    Builder(contest, workers=1).build(found.id)
+    after = contest.db.submission(found.id)
+    status = after.status if after is not None else "gone"
+    what = f"submission {found.id} ({found.team} v{found.version})"
+    if status == "pending":  # its compile ran out of time on a busy machine again: nothing kept
+        print(f"{what}: the machine was too busy to compile it; try again later", file=sys.stderr)
+        return EXIT_COMPILE_ERROR
+    message = after.message if after is not None else ""
+    print(f"{what}: {status}" + (f"\n{message}" if message and status != "ok" else ""))
+    return 0 if status == "ok" else EXIT_COMPILE_ERROR
+
+
 def _rotate(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
@@ -351,6 +376,13 @@ def add_parsers(sub: Any) -> None:
     rotate.add_argument("name", metavar="NAME")
     rotate.add_argument("--json", action="store_true")
     rotate.set_defaults(handler=_rotate)
+
+    again = actions.add_parser("rebuild", help="build a submission, or a team's latest, again (logged)")
+    again.add_argument("dir", metavar="DIR")
+    which = again.add_mutually_exclusive_group(required=True)
+    which.add_argument("--submission", type=int, metavar="ID", help="the submission's number (the console shows it)")
+    which.add_argument("--team", metavar="NAME", help="the team whose latest submission to build again")
+    again.set_defaults(handler=_rebuild)
 
     extend = actions.add_parser("extend", help="move the window's end MINUTES later (refused once it has ended)")
     extend.add_argument("dir", metavar="DIR")

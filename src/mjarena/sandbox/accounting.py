@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from mjarena.lifetime import stat_fields
 
-__all__ = ["Usage", "await_stopped", "live_group_members", "peak_kib", "run_delay"]
+__all__ = ["Usage", "await_stopped", "live_group_members", "machine_waited", "peak_kib", "run_delay"]
 
 
 class Usage:
@@ -75,6 +75,21 @@ def run_delay(pids: Iterable[int]) -> float:
             except (OSError, ValueError, IndexError):
                 continue
     return total / 1e9
+
+
+def machine_waited() -> float | None:
+    """Seconds during which some task of the whole machine was ready to run but waited for a CPU, since boot (the
+    kernel's pressure figure: ``some total=`` of ``/proc/pressure/cpu``, microseconds); None where the kernel
+    keeps none (off Linux, or no PSI).  Its growth over a run says how busy the machine was meanwhile, exited
+    processes included."""
+    try:
+        with open("/proc/pressure/cpu", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"some "):
+                    return int(line.rsplit(b"total=", 1)[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def peak_kib(pid: int) -> int:

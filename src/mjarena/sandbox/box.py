@@ -173,6 +173,7 @@ class Box:
     ``seat`` (a bot's box at a table: its seat there) gives the box, when the sandbox has ``private_runtimes``,
     the seat slot's own copies of the files its program needs, and nothing else of the system directories
     (:mod:`mjarena.sandbox.copies`): no page of a file is shared with the boxes of the other seats.
+    ``nice`` lowers its programs' priority by that much (a compiler's, so that it never slows a game down).
 
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
@@ -196,8 +197,10 @@ class Box:
         address_space: int | None = None,
         build_output: int | None = None,
         seat: int | None = None,
+        nice: int = 0,
     ) -> None:
         self.argv = list(argv)
+        self.nice = nice
         self.seat = seat
         self.sandbox = sandbox
         self.readable = [os.fspath(path) for path in readable]
@@ -310,7 +313,8 @@ class Box:
             limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
             if _judge_uid() == 0:
                 limits.pop("nproc", None)
-            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", "/usr/bin/prlimit",
+            lower = ["/usr/bin/nice", "-n", str(self.nice)] if self.nice else []
+            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *lower, "/usr/bin/prlimit",
                              *(f"--{name}={value}" for name, value in limits.items()), "--", *self.argv]
             self.parent_hwm_kib = peak_kib(os.getpid())
             if self.sandbox.cgroup is not None:
@@ -400,6 +404,8 @@ class Box:
         if not children:
             self._fail("the box's init is not running")
         self.init_pid = children[0]
+        if self.nice:  # the init forks each program: they start at its lower priority
+            os.setpriority(os.PRIO_PROCESS, self.init_pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         # kept open: the judge reads them at every answer (the box's tmpfs roots, seen through the init's root)
         self._stat_fd = os.open(f"/proc/{self.init_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
         self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
