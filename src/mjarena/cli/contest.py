@@ -340,9 +340,11 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
                         help="where bots and compilers run: bubblewrap (default) or a plain process")
     create.add_argument("--build-workers", type=int, default=2, metavar="N",
-                        help="builds at once; teams are served in turn, one build each at a time (2)")
+                        help="builds at once (at most half the cores); teams are served in turn, one build each "
+                        "at a time (2)")
     create.add_argument("--compile-wall", type=float, default=10.0, metavar="SECONDS",
-                        help="wall-clock time per compile, besides the toolchain's CPU limit (10)")
+                        help="a compile's own time (wall-clock time less its wait for a CPU, at most 3x in all), "
+                        "besides the toolchain's CPU limit (10)")
     create.add_argument("--build-output-mib", type=int, default=16, metavar="MIB",
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
@@ -355,7 +357,9 @@ def add_parsers(sub: Any) -> None:
     serve.add_argument("dir", metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine)")
     serve.add_argument("--port", type=int, default=8000, help="(8000)")
-    serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="games at once (default: the usable cores less those kept for compiles; more than the "
+                       "cores is said in the log: bots would wait for a CPU)")
     serve.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     serve.add_argument("--public-url", action="append", metavar="URL",
