@@ -8,16 +8,19 @@ it runs only while the bots answer, and the test kills exactly the processes it 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from mjarena.agents.errors import BotError
+from mjarena.builds import BuildBusy, build
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox
 
@@ -71,10 +74,10 @@ def _answer(bot: BotProcess, requests: int, outcome: dict[str, object], name: st
 
 
 @pytest.mark.parametrize("kind", sandbox_kinds())
-def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str, tmp_path: object) -> None:
+def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str, tmp_path: Path) -> None:
     """All three bots at once beside the hog: the 350 ms one answers twice (a restart, then kept running), the
     1.3 s burner and the 1.3 s sleeper are timed out."""
-    script = os.path.join(str(tmp_path), "bot.py")
+    script = str(tmp_path / "bot.py")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(_BOT)
     sandbox = Sandbox(kind=kind)
@@ -100,3 +103,23 @@ def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str,
     for name in ("burner", "sleeper"):
         error = outcome[name]
         assert isinstance(error, BotError) and error.reason == "timeout", f"{name}: {error}"
+
+
+def test_a_compile_out_of_time_on_a_busy_machine_is_built_again(hog: list[subprocess.Popen[bytes]],
+                                                                 tmp_path: Path) -> None:
+    """A compiler that needs more than its (tiny) limit of its own time beside the hog: the judge's failure, kept
+    nowhere, so the same source is compiled again at the next try (never a cached ``compile_error``)."""
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"languages": {"slow": {
+        "suffixes": [".slow"], "package": "dash", "source_name": "bot.slow",
+        "compile": ["sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"], "run": ["sh", "bot.slow"],
+        "version": ["sh", "-c", "echo 1"],
+    }}}))
+    source = tmp_path / "mine.slow"
+    source.write_text("echo '{\"response\": \"PASS\"}'\n")
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        with pytest.raises(BuildBusy, match="the judge's machine was busy"):
+            build(source, sandbox=Sandbox(kind="none"), toolchains=table, cache_dir=cache, wall_limit=0.05)
+    kept = [entry.name for entry in cache.iterdir()] if cache.exists() else []
+    assert kept == [], "nothing kept for the source"
