@@ -13,7 +13,7 @@ Bots that run as programs fail in five ways, each its own class under :class:`Bo
 =====================  ================  ==========================================================
 class                  ``reason``        when
 =====================  ================  ==========================================================
-:class:`BotTimeout`    ``timeout``       no complete answer within the wall-time limit
+:class:`BotTimeout`    ``timeout``       no complete answer within the time limit (own time)
 :class:`BotCrash`      ``crash``         non-zero exit, killed by a signal, or a kept-running bot
                                          that exited before answering
 :class:`BotMemoryError`  ``memory``      peak memory above the limit, or died of an allocation failure
@@ -142,7 +142,7 @@ class _FixedBotError(BotError):
 
 
 class BotTimeout(_FixedBotError):
-    """No complete answer within the wall-time limit (reason ``timeout``)."""
+    """No complete answer within the time limit, in the bot's own time (reason ``timeout``)."""
 
     fixed_reason = "timeout"
 

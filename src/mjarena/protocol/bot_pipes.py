@@ -51,6 +51,12 @@ class Deadline:
         self.why = why
         self.queued = 0.0  # seconds of waiting for a CPU counted so far
 
+    def restart(self) -> None:
+        """Start the clock again now (the program has just been started: making its box and forking it were the
+        judge's work, not the bot's time)."""
+        self.start = time.monotonic()
+        self.end = self.start + self.seconds
+
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
 

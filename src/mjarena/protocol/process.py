@@ -1,4 +1,4 @@
-"""Run a bot program as a real subprocess, one request at a time, with wall-time, memory and output limits.
+"""Run a bot program as a real subprocess, one request at a time, with time (its own), memory and output limits.
 
 :class:`BotProcess` is the judge's side of one bot for one game.  It keeps the history (requests, responses and
 the bot's ``data``) and delivers each request the way the bot last asked for:
@@ -11,8 +11,14 @@ the bot's ``data``) and delivers each request the way the bot last asked for:
 
 Limits, per answer:
 
-- wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
-  answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
+- the bot's own time, from the moment the program has been started (restart mode: its box made and the process
+  forked, the judge's work) or the request is written (keep mode) until the answer is complete: the marker line
+  read, or the process exited.  Its own time is the wall-clock time less the time its threads waited, ready to
+  run, for a CPU (the run-queue delay: the judge's machine was busy, not the bot): when the deadline passes it
+  moves by that wait, read from the system then (``/proc/PID/task/TID/schedstat`` of the live tree, what the
+  box's init read of the processes it reaped, or a delegated cgroup's ``cpu.pressure``), never past a wall-clock
+  cap of :data:`~mjarena.protocol.bot_pipes.WALL_FACTOR` time limits (a bot that hangs still ends).  Off Linux
+  no such wait is known: the deadline is wall-clock time.  Every wait goes through one helper,
   :meth:`Deadline.wait`, around the pipes read the way the system allows (never a blocking read by the judge):
   non-blocking and ``select`` on POSIX, a reading thread per pipe on Windows (``pipes="threads"`` forces that
   anywhere; :mod:`mjarena.protocol.pipe_readers`).
@@ -25,7 +31,7 @@ Limits, per answer:
   failure.
 - output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
 
-And per game: ``game_budget``, the seat's thinking time for the whole game (the sum of its answers' wall times,
+And per game: ``game_budget``, the seat's thinking time for the whole game (the sum of its answers' own times,
 as above).  An answer's deadline is the smaller of the time limit and what is left of the budget (a restart-mode
 bot is told that deadline in its ``time_limit``), so a bot that answers just under its limit on every request
 runs out of budget and is out with a ``timeout``, as for any answer over its limit; :attr:`BotProcess.thinking`
@@ -100,7 +106,7 @@ class BotProcess:
     ``limit_address_space`` also caps each process's address space at the memory limit (a native bot then
     fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
     ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).  ``game_budget`` is
-    the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
+    the own time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
     ``seat`` is its seat at the table, when the other seats' bots are untrusted: its box then shows its seat
     slot's own copies of its runtime (:mod:`mjarena.sandbox.copies`, when the sandbox has ``private_runtimes``).
     ``pipes`` is how its pipes are read (``"select"`` or ``"threads"``; None: the system's way, threads on Windows).
@@ -144,7 +150,7 @@ class BotProcess:
         self.pipes = reader_kind(pipes)
         if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
             Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
-        self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
+        self.thinking = 0.0  # seconds of its own time its answers took, failed ones included
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
         self.requests: list[str] = []
@@ -193,6 +199,8 @@ class BotProcess:
                 raise BotTimeout(f"no time left: {deadline.why}")
             if child is None:
                 child = self._spawn()
+                deadline.restart()  # its box made and the program forked: the judge's time, not the bot's
+                child.queued_base = child.process.queued()  # (its wait for a CPU so far was the judge's too)
             text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
             response, data, debug = decode_output(text, request)
         except BotError as error:
