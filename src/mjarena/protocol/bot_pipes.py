@@ -19,7 +19,7 @@ _MARKER = KEEP_RUNNING.encode()
 _READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86_64" else set()
 
 
-WALL_FACTOR = 3.0
+WALL_FACTOR = 5.0
 """The wall-clock cap of an answer, in time limits: a bot that hangs is ended then, however busy the machine."""
 
 OVERLOADED_SHARE = 0.1
