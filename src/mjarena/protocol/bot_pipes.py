@@ -22,6 +22,9 @@ _READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86
 WALL_FACTOR = 5.0
 """The wall-clock cap of an answer, in time limits: a bot that hangs is ended then, however busy the machine."""
 
+READ_GAP = 0.01
+"""Seconds: once an answer's deadline has passed and moved, its wait for a CPU is read at most this often."""
+
 OVERLOADED_SHARE = 0.1
 """An answer waited for a CPU for more than this share of its time limit: the judge's machine was overloaded."""
 
@@ -68,10 +71,14 @@ class Deadline:
 
     def extend(self, queued: float) -> bool:
         """Move the deadline by ``queued`` seconds of waiting for a CPU (the answer's so far), up to the cap;
-        whether the answer still has time."""
+        whether the answer still has time.  A deadline moved by less than :data:`READ_GAP` is checked again no
+        sooner than that (the system is asked at most that often: a bot may get that much more at the end)."""
         self.queued = max(self.queued, queued)
         self.end = self.start + min(self.seconds + self.queued, self.cap)
-        return not self.expired()
+        now = time.monotonic()
+        if now < self.end < now + READ_GAP:
+            self.end = min(now + READ_GAP, self.start + self.cap)
+        return now < self.end
 
     def own(self, elapsed: float | None = None) -> float:
         """The bot's own time of the answer: its wall time (``elapsed``, now by default) less its wait for a CPU."""
