@@ -123,3 +123,28 @@ def test_a_compile_out_of_time_on_a_busy_machine_is_built_again(hog: list[subpro
             build(source, sandbox=Sandbox(kind="none"), toolchains=table, cache_dir=cache, wall_limit=0.05)
     kept = [entry.name for entry in cache.iterdir()] if cache.exists() else []
     assert kept == [], "nothing kept for the source"
+
+
+def test_match_says_in_one_line_when_the_machine_was_overloaded(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``match`` reads the answers' waits for a CPU from the transcripts: one line on standard error, with the
+    figures, when an answer waited more than a tenth of its limit (none for a match of in-process bots)."""
+    import mjarena.arena.match as match_module
+    from mjarena.cli import main
+
+    real = match_module.run_match
+
+    def loaded(*args: object, **kwargs: object) -> object:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        result.transcripts[0] = [{"request": "0 0", "response": "PASS", "elapsed_ms": 30.0, "mode": "restart",
+                                  "queued_ms": 450.0}, {"request": "1 W1", "response": "PASS", "elapsed_ms": 20.0,
+                                                        "mode": "keep", "queued_ms": 50.0}]
+        return result
+
+    assert main(["match", "--seed", "1", "--quiet", "--sandbox", "none"]) == 0
+    assert "overloaded" not in capsys.readouterr().err
+    monkeypatch.setattr(match_module, "run_match", loaded)
+    assert main(["match", "--seed", "1", "--quiet", "--sandbox", "none"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "overloaded" in line]
+    assert said == ["the judge's machine was overloaded: the bots waited 0.500 s for a CPU over 2 answers (most "
+                    "0.450 s on one; 1 answer waited over 0.100 s), not counted as their time"]
