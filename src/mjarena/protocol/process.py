@@ -306,18 +306,19 @@ class BotProcess:
         if child is not None:
             child.reap()
             deadline.queued = max(deadline.queued, child.queued())  # as read when it was reaped
-            tail = child.stderr_tail(self.stderr_limit)
-            if tail and not error.stderr:
-                error.stderr = tail
-                last = tail.strip()[-DETAIL_STDERR:]  # the whole tail stays in error.stderr
-                error.detail = f"{error.detail}; stderr:\n{last.translate(PRINTABLE)}"
-                error.args = (error.reason, error.detail)
         elapsed = deadline.own()
         overloaded = deadline.queued > OVERLOADED_SHARE * self.time_limit
         if overloaded:  # the verdict stands (the bot's own time decided it), but says the machine was busy
             error.detail = (f"{error.detail} [the judge's machine was overloaded: the bot waited "
                             f"{deadline.queued:.3f} s for a CPU on this answer, not counted as its time]")
             error.args = (error.reason, error.detail)
+        if child is not None:
+            tail = child.stderr_tail(self.stderr_limit)
+            if tail and not error.stderr:
+                error.stderr = tail
+                last = tail.strip()[-DETAIL_STDERR:]  # the whole tail stays in error.stderr
+                error.detail = f"{error.detail}; stderr:\n{last.translate(PRINTABLE)}"
+                error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
         error.queued = deadline.queued
