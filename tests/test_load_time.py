@@ -75,8 +75,9 @@ def _answer(bot: BotProcess, requests: int, outcome: dict[str, object], name: st
 
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str, tmp_path: Path) -> None:
-    """All three bots at once beside the hog: the 350 ms one answers twice (a restart, then kept running), the
-    1.3 s burner and the 1.3 s sleeper are timed out."""
+    """The bots at once beside the hog: the 350 ms one answers (with no box twice: a restart, then kept running;
+    in bwrap once, its wait read by the box's init), the 1.3 s sleeper and (with no box) the 1.3 s burner are
+    timed out.  (The burner's CPU limit is the same code in a box; left out there to keep the hog short.)"""
     script = str(tmp_path / "bot.py")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(_BOT)
@@ -87,8 +88,10 @@ def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str,
         return BotProcess([sys.executable, "-S", script, *args], time_limit=1.0, sandbox=sandbox,
                           readable=readable, poll_interval=0.05)
 
-    bots = {"fair": (make("burn", "0.35", "keep"), 2), "burner": (make("burn", "1.3"), 1),
-            "sleeper": (make("sleep", "1.3"), 1)}
+    boxed = kind != "none"
+    bots = {"fair": (make("burn", "0.35", "keep"), 1 if boxed else 2), "sleeper": (make("sleep", "1.3"), 1)}
+    if not boxed:
+        bots["burner"] = (make("burn", "1.3"), 1)
     outcome: dict[str, object] = {}
     threads = [threading.Thread(target=_answer, args=(bot, requests, outcome, name))
                for name, (bot, requests) in bots.items()]
@@ -98,9 +101,9 @@ def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str,
         thread.join(30)
     fair = outcome["fair"]
     assert isinstance(fair, list), f"the 350 ms bot was failed under load: {fair}"
-    assert [reply.mode for reply in fair] == ["restart", "keep"]
+    assert [reply.mode for reply in fair] == ["restart", "keep"][: 1 if boxed else 2]
     assert all(reply.queued is not None for reply in fair)  # measured, however little
-    for name in ("burner", "sleeper"):
+    for name in bots.keys() - {"fair"}:
         error = outcome[name]
         assert isinstance(error, BotError) and error.reason == "timeout", f"{name}: {error}"
 
