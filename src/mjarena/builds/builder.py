@@ -13,10 +13,11 @@ limits than the current ones is not reused), so that sending the same source aga
 
 A compiler's time is its own, as a bot's is (RULINGS.md, "Limits per answer"): the wall-clock limit moves by the
 time its processes waited for a CPU (:func:`~mjarena.sandbox.run`), up to three times the limit, and the compiler
-runs at a lower priority (:data:`NICE`).  A compile that ran out of time while the machine was busy (some task
-waited for a CPU over :data:`BUSY_SHARE` of the compile's time, by the kernel's pressure figure, or the
-compiler's own processes did) is the judge's failure, never the source's verdict: :class:`BuildBusy`, nothing
-kept, built again at the next try.
+runs at a lower priority (:data:`NICE`).  A compile that ran out of time while the machine was busy (it had less
+CPU time than nine tenths of its limit, and some task waited for a CPU over :data:`BUSY_SHARE` of the compile's
+time, by the kernel's pressure figure, or the compiler's own processes did) is the judge's failure, never the
+source's verdict: :class:`BuildBusy`, nothing kept, built again at the next try.  A compiler that had its time in
+CPU and still did not finish is the source's doing, however busy the machine.
 
 The user's file name never reaches a command line (uploaded sources are hostile): it appears only in messages,
 where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.  The cache
@@ -286,7 +287,8 @@ def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path, limits
     meanwhile (besides the compiler's own, ``result.queued``)."""
     output = (result.stderr + result.stdout).decode("utf-8", "replace")
     cpu = toolchain.compile_time_limit
-    if result.status == "timeout" and result.cpu < cpu and max(waited, result.queued) > BUSY_SHARE * result.wall:
+    starved = result.cpu < min(cpu, 0.9 * limits.wall)  # it had less CPU than its own time allowed it
+    if result.status == "timeout" and starved and max(waited, result.queued) > BUSY_SHARE * result.wall:
         return _Verdict("compile_error", f"the compiler ran out of time while the judge's machine was busy (a "
                         f"task waited for a CPU {max(waited, result.queued):.1f} s of the compile's "
                         f"{result.wall:.1f} s): the judge's failure, not the source's; nothing was kept, it is "

@@ -343,7 +343,7 @@ def add_parsers(sub: Any) -> None:
                         help="builds at once (at most half the cores); teams are served in turn, one build each "
                         "at a time (2)")
     create.add_argument("--compile-wall", type=float, default=10.0, metavar="SECONDS",
-                        help="a compile's own time (wall-clock time less its wait for a CPU, at most 3x in all), "
+                        help="a compile's own time (wall-clock time less its wait for a CPU, at most 5x in all), "
                         "besides the toolchain's CPU limit (10)")
     create.add_argument("--build-output-mib", type=int, default=16, metavar="MIB",
                         help="the most a build may write (16)")

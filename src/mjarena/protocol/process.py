@@ -307,11 +307,8 @@ class BotProcess:
             child.reap()
             deadline.queued = max(deadline.queued, child.queued())  # as read when it was reaped
         elapsed = deadline.own()
+        # the verdict stands (the bot's own time decided it); the replay marks that the machine was busy then
         overloaded = deadline.queued > OVERLOADED_SHARE * self.time_limit
-        if overloaded:  # the verdict stands (the bot's own time decided it), but says the machine was busy
-            error.detail = (f"{error.detail} [the judge's machine was overloaded: the bot waited "
-                            f"{deadline.queued:.3f} s for a CPU on this answer, not counted as its time]")
-            error.args = (error.reason, error.detail)
         if child is not None:
             tail = child.stderr_tail(self.stderr_limit)
             if tail and not error.stderr:

@@ -17,7 +17,7 @@ from mjarena.sandbox.process import Process
 __all__ = ["RunResult", "run"]
 
 _CHUNK = 1 << 16
-WALL_FACTOR = 3.0
+WALL_FACTOR = 5.0
 """A run's wall-clock cap, in its wall limits: its own time may be longer on a busy machine, never its wall time
 past this."""
 
