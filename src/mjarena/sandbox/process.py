@@ -145,8 +145,9 @@ class Process:
         if cgroup is not None and self._waited_base is not None:
             now = cgroup.cpu_waited()
             waited = None if now is None else now - self._waited_base
-        if waited is None:
-            waited = self._reaped_delay() + run_delay(self.tree())
+        if waited is None:  # (a tree stopped by signals cannot fork: the one walked to stop it is still whole)
+            pids = self._stopped if self.frozen and self._stopped else self.tree()
+            waited = self._reaped_delay() + run_delay(pids)
         self.usage.queued = max(self.usage.queued, waited)
         return self.usage.queued
 
