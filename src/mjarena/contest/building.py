@@ -300,7 +300,7 @@ class Builder:
                                    cache_dir=contest.root / "builds", wall_limit=settings.compile_wall,
                                    max_output_bytes=settings.build_output_mib * MIB)
         except builds.BuildBusy as error:
-            self._busy(submission, str(error))
+            self._retry_busy(submission, str(error))
             return
         self._busy_tries.pop(submission_id, None)
         with contest.db.transaction() as tx:
@@ -311,7 +311,7 @@ class Builder:
         except Exception:  # the build stands; the next eviction tries again
             log.exception("evicting old builds failed")
 
-    def _busy(self, submission: Submission, why: str) -> None:
+    def _retry_busy(self, submission: Submission, why: str) -> None:
         """A compile ran out of time on a busy machine: the organiser's log says so, and it is tried again later (at
         most :data:`BUSY_TRIES` tries; then the verdict says what happened, kept nowhere but in the record)."""
         tries = self._busy_tries[submission.id] = self._busy_tries.get(submission.id, 0) + 1
