@@ -6,6 +6,7 @@
   errors (a game the judge failed, not a bot: when and what), a game held after repeated ones played now; the
   log of the organiser's actions;
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
+  ``POST /admin/submissions/{id}/rebuild`` (and ``/admin/teams/{name}/rebuild``, its latest) builds it again;
 - ``/admin/games``: the games running now, the last rounds (each finished game with the node that played it, from
   its replay), and a finished game played again from its record (its walls and pinned versions; the old result
   replaced in one transaction); on a Ray cluster, the nodes (their check, canary speed, flagged or left out, games
@@ -37,6 +38,7 @@ from starlette.routing import Route
 from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
 from mjarena.contest.auth import hash_token, new_token
+from mjarena.contest.building import rebuild
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.export import pairs_report, results_json, standings_csv
 from mjarena.contest.failures import ERROR_KINDS, version_errors
@@ -94,8 +96,10 @@ class Judge(Protocol):
     def release(self, game_id: int) -> Future[None]: ...
 
 
-def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge | None = None) -> list[Route]:
-    """The console's routes; ``judge`` plays games again (without one the console says it cannot)."""
+def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge | None = None,
+                 on_submission: Callable[[int], None] | None = None) -> list[Route]:
+    """The console's routes; ``judge`` plays games again (without one the console says it cannot);
+    ``on_submission(id)`` queues a submission built again (the builder's queue)."""
     db = contest.db
 
     def console_session(request: Request) -> str | None:
@@ -292,6 +296,27 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         name = f"{found.team}-v{found.version}{Path(found.path).suffix}"
         return Response(raw, media_type="application/octet-stream",
                         headers={"content-disposition": f'attachment; filename="{name}"', **_NO_STORE})
+
+    async def rebuild_submission(request: Request) -> Response:
+        """Build a submission again (a compile that failed on a busy machine, say): logged."""
+        await posted(request)
+        found = submission_of(request)
+        await run_in_threadpool(lambda: rebuild(contest, submission_id=found.id, now=clock()))
+        if on_submission is not None:
+            on_submission(found.id)
+        return RedirectResponse(f"/admin/submissions/{found.id}", status_code=303)
+
+    async def rebuild_team(request: Request) -> Response:
+        """Build a team's latest submission again: logged."""
+        await posted(request)
+        team = team_of(request)
+        try:
+            found = await run_in_threadpool(lambda: rebuild(contest, team=team.name, now=clock()))
+        except ContestError as error:
+            raise HTTPException(400, str(error)) from None
+        if on_submission is not None:
+            on_submission(found.id)
+        return RedirectResponse(f"/admin/submissions/{found.id}", status_code=303)
 
     # -- rounds and games ------------------------------------------------------------------------------
 
@@ -544,6 +569,8 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
         Route("/admin/submissions", submissions),
         Route("/admin/submissions/{id}", submission),
         Route("/admin/submissions/{id}/source", source),
+        Route("/admin/submissions/{id}/rebuild", rebuild_submission, methods=["POST"]),
+        Route("/admin/teams/{name}/rebuild", rebuild_team, methods=["POST"]),
         Route("/admin/games", games),
         Route("/admin/games/replay", replay_by_id, methods=["POST"]),
         Route("/admin/games/{id}/replay", replay_game, methods=["POST"]),

@@ -531,7 +531,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         Route("/api/replays/{id}", api_replay),
         Route("/api/games/{id}/turns", api_turns),
         Route("/tiles/{kind}.svg", tile),
-        *admin_routes(contest, clock=clock, judge=judge),
+        *admin_routes(contest, clock=clock, judge=judge, on_submission=on_submission),
         Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),
         Mount("/contest-static", StaticFiles(directory=STATIC), name="contest-static"),
     ]
