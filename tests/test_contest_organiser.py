@@ -248,7 +248,7 @@ def test_a_freeze_hides_the_last_minutes_from_the_public_until_the_reveal(tmp_pa
     exported = json.loads(server.client.get("/admin/export.json").text)  # the organiser sees everything
     assert {row["team"]: (row["points"], row["games"]) for row in exported["rows"]} == full
     refused = server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
-    assert refused.status_code == 409 and "once the contest is finished" in refused.text
+    assert refused.status_code == 409 and "waiting for the window's end" in refused.text
     server.clock.now = 1700.0
     assert not server.scheduler.step()
     assert server.standings()["state"] == "finished" and server.standings()["frozen"] == {"since": 1300.0}

@@ -50,7 +50,7 @@ from mjarena.contest.forms import (
 )
 from mjarena.contest.messages import announce, questions_page
 from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
-from mjarena.contest.public import freeze_from, reveal, revealed
+from mjarena.contest.public import freeze_view, reveal
 from mjarena.contest.rows import GameRow, Submission
 from mjarena.untrusted import number as ascii_number
 
@@ -186,8 +186,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                                         csrf=csrf, notice=notice or disk_notice(contest),
                                         judge_errors=judge_errors_view(), ended=_ended(contest, now),
                                         judging=judge is not None, messages=messages,
-                                        freeze={"minutes": contest.settings.freeze, "from": freeze_from(contest, now),
-                                                "revealed": revealed(contest)})
+                                        freeze=freeze_view(contest, now))
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)

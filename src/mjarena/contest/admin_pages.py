@@ -79,7 +79,11 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
     if ended:
         actions = ""
         note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
-        if freeze.get("minutes") and freeze.get("revealed") is None:
+        if freeze.get("minutes") and freeze.get("revealed") is None and freeze.get("waiting"):
+            actions = (f'<span id="reveal-waits">Reveal the results once every game of the window has finished: '
+                       f'waiting for {escape(freeze["waiting"])}.</span>')
+            note += "; the public standings are frozen until you reveal them"
+        elif freeze.get("minutes") and freeze.get("revealed") is None:
             actions = action("reveal", "Reveal the results", confirm="Reveal the frozen results to everyone now?")
             note += "; the public standings are frozen until you reveal them"
     else:

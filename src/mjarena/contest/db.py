@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.contest.rows import GameRow, JudgeErrorRow, Message, SeatRow, Submission, Team
-from mjarena.contest.schema import GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
+from mjarena.contest.schema import ADDED_COLUMNS, GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
 
 __all__ = ["MAX_JUDGE_ERRORS", "Database", "Transaction"]
 
@@ -64,6 +64,10 @@ class Transaction:
         """The tables of :data:`SCHEMA` that do not exist yet."""
         for statement in SCHEMA:
             self._c.execute(statement)
+        for table, column, kind in ADDED_COLUMNS:  # a database made by an older version
+            present = [item[0] for item in self._c.execute(f"SELECT * FROM {table} LIMIT 0").description]
+            if column not in present:
+                self._c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store ``value`` (as JSON) under ``key``."""
@@ -250,12 +254,14 @@ class Transaction:
 
     def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
         """A finished game's results and replay replaced by those of playing it again (its walls and pinned
-        versions), finished again at ``now``; False (and nothing written) unless it is finished."""
+        versions), ``replayed`` at ``now``; False (and nothing written) unless it is finished.  Its ``finished``
+        stays when it first finished: its place in time, for the freeze (a game finished before the freeze and
+        played again during it stays public)."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "finished":
             return False
         self._write_results(game_id, results)
         self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (pack(replay), game_id))
-        self._c.execute("UPDATE games SET finished = ? WHERE id = ?", (now, game_id))
+        self._c.execute("UPDATE games SET replayed = ? WHERE id = ?", (now, game_id))
         return True
 
     def _write_results(self, game_id: int, results: Sequence[dict[str, Any]]) -> None:
@@ -380,6 +386,10 @@ class Database:
                           " AND s.submission_id IS NOT NULL")
         return {int(row[0]) for row in rows}
 
+    def replaying(self) -> set[int]:
+        """The finished games being played again now (:meth:`Transaction.set_replaying`)."""
+        return {row[0] for row in self._rows("SELECT game_id FROM replaying")}
+
     def judge_errors(self, limit: int = 100) -> list[JudgeErrorRow]:
         """The judge's failures, newest first."""
         return [JudgeErrorRow(*row) for row in self._rows(
@@ -431,7 +441,7 @@ class Database:
     def replay_mark(self, game_id: int) -> float | None:
         """When the replay of finished game ``game_id`` was recorded (it changes when the game is played again),
         or None when there is none: what a view built from the replay can be kept by, read without the replay."""
-        return self._one("SELECT g.finished FROM games g JOIN replays r ON r.game_id = g.id "
+        return self._one("SELECT COALESCE(g.replayed, g.finished) FROM games g JOIN replays r ON r.game_id = g.id "
                          "WHERE g.id = ? AND g.state = 'finished'", (game_id,))
 
     def finished_replays(self) -> Iterator[tuple[int, str]]:
@@ -445,7 +455,8 @@ class Database:
     def results_mark(self) -> tuple[int, float | None]:
         """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
         played again is finished again), so what is drawn from the results can be kept until it changes."""
-        count, last = self._rows("SELECT COUNT(*), MAX(finished) FROM games WHERE state = 'finished'")[0]
+        count, last = self._rows("SELECT COUNT(*), MAX(COALESCE(replayed, finished)) FROM games "
+                                 "WHERE state = 'finished'")[0]
         return int(count), last
 
     def totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float]]:

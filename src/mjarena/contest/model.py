@@ -89,6 +89,7 @@ class Settings:
     open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
     rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
     freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
+    name: str = ""  # the contest's name on its results (empty: its folder's name)
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -279,6 +280,11 @@ class Contest:
                 raise
             raise ContestError(f"{root}/contest.db: cannot read it ({error})") from None
         return cls(root.resolve(), db, settings)
+
+    @property
+    def name(self) -> str:
+        """The contest's name, as its results print it: ``create --name``, else its folder's name."""
+        return self.settings.name or self.root.name
 
     # -- the randomness ----------------------------------------------------------------------------------
 

@@ -304,14 +304,19 @@ def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, 
             f'<td>{"—" if version is None else "v" + str(version)}</td></tr>')
     state = standings["state"]
     if standings.get("frozen"):
-        note = frozen_text(standings["frozen"])
+        note = "Not final: " + frozen_text(standings["frozen"])
     elif state != "finished":
-        note = f"The contest is {state.replace('_', ' ')}: these are not the final results yet."
+        note = f"Not final: the contest is {state.replace('_', ' ')}."
     else:
         note = "Final results."
     ranked = "points per game" if key == "points_per_game" else "points"
-    body = (f'<div class="results-page"><h1 class="title">Results</h1><p id="results-state">{escape(note)} '
-            f'Ranked by {ranked}.</p><div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
+    contest = standings.get("contest") or {}
+    title = f'{contest["name"]}: results' if contest.get("name") else "Results"
+    window = (f'<p id="results-window">The window: {when(contest.get("start"))} – {when(contest.get("end"))}.</p>'
+              if contest else "")
+    body = (f'<div class="results-page"><h1 class="title" id="results-title">{escape(title)}</h1>{window}'
+            f'<p id="results-state">{escape(note)} Ranked by {ranked}.</p>'
+            '<div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
             '<th>rank</th><th>team</th><th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place'
             f'</th><th>best version</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
