@@ -8,6 +8,7 @@ The contest is test_contest.py's: real games of the test bot, an inline executor
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from test_contest import TEAMS, Server, play_round
 from test_contest_admin import console
@@ -59,3 +60,43 @@ def test_a_game_played_again_during_the_freeze_keeps_its_place_in_time(tmp_path:
     assert {row["team"]: (row["points"], row["games"]) for row in public["rows"]} == before
     assert next(item for item in server.games() if item["id"] == game)["state"] == "finished"
     assert server.client.get(f"/api/replays/{game}").status_code == 200
+
+
+def test_the_opening_together_waits_for_every_team_up_to_its_deadline_and_house_games_count_for_no_team(
+        tmp_path: Path) -> None:
+    server = Server(tmp_path / "cup", opening="together", opening_deadline=2.0)  # the deadline: 1120 s
+    first, *others, last = TEAMS
+    for team in [first, *others]:
+        server.upload(team)
+    assert not server.scheduler.step()  # the first to build does not play alone against house bots
+    waiting = server.standings()["waiting"]
+    assert waiting == {"ready": len(TEAMS) - 1, "needed": len(TEAMS), "deadline": 1120.0}
+    assert "or at " in server.client.get("/").text and "opening: together" in server.client.get("/").text
+    server.clock.now = 1120.0
+    play_round(server)  # opened at the deadline with the teams that have a bot
+    server.upload(last)
+    play_round(server)
+    games = server.contest.db.games(states=("finished",))
+    counted: dict[str, list[float]] = {}
+    for game in games:
+        if all(seat.team is not None for seat in game.seats):
+            for seat in game.seats:
+                counted.setdefault(seat.team, []).append(seat.points or 0.0)
+    assert any(seat.team is None for game in games for seat in game.seats)  # a house bot played...
+    rows = {row["team"]: (row["games"], row["points"]) for row in server.standings()["rows"]}
+    assert rows == {team: (len(counted.get(team, [])), sum(counted.get(team, []))) for team in TEAMS}  # ...for no one
+
+
+def test_create_chooses_the_opening_together_unless_told_and_says_so(tmp_path: Path, capsys: Any) -> None:
+    from mjarena.cli import main
+    from mjarena.contest.model import Contest
+
+    assert main(["contest", "create", str(tmp_path / "a"), "--team", "ada", "--duration", "30"]) == 0
+    settings = Contest.open(tmp_path / "a").settings
+    assert (settings.opening, settings.opening_deadline) == ("together", 5.0)
+    assert main(["contest", "create", str(tmp_path / "b"), "--team", "ada", "--opening", "first-build",
+                 "--name", "Spring cup"]) == 0
+    assert Contest.open(tmp_path / "b").settings.opening == "first-build"
+    assert Contest.open(tmp_path / "b").name == "Spring cup"
+    assert main(["contest", "create", str(tmp_path / "c"), "--team", "ada", "--opening-deadline", "90"]) == 2
+    assert "--opening-deadline 90" in capsys.readouterr().err

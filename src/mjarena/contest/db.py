@@ -46,6 +46,9 @@ _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filena
                        "s.message, s.created")
 
 
+_NO_HOUSE = "AND NOT EXISTS (SELECT 1 FROM seats h WHERE h.game_id = g.id AND h.team_id IS NULL) "
+"""SQL: game ``g`` has no house bot at its table."""
+
 _ANSWERED = "EXISTS (SELECT 1 FROM announcements a WHERE a.question_id = q.id)"
 """SQL: whether question ``q`` has an answer."""
 
@@ -459,23 +462,27 @@ class Database:
                                  "WHERE state = 'finished'")[0]
         return int(count), last
 
-    def totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float]]:
+    def totals(self, finished_before: float | None = None, *, house_games: bool = True
+               ) -> dict[int, tuple[int, float]]:
         """Each team's ``(games, points)`` over its finished games (house bots are not teams); with
-        ``finished_before``, over those that finished before that time only (the freeze)."""
+        ``finished_before``, over those that finished before that time only (the freeze); ``house_games``: False
+        leaves out the games with a house bot at the table (they count for no team: the opening ``together``)."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
-            "GROUP BY s.team_id", (finished_before,))
+            f"{'' if house_games else _NO_HOUSE}GROUP BY s.team_id", (finished_before,))
         return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
 
-    def thinking_totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float, float]]:
+    def thinking_totals(self, finished_before: float | None = None, *, house_games: bool = True
+                        ) -> dict[int, tuple[int, float, float]]:
         """Each team's thinking over its finished games: ``(games, seconds in all, most seconds in one game)``
-        (games recorded before thinking was kept are not counted); ``finished_before`` as for :meth:`totals`."""
+        (games recorded before thinking was kept are not counted); ``finished_before`` and ``house_games`` as for
+        :meth:`totals`."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(k.seconds), MAX(k.seconds) FROM seats s "
             "JOIN games g ON g.id = s.game_id JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
-            "GROUP BY s.team_id", (finished_before,))
+            f"{'' if house_games else _NO_HOUSE}GROUP BY s.team_id", (finished_before,))
         return {int(team_id): (int(count), float(total or 0.0), float(most or 0.0))
                 for team_id, count, total, most in rows}
 

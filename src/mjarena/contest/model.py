@@ -86,7 +86,9 @@ class Settings:
     team_quota_mib: int = 64  # MiB of sources and builds per team
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
-    open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
+    open_with: int = 1  # first-build: the first round waits until this many teams have a bot (0: every team)
+    opening: str = "first-build"  # together | first-build (mjarena.contest.opening); create's default: together
+    opening_deadline: float = 10.0  # together: minutes after the window opens when the first round opens anyway
     rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
     freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
     name: str = ""  # the contest's name on its results (empty: its folder's name)
@@ -118,6 +120,15 @@ class Settings:
             raise ContestError(f"--rank-by {self.rank_by}: expected points or points_per_game")
         if not 0 <= self.freeze < self.duration:
             raise ContestError(f"--freeze {self.freeze:g}: give minutes from 0 up to (not including) the "
+                               f"--duration, {self.duration:g}")
+        if len(self.name) > 100 or any(not character.isprintable() for character in self.name):
+            raise ContestError("--name: give at most 100 printable characters")
+        from mjarena.contest.opening import OPENINGS
+
+        if self.opening not in OPENINGS:
+            raise ContestError(f"--opening {self.opening}: expected {' or '.join(OPENINGS)}")
+        if not 0 <= self.opening_deadline <= self.duration:
+            raise ContestError(f"--opening-deadline {self.opening_deadline:g}: give minutes from 0 up to the "
                                f"--duration, {self.duration:g}")
         if self.open_with < 0:
             raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
@@ -474,8 +485,11 @@ class Contest:
         ``ranked_by``: ``points``, or ``points_per_game`` when the organiser chose it at ``create``
         (``--rank-by``).  ``as_of``: count only the games that finished before that time (the public's standings
         during the freeze, :func:`mjarena.contest.public.public_standings`)."""
-        totals = self.db.totals(finished_before=as_of)
-        thinking = self.db.thinking_totals(finished_before=as_of)
+        from mjarena.contest.opening import house_games_count
+
+        house = house_games_count(self.settings)
+        totals = self.db.totals(finished_before=as_of, house_games=house)
+        thinking = self.db.thinking_totals(finished_before=as_of, house_games=house)
         current = self.db.current_submissions()
         rows: list[dict[str, Any]] = []
         for team in self.db.teams():
@@ -495,7 +509,7 @@ class Contest:
             ranked.append({"rank": rank, **row})
         state = self.state(now)
         return {"state": state, "round": self.round_number(), "limits": self.settings.limits_json(), "rows": ranked,
-                "ranked_by": key,
+                "ranked_by": key, "house_games_count": house,
                 "commitment": self.commitment(),
                 "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 
@@ -523,7 +537,10 @@ class Contest:
         [[round, version], ...]}}}``: for each team that has played, its points after each round from its first one,
         F (R is the last round with a finished game, so the last value is the team's total in the standings), and
         the first round in which each of its versions played.  ``exclude``: games left out (frozen ones)."""
-        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude]
+        from mjarena.contest.opening import house_games_count
+
+        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude and (
+            house_games_count(self.settings) or all(seat.team is not None for seat in game.seats))]
         last = max((game.round for game in games), default=0)
         by_round: dict[str, dict[int, float]] = {}
         versions: dict[str, list[list[int]]] = {}

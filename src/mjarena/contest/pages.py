@@ -10,8 +10,8 @@ is escaped here.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -21,6 +21,7 @@ __all__ = [
     "limits_text",
     "login_page",
     "messages_list",
+    "opening_text",
     "page",
     "replay_page",
     "rounds_page",
@@ -73,7 +74,15 @@ def script_json(value: Any) -> str:
 
 
 def when(epoch: float | None) -> str:
-    return "—" if epoch is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(epoch))
+    """An epoch time as every page writes it (``contest.js`` too): ISO 8601, to the second, with the offset of
+    the server's time zone.
+
+    >>> when(None), len(when(0.0)), when(0.0)[10], when(0.0)[19] in "+-"
+    ('—', 25, 'T', True)
+    """
+    if epoch is None:
+        return "—"
+    return datetime.fromtimestamp(epoch, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
 def _team_link(team: str | None) -> str:
@@ -165,7 +174,9 @@ def _summary(standings: Mapping[str, Any], start: float | None, end: float | Non
     ranked = ("points per game (the organiser's choice; the statement ranks by points)"
               if standings.get("ranked_by") == "points_per_game" else "points")
     return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>')
+            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>'
+            f'{" · " if standings.get("opening") else ""}<span id="opening">'
+            f'{escape(opening_text(standings.get("opening")))}</span>')
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
@@ -207,7 +218,24 @@ def waiting_text(waiting: Mapping[str, Any] | None) -> str:
     """
     if not waiting:
         return ""
-    return f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
+    text = f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
+    if waiting.get("deadline") is not None:
+        text = text[:-1] + f'; or at {when(waiting["deadline"])}, with the teams that have one then.'
+    return text
+
+
+def opening_text(opening: Mapping[str, Any] | None) -> str:
+    """The opening the organiser chose (:func:`mjarena.contest.opening.opening_json`), as the standings say it.
+
+    >>> opening_text({"rule": "first-build", "deadline": None, "house_games_count": True})
+    'opening: first-build (the rounds opened as soon as enough teams had a bot)'
+    """
+    if not opening:
+        return ""
+    if opening["rule"] == "together":
+        return ("opening: together (the first round waited for every team, up to a deadline; games with a house bot "
+                "count for no team)")
+    return "opening: first-build (the rounds opened as soon as enough teams had a bot)"
 
 
 def _randomness(standings: Mapping[str, Any]) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from mjarena.contest.opening import waiting_for
+from mjarena.contest.opening import opening_json, waiting_for
 
 __all__ = ["freeze_from", "freeze_view", "frozen_games", "frozen_since", "mask_games", "public_standings", "rerank",
            "reveal", "reveal_waits", "revealed"]
@@ -144,15 +144,18 @@ def public_standings(contest: Any, now: float) -> dict[str, Any]:
     began (points, games and thinking; ``frozen``: ``{"since"}`` then, else None), hidden teams left out and the
     others ranked again; ``contest``: ``{"name", "start", "end"}`` (the window);
     ``announcements`` (the organiser's messages to every team, newest first) and
-    ``waiting`` (``{"ready", "needed"}`` while the first round waits for teams, else None) added."""
+    ``waiting`` (``{"ready", "needed", "deadline"}`` while the first round waits for teams, else None) and
+    ``opening`` (:func:`mjarena.contest.opening.opening_json`) added."""
     db = contest.db
     since = frozen_since(contest, now)
     standings = contest.standings(now, as_of=since)
     hidden = {team.name for team in db.teams() if team.id in db.flagged("hidden")}
     key = standings.get("ranked_by", "points")
     rows = [row for row in standings["rows"] if row["team"] not in hidden]
-    waiting = waiting_for(contest) if standings["state"] in ("running", "not_started") else None
+    waiting = waiting_for(contest, now) if standings["state"] in ("running", "not_started") else None
+    opening = opening_json(contest)
     return {**standings, "rows": rerank(rows, key), "frozen": None if since is None else {"since": since},
             "contest": {"name": contest.name, "start": contest.start(), "end": contest.end(now)},
             "announcements": [message.to_json() for message in db.announcements()],
-            "waiting": None if waiting is None else {"ready": waiting[0], "needed": waiting[1]}}
+            "opening": opening, "waiting": None if waiting is None else {
+                "ready": waiting[0], "needed": waiting[1], "deadline": opening["deadline"]}}

@@ -43,7 +43,7 @@ from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
-from mjarena.contest.opening import playing_teams, waiting_for
+from mjarena.contest.opening import house_games_count, playing_teams, waiting_for
 from mjarena.contest.public import frozen_since
 from mjarena.contest.sources import contest_sandbox, program_of
 
@@ -163,11 +163,12 @@ class Scheduler:
         while the first round waits for teams: :mod:`mjarena.contest.opening`)."""
         contest = self.contest
         current = playing_teams(contest)  # disabled teams play no more
-        if not current or waiting_for(contest) is not None:
+        if not current or waiting_for(contest, self.clock()) is not None:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         # during the freeze, paired on the results the public sees: a pairing on the hidden ones would show them
-        totals = contest.db.totals(finished_before=frozen_since(contest, self.clock()))
+        totals = contest.db.totals(finished_before=frozen_since(contest, self.clock()),
+                                   house_games=house_games_count(contest.settings))
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
         if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
             points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}

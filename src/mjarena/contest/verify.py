@@ -176,6 +176,8 @@ def verify(data: Mapping[str, Any]) -> list[str]:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             found, points = [f"cannot be read ({type(error).__name__}: {error})"], {}
         problems += [f"{_name(game)}: {problem}" for problem in found]
+        if not data.get("house_games_count", True) and any(seat.get("team") is None for seat in game["players"]):
+            continue  # the opening "together": a game with a house bot counts for no team
         for team, value in points.items():
             total = totals.setdefault(team, [0, 0.0])
             total[0] += 1
