@@ -127,7 +127,7 @@ class Settings:
 
         if self.opening not in OPENINGS:
             raise ContestError(f"--opening {self.opening}: expected {' or '.join(OPENINGS)}")
-        if not 0 <= self.opening_deadline <= self.duration:
+        if self.opening == "together" and not 0 <= self.opening_deadline <= self.duration:
             raise ContestError(f"--opening-deadline {self.opening_deadline:g}: give minutes from 0 up to the "
                                f"--duration, {self.duration:g}")
         if self.open_with < 0:
