@@ -100,3 +100,55 @@ def test_create_chooses_the_opening_together_unless_told_and_says_so(tmp_path: P
     assert Contest.open(tmp_path / "b").name == "Spring cup"
     assert main(["contest", "create", str(tmp_path / "c"), "--team", "ada", "--opening-deadline", "90"]) == 2
     assert "--opening-deadline 90" in capsys.readouterr().err
+
+
+def styles(server: Server) -> dict[str, tuple[str, str]]:
+    """Each team's colour and dash on the race chart."""
+    figure = server.client.get("/charts/race").text.split('id="race-gap-chart"', 1)[0]
+    found = {}
+    for part in figure.split('<g class="chart-series')[1:]:
+        name = part.split('data-series="', 1)[1].split('"', 1)[0]
+        line = part.split('class="chart-line"', 1)[1].split(">", 1)[0]
+        dash = line.split('stroke-dasharray="', 1)[1].split('"', 1)[0] if "stroke-dasharray" in line else ""
+        found[name] = (part.split('data-colour="', 1)[1].split('"', 1)[0], dash)
+    return found
+
+
+def test_a_hidden_team_is_absent_from_every_public_page_and_the_others_keep_their_styles(tmp_path: Path) -> None:
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    before = styles(server)
+    csrf = console(server)
+    hidden = TEAMS[0]  # the first team added: every other team's style would move with it
+    server.client.post(f"/admin/teams/{hidden}/flags", data={"csrf": csrf, "flag": "hidden", "on": "1"})
+    server.client.cookies.clear()  # the public
+    after = styles(server)
+    assert hidden not in after and after == {team: before[team] for team in TEAMS[1:]}
+    (game,) = [item["id"] for item in server.contest.games(hidden)]
+    for path in ("/rounds", "/api/rounds", "/api/games", f"/api/games?team={TEAMS[1]}", "/", "/results",
+                 f"/teams/{TEAMS[1]}"):
+        answer = server.client.get(path)
+        assert answer.status_code == 200, path
+        assert all(form not in answer.text for form in (f'"{hidden}"', f">{hidden}<", f"/teams/{hidden}")), path
+    assert server.client.get(f"/api/games?team={hidden}").json()["games"] == []
+    assert server.client.get(f"/teams/{hidden}").status_code == 404
+    assert server.client.get(f"/api/replays/{game}").status_code == 404
+    assert server.client.get(f"/replays/{game}").status_code == 404
+    assert server.client.get(f"/api/replays/{game}", headers=server.auth(hidden)).status_code == 200  # its own
+    assert 'a hidden team' in server.client.get("/rounds").text
+
+
+def test_chart_styles_are_distinct_for_24_teams_whoever_is_hidden() -> None:
+    from mjarena.contest.charts import race_chart, team_style
+
+    names = [f"t{index:02d}" for index in range(30)]
+    history = {"rounds": [1], "teams": {name: {"first": 1, "points": [float(index)], "versions": []}
+                                        for index, name in enumerate(names)}}
+    assert len({team_style(index) for index in range(len(names))}) == len(names)
+    every = race_chart(history, names, teams=names)
+    some = race_chart(history, names[3:], teams=names)  # the first three hidden
+    for name in names[3:]:
+        style = f'data-series="{name}" data-colour="{team_style(names.index(name))[0]}"'
+        assert style in every and style in some

@@ -85,7 +85,9 @@ def when(epoch: float | None) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
-def _team_link(team: str | None) -> str:
+def _team_link(team: str | None, hidden: bool = False) -> str:
+    if hidden:
+        return '<span class="muted">a hidden team</span>'
     if team is None:
         return '<span class="muted">house</span>'
     return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
@@ -261,7 +263,7 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
     rows = []
     for game in reversed(games):
         players = " · ".join(
-            f'{_team_link(p["team"])}{"" if p["version"] is None else " v" + str(p["version"])}'
+            f'{_team_link(p["team"], p.get("hidden", False))}{"" if p["version"] is None else " v" + str(p["version"])}'
             f'{"" if p["points"] is None else " " + format(p["points"], "g")}'
             f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
@@ -376,7 +378,7 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
         state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
         rows = []
         for game in item["games"]:
-            players = " · ".join(_team_link(p["team"]) for p in game["players"])
+            players = " · ".join(_team_link(p["team"], p.get("hidden", False)) for p in game["players"])
             link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
             rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
                         f'<td>{players}</td></tr>')

@@ -21,8 +21,8 @@ from typing import Any
 
 from mjarena.contest.opening import opening_json, waiting_for
 
-__all__ = ["freeze_from", "freeze_view", "frozen_games", "frozen_since", "mask_games", "public_standings", "rerank",
-           "reveal", "reveal_waits", "revealed"]
+__all__ = ["freeze_from", "freeze_view", "frozen_games", "frozen_since", "hidden_from", "hidden_names", "mask_games",
+           "public_standings", "rerank", "reveal", "reveal_waits", "revealed", "shown_games", "shows_hidden_team"]
 
 
 def freeze_from(contest: Any, now: float) -> float | None:
@@ -128,6 +128,41 @@ def mask_games(games: Sequence[dict[str, Any]], frozen: Collection[int], viewer:
                 {**player, "points": None, "rank": None, "status": None, "reason": None} for player in game["players"]]}
         shown.append(game)
     return shown
+
+
+def hidden_names(contest: Any) -> set[str]:
+    """The names of the teams the organiser hid (*Hide*): absent from every public page and API."""
+    db = contest.db
+    hidden = db.flagged("hidden")
+    return {team.name for team in db.teams() if team.id in hidden} if hidden else set()
+
+
+def hidden_from(contest: Any, team: str | None, viewer: str | None) -> bool:
+    """Whether team ``team`` is hidden from ``viewer`` (a team's name, or None): a hidden team sees itself, the
+    organiser everyone."""
+    from mjarena.contest.names import ADMIN
+
+    return team is not None and viewer not in (team, ADMIN) and team in hidden_names(contest)
+
+
+def shown_games(contest: Any, games: Sequence[dict[str, Any]], viewer: str | None, now: float
+                ) -> list[dict[str, Any]]:
+    """``games`` (``game_json``) as ``viewer`` (a team's name, or None) may see them: a hidden team's seats lose
+    its name and version (``"team": null, "hidden": true``; the team itself still sees them), and the freeze's
+    games their results (:func:`mask_games`)."""
+    hidden = hidden_names(contest) - {viewer}
+    if hidden:
+        games = [{**game, "players": [
+            {**player, "team": None, "version": None, "hidden": True} if player["team"] in hidden else player
+            for player in game["players"]]} for game in games]
+    return mask_games(games, frozen_games(contest, now), viewer)
+
+
+def shows_hidden_team(contest: Any, seats: Sequence[Any], viewer: str | None) -> bool:
+    """Whether a game with these seats (``SeatRow``) seats a team hidden from ``viewer`` (its replay answers 404
+    then, unless ``viewer`` played in it)."""
+    return any(hidden_from(contest, seat.team, viewer) for seat in seats) and not any(
+        viewer is not None and seat.team == viewer for seat in seats)
 
 
 def rerank(rows: Sequence[dict[str, Any]], key: str = "points") -> list[dict[str, Any]]:
