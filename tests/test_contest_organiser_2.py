@@ -152,3 +152,19 @@ def test_chart_styles_are_distinct_for_24_teams_whoever_is_hidden() -> None:
     for name in names[3:]:
         style = f'data-series="{name}" data-colour="{team_style(names.index(name))[0]}"'
         assert style in every and style in some
+
+
+def test_a_serve_that_cannot_listen_leaves_the_contest_as_it_was(tmp_path: Path, capsys: Any) -> None:
+    import socket
+
+    from mjarena.cli import main
+    from mjarena.contest.model import Contest
+
+    assert main(["contest", "create", str(tmp_path / "cup"), "--team", "ada", "--sandbox", "none"]) == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["contest", "serve", str(tmp_path / "cup"), "--port", str(port), "--workers", "1"]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert Contest.open(tmp_path / "cup").start() is None  # the clock not started
