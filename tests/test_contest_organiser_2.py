@@ -168,3 +168,30 @@ def test_a_serve_that_cannot_listen_leaves_the_contest_as_it_was(tmp_path: Path,
         assert main(["contest", "serve", str(tmp_path / "cup"), "--port", str(port), "--workers", "1"]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
     assert Contest.open(tmp_path / "cup").start() is None  # the clock not started
+
+
+def test_a_team_disabled_after_the_pairing_is_replaced_by_a_house_bot_and_it_says_so(tmp_path: Path) -> None:
+    from mjarena.contest.export import results
+    from mjarena.contest.verify import verify
+
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    assert server.scheduler.step()  # round 2 planned, its games not started
+    planned = server.contest.db.games(round_no=2)
+    gone = next(seat.team for seat in planned[0].seats if seat.team is not None)
+    csrf = console(server)
+    server.client.post(f"/admin/teams/{gone}/flags", data={"csrf": csrf, "flag": "disabled", "on": "1"})
+    server.scheduler.step()
+    played = [game for game in server.games() if game["round"] == 2]
+    assert played and all(game["state"] == "finished" for game in played)
+    assert gone not in {player["team"] for game in played for player in game["players"]}  # played without it
+    ((game_id, seat),) = [(game["id"], player) for game in played for player in game["players"]
+                          if player.get("without") == gone]
+    assert seat["team"] is None
+    assert f"(for {gone}, disabled)" in server.client.get("/rounds").text
+    assert f"played without · game {game_id}: {gone} (disabled)" in server.client.get("/admin").text
+    server.clock.now = 2000.0  # after the end: the export's secret checks every game as planned
+    assert not server.scheduler.step()
+    assert verify(results(server.contest)) == []

@@ -155,6 +155,11 @@ class Transaction:
         self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
         return True
 
+    def play_without(self, game_id: int, seat: int) -> None:
+        """A planned game's ``seat`` played by a house bot: its team (disabled) kept as the one planned there."""
+        self._c.execute("UPDATE seats SET planned_team_id = team_id, team_id = NULL "
+                        "WHERE game_id = ? AND seat = ? AND team_id IS NOT NULL", (game_id, seat))
+
     def judge_error(self, game_id: int, now: float, what: str) -> bool:
         """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed).  A game
         not finished stays ``running`` with its pinned versions, to be played again from its start; after
@@ -418,8 +423,9 @@ class Database:
             params.append(team_id)
         rows = self._rows(
             "SELECT g.id, g.round, g.table_no, g.number, g.wall_seed, g.state, g.started, g.finished, s.seat, "
-            "t.name, v.version, s.submission_id, s.status, s.reason, s.detail, s.rank, s.points "
+            "t.name, v.version, s.submission_id, s.status, s.reason, s.detail, s.rank, s.points, p.name "
             "FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN teams t ON t.id = s.team_id "
+            "LEFT JOIN teams p ON p.id = s.planned_team_id "
             "LEFT JOIN submissions v ON v.id = s.submission_id "
             f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params)
         games: list[GameRow] = []

@@ -597,7 +597,7 @@ def game_json(game: GameRow) -> dict[str, Any]:
             {"seat": seat.seat, "team": seat.team, "version": seat.version,
              "points": seat.points if finished else None, "rank": seat.rank if finished else None,
              "status": seat.status if finished else "playing",
-             "reason": seat.reason if finished else None}
+             "reason": seat.reason if finished else None, **({"without": seat.without} if seat.without else {})}
             for seat in game.seats
         ],
     }

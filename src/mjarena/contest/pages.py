@@ -93,6 +93,15 @@ def _team_link(team: str | None, hidden: bool = False) -> str:
     return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
 
 
+def _without(player: Mapping[str, Any]) -> str:
+    """What a house bot's seat says when it played for a team disabled after the pairing.
+
+    >>> _without({"team": None, "without": "gold"}), _without({"team": "red"})
+    (' (for gold, disabled)', '')
+    """
+    return f' (for {escape(player["without"])}, disabled)' if player.get("without") else ""
+
+
 def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f} s"
 
@@ -264,6 +273,7 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
     for game in reversed(games):
         players = " · ".join(
             f'{_team_link(p["team"], p.get("hidden", False))}{"" if p["version"] is None else " v" + str(p["version"])}'
+            f'{_without(p)}'
             f'{"" if p["points"] is None else " " + format(p["points"], "g")}'
             f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
@@ -378,7 +388,7 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
         state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
         rows = []
         for game in item["games"]:
-            players = " · ".join(_team_link(p["team"], p.get("hidden", False)) for p in game["players"])
+            players = " · ".join(_team_link(p["team"], p.get("hidden", False)) + _without(p) for p in game["players"])
             link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
             rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
                         f'<td>{players}</td></tr>')

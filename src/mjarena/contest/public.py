@@ -153,7 +153,8 @@ def shown_games(contest: Any, games: Sequence[dict[str, Any]], viewer: str | Non
     hidden = hidden_names(contest) - {viewer}
     if hidden:
         games = [{**game, "players": [
-            {**player, "team": None, "version": None, "hidden": True} if player["team"] in hidden else player
+            {**player, "team": None, "version": None, "hidden": True} if player["team"] in hidden
+            else {**player, "without": None} if player.get("without") in hidden else player
             for player in game["players"]]} for game in games]
     return mask_games(games, frozen_games(contest, now), viewer)
 

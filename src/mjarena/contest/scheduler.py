@@ -235,9 +235,16 @@ class Scheduler:
             if contest.paused_since() is not None:  # the organiser paused: no game starts until resumed
                 return
             current = db.current_submissions()
+            disabled = db.flagged("disabled")
+            without = [seat for seat in game.seats
+                       if seat.team is not None and _team_id(contest, seat.team) in disabled]
             pinned = {seat.seat: current[_team_id(contest, seat.team)].id for seat in game.seats
-                      if seat.team is not None}
+                      if seat.team is not None and seat not in without}
             with db.transaction() as tx:
+                for seat in without:  # disabled since the round was planned: a house bot plays its seat, and says so
+                    tx.play_without(game_id, seat.seat)
+                    tx.log_admin(self.clock(), "played without",
+                                 f"game {game_id}: {seat.team} (disabled), a house bot in its seat")
                 tx.start_game(game_id, self.clock(), pinned)
             game = db.game(game_id)
             assert game is not None

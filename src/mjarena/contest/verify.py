@@ -55,7 +55,7 @@ def _name(game: Mapping[str, Any]) -> str:
 def _expected_seats(draws: Draws, game: Mapping[str, Any]) -> list[str | None]:
     """The teams by seat (None: a house bot) that the secret draws from the players at the game's table, as the
     scheduler seats them (:func:`mjarena.arena.schedules.table_games` on the players in name order)."""
-    teams = [seat["team"] for seat in game["players"]]
+    teams = [seat.get("without") or seat["team"] for seat in game["players"]]  # as planned (a team disabled since)
     houses = sum(team is None for team in teams)
     players = sorted([team for team in teams if team is not None] +
                      [f"{HOUSE_PREFIX}{i}" for i in range(1, houses + 1)])
@@ -124,7 +124,7 @@ def _check_game(judge: Any, draws: Draws, game: Mapping[str, Any], games_per_tab
     if list(game["wall"]) != [format_tile(kind, judge.notation) for kind in expected_wall]:
         return ["its wall is not the one the secret deals for this round, table and game"], {}
     problems = []
-    seats = [seat["team"] for seat in sorted(game["players"], key=lambda seat: seat["seat"])]
+    seats = [seat.get("without") or seat["team"] for seat in sorted(game["players"], key=lambda seat: seat["seat"])]
     if seats != _expected_seats(draws, game):
         problems.append(f"its seats {seats} are not the ones the secret draws: {_expected_seats(draws, game)}")
     recorded = sorted(game["players"], key=lambda seat: seat["seat"])
@@ -172,7 +172,7 @@ def verify(data: Mapping[str, Any]) -> list[str]:
         try:
             found, points = _check_game(judge, draws, game, games_per_table)
             tables.setdefault((game["round"], game["table"]), []).append(
-                sorted(str(seat["team"]) for seat in game["players"]))
+                sorted(str(seat.get("without") or seat["team"]) for seat in game["players"]))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             found, points = [f"cannot be read ({type(error).__name__}: {error})"], {}
         problems += [f"{_name(game)}: {problem}" for problem in found]
