@@ -195,3 +195,15 @@ def test_a_team_disabled_after_the_pairing_is_replaced_by_a_house_bot_and_it_say
     server.clock.now = 2000.0  # after the end: the export's secret checks every game as planned
     assert not server.scheduler.step()
     assert verify(results(server.contest)) == []
+
+
+def test_an_error_links_to_the_viewer_at_its_move_and_win_chance_says_its_unit(tmp_path: Path) -> None:
+    from mjarena.web.outcome import _chance_unit
+    from test_contest_organiser import jade_crashes
+
+    server = Server(tmp_path / "cup")
+    (game, *_) = jade_crashes(server)
+    console(server)
+    assert f'href="/admin/replays/{game}#error"' in server.client.get("/admin/teams/jade").text
+    assert f'href="/admin/replays/{game}"' in server.client.get("/admin/teams/red").text  # no error: the start
+    assert "discard 56 of the game" in _chance_unit(56)

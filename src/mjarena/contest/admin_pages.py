@@ -502,7 +502,8 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
         mine = [p for p in game["players"] if p["team"] == name]
         errors = "; ".join(f'{escape(p["reason"])}: {escape(p.get("detail") or "")}' for p in mine if p["reason"])
         action = _game_action(game, replaying, judging, csrf)
-        link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+        at_error = "#error" if errors else ""  # the viewer opens at the error's move
+        link = (f'<a href="/admin/replays/{game["id"]}{at_error}">{game["id"]}</a>' if game["state"] == "finished"
                 else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
                     f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')
