@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_contest import TEAMS, Server, play_round
+from contest_forms import post_login
+from test_contest import BOT, TEAMS, Server, play_round
 from test_contest_admin import console
 
 
@@ -207,3 +208,23 @@ def test_an_error_links_to_the_viewer_at_its_move_and_win_chance_says_its_unit(t
     assert f'href="/admin/replays/{game}#error"' in server.client.get("/admin/teams/jade").text
     assert f'href="/admin/replays/{game}"' in server.client.get("/admin/teams/red").text  # no error: the start
     assert "discard 56 of the game" in _chance_unit(56)
+
+
+RAISER = b"""import sys
+sys.stdin.readline()
+raise RuntimeError("raiser-boom")
+"""
+
+
+def test_a_teams_own_page_names_its_errors_kinds_and_paths_relative_to_its_bots_folder(tmp_path: Path) -> None:
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team, RAISER if team == "jade" else BOT)
+    play_round(server)
+    game = server.games("jade")[0]["id"]
+    replay = server.contest.db.replay(game) or ""
+    assert "raiser-boom" in replay and 'File \\"bot.py\\"' in replay and "/builds/" not in replay
+    post_login(server.client, "/login", server.tokens["teams"]["jade"])
+    page = server.client.get("/team").text
+    row = page.split('<tr data-version="1">', 1)[1].split("</tr>", 1)[0]
+    assert "crash 1" in row  # the kind, as the console says it, not a bare count

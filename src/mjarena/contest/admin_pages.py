@@ -397,11 +397,17 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
 
 
 def _count(row: Mapping[str, Any], measure: str) -> str:
+    """A pair's count against the field's expectation, and their ratio ("–" where nothing was expected: no ratio).
+
+    >>> _count({"hu": 2, "hu_expected": 0.0, "hu_ratio": 0.0}, "hu"), _count({"hu": 3, "hu_expected": 1.5,
+    ...                                                                       "hu_ratio": 2.0}, "hu")
+    ('2 <span class="muted">/ 0.0 –</span>', '3 <span class="muted">/ 1.5 ×2</span>')
+    """
     expected = row[f"{measure}_expected"]
     if expected is None:
         return f'{row[measure]} <span class="muted">/ —</span>'
     ratio = row[f"{measure}_ratio"]
-    times = f" ×{ratio:g}" if ratio is not None else ""
+    times = "" if ratio is None else " –" if not expected else f" ×{ratio:g}"
     return f'{row[measure]} <span class="muted">/ {expected:.1f}{times}</span>'
 
 

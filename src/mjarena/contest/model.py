@@ -564,9 +564,12 @@ class Contest:
 
     def version_figures(self, team: str, exclude: Collection[int] = ()) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
-        ``errors`` (games in which it erred), and its thinking time in seconds per game, on average and at most:
-        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept);
+        ``errors`` (games in which it erred; ``error_kinds``: those by kind, as the console counts them), and its
+        thinking time in seconds per game, on average and at most: ``thinking_per_game`` and ``thinking_max``
+        (None for games recorded before thinking was kept);
         ``exclude``: games left out (frozen ones)."""
+        from mjarena.contest.failures import kind_of
+
         found = self.db.team(team)
         thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
@@ -574,10 +577,14 @@ class Contest:
             for seat in game["players"]:
                 if seat["team"] != team or game["state"] != "finished" or game["id"] in exclude:
                     continue
-                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "timed": []})
+                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "error_kinds": {},
+                                                           "timed": []})
                 row["games"] += 1
                 row["points"] += seat["points"] or 0.0
                 row["errors"] += seat["status"] == "error"
+                kind = kind_of(seat["reason"]) if seat["status"] == "error" else None
+                if kind is not None:
+                    row["error_kinds"][kind] = row["error_kinds"].get(kind, 0) + 1
                 if game["id"] in thought:
                     row["timed"].append(thought[game["id"]])
         for row in figures.values():

@@ -424,7 +424,8 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
     if not figures:
         return '<td class="num">0</td><td class="num">–</td><td class="num">–</td><td class="num">–</td>'
     return (f'<td class="num">{figures["games"]}</td><td class="num">{figures["points_per_game"]:.3f}</td>'
-            f'<td class="num">{figures["errors"]}</td>'
+            f'<td class="num error-kinds">'
+            f'{escape(_errors_text(figures.get("error_kinds") or {})) if figures["errors"] else 0}</td>'
             f'<td class="num">{_thinking(figures.get("thinking_per_game"), figures.get("thinking_max"))}</td>')
 
 
