@@ -228,3 +228,26 @@ def test_a_teams_own_page_names_its_errors_kinds_and_paths_relative_to_its_bots_
     page = server.client.get("/team").text
     row = page.split('<tr data-version="1">', 1)[1].split("</tr>", 1)[0]
     assert "crash 1" in row  # the kind, as the console says it, not a bare count
+
+
+def test_the_node_is_kept_in_the_games_table_and_one_teams_statistics_are_its_own(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    from mjarena.contest.model import Contest
+    from mjarena.contest.statistics import contest_statistics
+
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    db = server.contest.db
+    ids = [game.id for game in db.games(states=("finished",))]
+    played = {game_id: json.loads(db.replay(game_id) or "{}")["contest"]["node"] for game_id in ids}
+    assert db.nodes(ids) == played and all(played.values())
+    every = contest_statistics(server.contest)
+    assert contest_statistics(server.contest, team="red") == {"red": every["red"]}
+    assert contest_statistics(server.contest, team="nobody") == {}
+    with sqlite3.connect(tmp_path / "cup" / "contest.db") as raw:  # a database made before the column
+        raw.execute("ALTER TABLE games DROP COLUMN node")
+    assert Contest.open(tmp_path / "cup").db.nodes(ids) == played  # filled from the replays, once

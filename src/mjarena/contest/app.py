@@ -370,7 +370,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         games = await run_in_threadpool(lambda: masked(contest.games(name), who))
         hidden = () if who == name else frozen_games(contest, clock())
         figures = await run_in_threadpool(contest.version_figures, name, hidden)
-        stats = await run_in_threadpool(contest_statistics, contest, hidden)
+        stats = await run_in_threadpool(lambda: contest_statistics(contest, hidden, team=name))
         return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
                                                   settings.limits_json(), figures, stats.get(name)))
 
@@ -425,7 +425,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
                                figures=figures, chart=versions_chart(team.name, figures),
                                limits=settings.limits_json(), messages=messages_json(contest, team.name),
-                               stats=contest_statistics(contest).get(team.name))
+                               stats=contest_statistics(contest, team=team.name).get(team.name))
 
     async def team_question(request: Request) -> Response:
         """A team's question to the organiser (the console lists it, with a form to answer it)."""

@@ -29,6 +29,7 @@ import contextlib
 import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,19 @@ class Transaction:
             present = [item[0] for item in self._c.execute(f"SELECT * FROM {table} LIMIT 0").description]
             if column not in present:
                 self._c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                if (table, column) == ("games", "node"):
+                    self._fill_nodes()
+
+    def _fill_nodes(self) -> None:
+        """``games.node`` of the games finished before it existed, from their replays (once, when it is added)."""
+        rows = self._c.execute("SELECT game_id, body FROM replays").fetchall()
+        for game_id, body in rows:
+            try:
+                node = json.loads(unpack(body)).get("contest", {}).get("node")
+            except (ValueError, AttributeError, zlib.error):
+                node = None
+            if isinstance(node, str):
+                self._c.execute("UPDATE games SET node = ? WHERE id = ?", (node, game_id))
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store ``value`` (as JSON) under ``key``."""
@@ -144,15 +158,17 @@ class Transaction:
             self._c.execute("UPDATE seats SET submission_id = ? WHERE game_id = ? AND seat = ?",
                             (submission_id, game_id, seat))
 
-    def finish_game(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
-        """Record a finished game once: its seats' results and its replay.  False (and nothing written) when it
-        was finished already."""
+    def finish_game(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str,
+                    node: str | None = None) -> bool:
+        """Record a finished game once: its seats' results, its replay and the ``node`` that played it.  False
+        (and nothing written) when it was finished already."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "running":
             return False
         self._write_results(game_id, results)
         self._c.execute("DELETE FROM replays WHERE game_id = ?", (game_id,))
         self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, pack(replay)))
-        self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
+        self._c.execute("UPDATE games SET state = 'finished', finished = ?, node = ? WHERE id = ?",
+                        (now, node, game_id))
         return True
 
     def play_without(self, game_id: int, seat: int) -> None:
@@ -260,7 +276,8 @@ class Transaction:
         self._c.execute("INSERT INTO admin_log (id, at, action, detail) VALUES (?, ?, ?, ?)",
                         (entry_id, now, action, detail))
 
-    def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
+    def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str,
+                       node: str | None = None) -> bool:
         """A finished game's results and replay replaced by those of playing it again (its walls and pinned
         versions), ``replayed`` at ``now``; False (and nothing written) unless it is finished.  Its ``finished``
         stays when it first finished: its place in time, for the freeze (a game finished before the freeze and
@@ -269,7 +286,7 @@ class Transaction:
             return False
         self._write_results(game_id, results)
         self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (pack(replay), game_id))
-        self._c.execute("UPDATE games SET replayed = ? WHERE id = ?", (now, game_id))
+        self._c.execute("UPDATE games SET replayed = ?, node = COALESCE(?, node) WHERE id = ?", (now, node, game_id))
         return True
 
     def _write_results(self, game_id: int, results: Sequence[dict[str, Any]]) -> None:
@@ -393,6 +410,16 @@ class Database:
                           "WHERE (g.state IN ('planned', 'running', 'held') OR g.id IN (SELECT game_id FROM replaying))"
                           " AND s.submission_id IS NOT NULL")
         return {int(row[0]) for row in rows}
+
+    def nodes(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        """The machine that played each of these finished games (None: not known), from the games table."""
+        found: dict[int, str | None] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for game_id, node in self._rows(f"SELECT id, node FROM games WHERE id IN ({marks})", chunk):
+                found[int(game_id)] = node
+        return found
 
     def replaying(self) -> set[int]:
         """The finished games being played again now (:meth:`Transaction.set_replaying`)."""

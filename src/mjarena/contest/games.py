@@ -168,7 +168,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         for seat in result.seats
     ]
     # the errors and standard error a bot wrote name its files relative to its folder, not where the server keeps it
-    return {"game_id": task.game_id, "results": results,
+    return {"game_id": task.game_id, "results": results, "node": replay["contest"]["node"],
             "replay": _BUILD_FOLDER.sub("", json.dumps(replay, ensure_ascii=False))}
 
 

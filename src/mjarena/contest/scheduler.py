@@ -258,7 +258,7 @@ class Scheduler:
             return
         try:
             with db.transaction() as tx:
-                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"], outcome.get("node"))
         except Exception as error:  # the disk full, say: nothing written, the game played again
             self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
 
@@ -329,7 +329,8 @@ class Scheduler:
                 if self._stop.is_set():
                     return False
                 with self.contest.db.transaction() as tx:
-                    replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"])
+                    replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"],
+                                                 outcome.get("node"))
                     if replaced:
                         tx.log_admin(self.clock(), "replayed", f"game {game_id}")
                 log.info("game %d played again from its record", game_id)
