@@ -253,3 +253,24 @@ def test_the_node_is_kept_in_the_games_table_and_one_teams_statistics_are_its_ow
     with sqlite3.connect(tmp_path / "cup" / "contest.db") as raw:  # a database made before the column
         raw.execute("ALTER TABLE games DROP COLUMN node")
     assert Contest.open(tmp_path / "cup").db.nodes(ids) == played  # filled from the replays, once
+
+
+def test_the_transcript_is_numbered_by_the_move_at_which_each_exchange_was_asked(tmp_path: Path) -> None:
+    import json
+
+    from mjarena.web.library import viewer_data
+    from test_contest_organiser import jade_crashes
+
+    server = Server(tmp_path / "cup")
+    (game, *_) = jade_crashes(server)
+    view = viewer_data(json.loads(server.contest.db.replay(game) or "{}"))
+    errors = {mark["seat"]: mark["step"] for mark in view["errors"]}
+    for panel in view["transcripts"]:
+        moves = [row["move"] for row in panel["rows"]]
+        assert moves == sorted(moves) and all(0 < move < len(view["steps"]) for move in moves)
+        if panel["error"] is not None:  # the crash's exchange is at the move the viewer marks
+            assert panel["rows"][-1]["move"] == errors[panel["seat"]]
+        else:  # each answer after a draw is asked at the seat's own draw
+            draws = [row["move"] for row in panel["rows"] if row["request"].startswith("2 ")]
+            assert draws and all(view["steps"][move]["event"]["type"] == "draw" and
+                                 view["steps"][move]["event"]["seat"] == panel["seat"] for move in draws)

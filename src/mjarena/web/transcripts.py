@@ -30,11 +30,35 @@ def _number(value: Any) -> float | None:
     return round(float(value), 1) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _moves(steps: list[int] | None, decisions: list[Any], seat: int, exchanges: int) -> list[int] | None:
+    """The viewer's step (its move number) at which each of ``seat``'s ``exchanges`` was asked: one exchange per
+    answer of its bot (its decisions by ``bot``, and the one where it erred), after the exchanges that started it
+    (``0 SEAT``, the deal: asked with its first answer); None when they do not line up so.
+
+    >>> _moves([4, 4, 5, 7], [{"seat": 0, "by": "bot"}, {"seat": 1, "by": "bot"}, {"seat": 0, "by": "bot"},
+    ...                       {"seat": 0, "by": "judge"}], 0, 4)
+    [4, 4, 4, 5]
+    >>> _moves(None, [], 0, 2)
+    """
+    if steps is None or len(steps) != len(decisions):
+        return None
+    answered = [step for step, item in zip(steps, decisions, strict=True)
+                if isinstance(item, dict) and item.get("seat") == seat and (item.get("by") == "bot" or "error" in item)]
+    opening = exchanges - len(answered)
+    if not answered or not 0 <= opening <= 2:
+        return None
+    return [answered[0]] * opening + answered
+
+
 def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
     """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
-    ``request``, ``response``, ``ms``, ``verdict`` and, when present, ``debug`` and ``stderr``), ``mean_ms``,
-    ``max_ms`` and the seat's ``error`` (reason and detail) if it erred."""
+    ``request``, ``response``, ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked, when the
+    exchanges line up with the decisions: :func:`_moves`) and, when present, ``debug`` and ``stderr``),
+    ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail) if it erred."""
+    from mjarena.web.timeline import decision_steps
+
     kept = data.get("transcripts") or {}
+    steps = decision_steps(data) if kept else None
     panels = []
     for seat in data["seats"]:
         number = seat["seat"]
@@ -52,6 +76,9 @@ def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
                     if item.get(extra):
                         row[extra] = _text(item[extra])
                 rows.append(row)
+            moves = _moves(steps, data.get("decisions") or [], number, len(rows))
+            for row, move in zip(rows, moves or [], strict=False):
+                row["move"] = move
         else:
             kind = "decisions"
             for item in data.get("decisions") or []:
