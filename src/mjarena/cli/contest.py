@@ -62,6 +62,13 @@ def _log_cli(contest: Any, action: str, detail: str) -> None:
         tx.log_admin(time.time(), action, f"{detail} (from the command line)")
 
 
+def _deadline(args: argparse.Namespace) -> float:
+    """``--opening-deadline``, or its default: a sixth of the window, at most 10 minutes."""
+    if args.opening_deadline is not None:
+        return float(args.opening_deadline)
+    return min(10.0, args.duration / 6) if args.duration > 0 else 0.0
+
+
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
@@ -78,7 +85,8 @@ def _create(args: argparse.Namespace) -> int:
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
-                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by)
+                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by,
+                            opening=args.opening, opening_deadline=_deadline(args), name=args.name or "")
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -333,7 +341,16 @@ def add_parsers(sub: Any) -> None:
                         help="freeze the public standings and race for the last MINUTES of the window, until "
                         "revealed after the end (console, or mjarena contest reveal) (0: never)")
     create.add_argument("--open-with", type=_open_with, default=1, metavar="N|all",
-                        help="the first round waits until N teams (or all) have a bot that builds (1)")
+                        help="with --opening first-build: the first round waits until N teams (or all) have a "
+                        "bot that builds (1)")
+    create.add_argument("--opening", choices=("together", "first-build"), default="together",
+                        help="together (default): the first round waits for every team's bot, up to "
+                        "--opening-deadline, and games with a house bot count for no team; first-build: the "
+                        "rounds open with --open-with teams, every game counts")
+    create.add_argument("--opening-deadline", type=float, metavar="MINUTES",
+                        help="with --opening together: minutes after the window opens when the first round opens "
+                        "with the teams that have a bot (default: a sixth of --duration, at most 10)")
+    create.add_argument("--name", metavar="TEXT", help="the contest's name on its results (default: the folder's)")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")

@@ -52,7 +52,7 @@ from mjarena.contest.forms import (
 )
 from mjarena.contest.messages import announce, questions_page
 from mjarena.contest.model import ADMIN, Contest, ContestError, game_json
-from mjarena.contest.public import freeze_from, reveal, revealed
+from mjarena.contest.public import freeze_view, reveal
 from mjarena.contest.rows import GameRow, Submission
 from mjarena.untrusted import number as ascii_number
 
@@ -191,8 +191,7 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
                                         csrf=csrf, notice=notice or disk_notice(contest),
                                         judge_errors=judge_errors_view(), ended=_ended(contest, now),
                                         judging=judge is not None, messages=messages,
-                                        freeze={"minutes": contest.settings.freeze, "from": freeze_from(contest, now),
-                                                "revealed": revealed(contest)})
+                                        freeze=freeze_view(contest, now))
 
     async def console(request: Request) -> Response:
         csrf = console_session(request)
@@ -320,30 +319,12 @@ def admin_routes(contest: Contest, *, clock: Callable[[], float], judge: Judge |
 
     # -- rounds and games ------------------------------------------------------------------------------
 
-    played_on: dict[int, tuple[float, str | None]] = {}  # game id -> (its replay's mark, the node in it)
-
-    def node_of(game_id: int) -> str | None:
-        """The node that played finished game ``game_id`` (its replay's ``contest.node``), read once per replay."""
-        mark = db.replay_mark(game_id)
-        if mark is None:
-            return None
-        known = played_on.get(game_id)
-        if known is None or known[0] != mark:
-            import json
-
-            try:
-                node = json.loads(db.replay(game_id) or "{}").get("contest", {}).get("node")
-            except (ValueError, AttributeError):
-                node = None
-            known = played_on[game_id] = (mark, node if isinstance(node, str) else None)
-        return known[1]
-
     def games_view(csrf: str, notice: str | None = None, every: bool = False) -> str:
         replaying = set(judge.replaying) if judge is not None else set()
         rounds = contest.rounds_view()
         shown = len(rounds) if every else 5
-        nodes = {game["id"]: node_of(game["id"]) for item in rounds[-shown:] for game in item["games"]
-                 if game["state"] == "finished"}
+        nodes = db.nodes([game["id"] for item in rounds[-shown:] for game in item["games"]
+                          if game["state"] == "finished"])
         cluster, running_on = getattr(judge, "nodes", None), getattr(judge, "running_on", None)
         if callable(running_on):  # the games running now, on the node playing them
             nodes.update(running_on())

@@ -79,7 +79,11 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
     if ended:
         actions = ""
         note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
-        if freeze.get("minutes") and freeze.get("revealed") is None:
+        if freeze.get("minutes") and freeze.get("revealed") is None and freeze.get("waiting"):
+            actions = (f'<span id="reveal-waits">Reveal the results once every game of the window has finished: '
+                       f'waiting for {escape(freeze["waiting"])}.</span>')
+            note += "; the public standings are frozen until you reveal them"
+        elif freeze.get("minutes") and freeze.get("revealed") is None:
             actions = action("reveal", "Reveal the results", confirm="Reveal the frozen results to everyone now?")
             note += "; the public standings are frozen until you reveal them"
     else:
@@ -415,11 +419,17 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
 
 
 def _count(row: Mapping[str, Any], measure: str) -> str:
+    """A pair's count against the field's expectation, and their ratio ("–" where nothing was expected: no ratio).
+
+    >>> _count({"hu": 2, "hu_expected": 0.0, "hu_ratio": 0.0}, "hu"), _count({"hu": 3, "hu_expected": 1.5,
+    ...                                                                       "hu_ratio": 2.0}, "hu")
+    ('2 <span class="muted">/ 0.0 –</span>', '3 <span class="muted">/ 1.5 ×2</span>')
+    """
     expected = row[f"{measure}_expected"]
     if expected is None:
         return f'{row[measure]} <span class="muted">/ —</span>'
     ratio = row[f"{measure}_ratio"]
-    times = f" ×{ratio:g}" if ratio is not None else ""
+    times = "" if ratio is None else " –" if not expected else f" ×{ratio:g}"
     return f'{row[measure]} <span class="muted">/ {expected:.1f}{times}</span>'
 
 
@@ -520,7 +530,8 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
         mine = [p for p in game["players"] if p["team"] == name]
         errors = "; ".join(f'{escape(p["reason"])}: {escape(p.get("detail") or "")}' for p in mine if p["reason"])
         action = _game_action(game, replaying, judging, csrf)
-        link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+        at_error = "#error" if errors else ""  # the viewer opens at the error's move
+        link = (f'<a href="/admin/replays/{game["id"]}{at_error}">{game["id"]}</a>' if game["state"] == "finished"
                 else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
                     f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')

@@ -71,7 +71,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.games import public_replay
 from mjarena.contest.messages import QuestionLimit, ask, messages_json
 from mjarena.contest.model import ADMIN, Contest, ContestError
-from mjarena.contest.public import frozen_games, mask_games, public_standings
+from mjarena.contest.public import frozen_games, hidden_from, public_standings, shown_games, shows_hidden_team
 from mjarena.contest.rows import GameRow, Team
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
 from mjarena.contest.statistics import contest_statistics
@@ -221,11 +221,13 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     def masked(games: list[dict[str, Any]], who: str | None) -> list[dict[str, Any]]:
         """``games`` as ``who`` may see them during the freeze (the organiser: all of them)."""
-        return games if who == ADMIN else mask_games(games, frozen_games(contest, clock()), who)
+        return games if who == ADMIN else shown_games(contest, games, who, clock())
 
     def check_not_frozen(game_id: int, game: GameRow, who: str | None) -> None:
         """404 for a frozen game's replay, unless ``who`` played in it (or is the organiser)."""
         own = who is not None and any(seat.team == who for seat in game.seats)
+        if who != ADMIN and shows_hidden_team(contest, game.seats, who):  # (issue 44: hidden is hidden)
+            raise HTTPException(404, f"no finished game {game_id}")
         if who != ADMIN and not own and game_id in frozen_games(contest, clock()):
             raise HTTPException(404, f"game {game_id} finished during the freeze: its replay is shown once the "
                                 "results are revealed")
@@ -240,7 +242,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     async def api_games(request: Request) -> Response:
         team = request.query_params.get("team")
         who = viewer(request)
-        games = await run_in_threadpool(lambda: masked(contest.games(team), who.name if who else None))
+        games = await run_in_threadpool(lambda: masked([] if hidden_from(contest, team, who.name if who else None)
+                                                       else contest.games(team), who.name if who else None))
         return JSONResponse({"games": games}, headers={"cache-control": "no-store"})
 
     def rounds_shown(who: str | None) -> list[dict[str, Any]]:
@@ -363,13 +366,13 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
 
     async def team_games(request: Request) -> Response:
         name = request.path_params["name"]
-        if db.team(name) is None:
+        if db.team(name) is None or hidden_from(contest, name, viewer_name(request)):
             raise HTTPException(404, f"no team {name!r}")
         who = viewer_name(request)
         games = await run_in_threadpool(lambda: masked(contest.games(name), who))
         hidden = () if who == name else frozen_games(contest, clock())
         figures = await run_in_threadpool(contest.version_figures, name, hidden)
-        stats = await run_in_threadpool(contest_statistics, contest, hidden)
+        stats = await run_in_threadpool(lambda: contest_statistics(contest, hidden, team=name))
         return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
                                                   settings.limits_json(), figures, stats.get(name)))
 
@@ -424,7 +427,7 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
         return pages.team_page(team.name, history, csrf, accepted_suffixes(), settings.max_upload, message,
                                figures=figures, chart=versions_chart(team.name, figures),
                                limits=settings.limits_json(), messages=messages_json(contest, team.name),
-                               stats=contest_statistics(contest).get(team.name))
+                               stats=contest_statistics(contest, team=team.name).get(team.name))
 
     async def team_question(request: Request) -> Response:
         """A team's question to the organiser (the console lists it, with a form to answer it)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -204,11 +205,26 @@ def play_game(task: GameTask) -> dict[str, Any]:
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
-         "detail": seat.detail, "rank": seat.rank, "points": seat.points,
+         "detail": _relative(seat.detail), "rank": seat.rank, "points": seat.points,
          **thinking(result.transcripts.get(seat.seat, []))}
         for seat in result.seats
     ]
-    return {"game_id": task.game_id, "results": results, "replay": json.dumps(replay, ensure_ascii=False)}
+    # the errors and standard error a bot wrote name its files relative to its folder, not where the server keeps it
+    return {"game_id": task.game_id, "results": results, "node": replay["contest"]["node"],
+            "replay": _BUILD_FOLDER.sub("", json.dumps(replay, ensure_ascii=False))}
+
+
+_BUILD_FOLDER = re.compile(r"(?:/[^\s/:'\"\\]+)*/builds/[0-9a-f]{6,}/work/")
+"""A path to a bot's build folder on the server (``CONTEST/builds/KEY/work/``), as a bot's errors name it."""
+
+
+def _relative(text: str | None) -> str | None:
+    """``text`` with the server's paths to a bot's build folder left out: relative to the bot's folder.
+
+    >>> _relative('File "/tmp/cup/builds/0a1b2c3d4e/work/bot.py", line 3'), _relative(None)
+    ('File "bot.py", line 3', None)
+    """
+    return None if text is None else _BUILD_FOLDER.sub("", text)
 
 
 def thinking(transcript: list[dict[str, Any]]) -> dict[str, Any]:

@@ -86,9 +86,12 @@ class Settings:
     team_quota_mib: int = 64  # MiB of sources and builds per team
     per_language_limits: bool = False  # Botzone's way: each language's time factor and memory from the table
     game_budget: float | None = None  # seconds of thinking per seat and game; None: 30 times the time limit
-    open_with: int = 1  # the first round waits until this many teams have a bot that builds (0: every team)
+    open_with: int = 1  # first-build: the first round waits until this many teams have a bot (0: every team)
+    opening: str = "first-build"  # together | first-build (mjarena.contest.opening); create's default: together
+    opening_deadline: float = 10.0  # together: minutes after the window opens when the first round opens anyway
     rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
     freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
+    name: str = ""  # the contest's name on its results (empty: its folder's name)
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -117,6 +120,15 @@ class Settings:
             raise ContestError(f"--rank-by {self.rank_by}: expected points or points_per_game")
         if not 0 <= self.freeze < self.duration:
             raise ContestError(f"--freeze {self.freeze:g}: give minutes from 0 up to (not including) the "
+                               f"--duration, {self.duration:g}")
+        if len(self.name) > 100 or any(not character.isprintable() for character in self.name):
+            raise ContestError("--name: give at most 100 printable characters")
+        from mjarena.contest.opening import OPENINGS
+
+        if self.opening not in OPENINGS:
+            raise ContestError(f"--opening {self.opening}: expected {' or '.join(OPENINGS)}")
+        if self.opening == "together" and not 0 <= self.opening_deadline <= self.duration:
+            raise ContestError(f"--opening-deadline {self.opening_deadline:g}: give minutes from 0 up to the "
                                f"--duration, {self.duration:g}")
         if self.open_with < 0:
             raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
@@ -279,6 +291,11 @@ class Contest:
                 raise
             raise ContestError(f"{root}/contest.db: cannot read it ({error})") from None
         return cls(root.resolve(), db, settings)
+
+    @property
+    def name(self) -> str:
+        """The contest's name, as its results print it: ``create --name``, else its folder's name."""
+        return self.settings.name or self.root.name
 
     # -- the randomness ----------------------------------------------------------------------------------
 
@@ -468,8 +485,11 @@ class Contest:
         ``ranked_by``: ``points``, or ``points_per_game`` when the organiser chose it at ``create``
         (``--rank-by``).  ``as_of``: count only the games that finished before that time (the public's standings
         during the freeze, :func:`mjarena.contest.public.public_standings`)."""
-        totals = self.db.totals(finished_before=as_of)
-        thinking = self.db.thinking_totals(finished_before=as_of)
+        from mjarena.contest.opening import house_games_count
+
+        house = house_games_count(self.settings)
+        totals = self.db.totals(finished_before=as_of, house_games=house)
+        thinking = self.db.thinking_totals(finished_before=as_of, house_games=house)
         current = self.db.current_submissions()
         rows: list[dict[str, Any]] = []
         for team in self.db.teams():
@@ -489,7 +509,7 @@ class Contest:
             ranked.append({"rank": rank, **row})
         state = self.state(now)
         return {"state": state, "round": self.round_number(), "limits": self.settings.limits_json(), "rows": ranked,
-                "ranked_by": key,
+                "ranked_by": key, "house_games_count": house,
                 "commitment": self.commitment(),
                 "secret": self.db.meta("secret") if state == "finished" else None}  # revealed at the end only
 
@@ -517,7 +537,10 @@ class Contest:
         [[round, version], ...]}}}``: for each team that has played, its points after each round from its first one,
         F (R is the last round with a finished game, so the last value is the team's total in the standings), and
         the first round in which each of its versions played.  ``exclude``: games left out (frozen ones)."""
-        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude]
+        from mjarena.contest.opening import house_games_count
+
+        games = [game for game in self.db.games(states=("finished",)) if game.id not in exclude and (
+            house_games_count(self.settings) or all(seat.team is not None for seat in game.seats))]
         last = max((game.round for game in games), default=0)
         by_round: dict[str, dict[int, float]] = {}
         versions: dict[str, list[list[int]]] = {}
@@ -541,9 +564,12 @@ class Contest:
 
     def version_figures(self, team: str, exclude: Collection[int] = ()) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
-        ``errors`` (games in which it erred), and its thinking time in seconds per game, on average and at most:
-        ``thinking_per_game`` and ``thinking_max`` (None for games recorded before thinking was kept);
+        ``errors`` (games in which it erred; ``error_kinds``: those by kind, as the console counts them), and its
+        thinking time in seconds per game, on average and at most: ``thinking_per_game`` and ``thinking_max``
+        (None for games recorded before thinking was kept);
         ``exclude``: games left out (frozen ones)."""
+        from mjarena.contest.failures import kind_of
+
         found = self.db.team(team)
         thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
@@ -551,10 +577,14 @@ class Contest:
             for seat in game["players"]:
                 if seat["team"] != team or game["state"] != "finished" or game["id"] in exclude:
                     continue
-                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "timed": []})
+                row = figures.setdefault(seat["version"], {"games": 0, "points": 0.0, "errors": 0, "error_kinds": {},
+                                                           "timed": []})
                 row["games"] += 1
                 row["points"] += seat["points"] or 0.0
                 row["errors"] += seat["status"] == "error"
+                kind = kind_of(seat["reason"]) if seat["status"] == "error" else None
+                if kind is not None:
+                    row["error_kinds"][kind] = row["error_kinds"].get(kind, 0) + 1
                 if game["id"] in thought:
                     row["timed"].append(thought[game["id"]])
         for row in figures.values():
@@ -574,7 +604,7 @@ def game_json(game: GameRow) -> dict[str, Any]:
             {"seat": seat.seat, "team": seat.team, "version": seat.version,
              "points": seat.points if finished else None, "rank": seat.rank if finished else None,
              "status": seat.status if finished else "playing",
-             "reason": seat.reason if finished else None}
+             "reason": seat.reason if finished else None, **({"without": seat.without} if seat.without else {})}
             for seat in game.seats
         ],
     }

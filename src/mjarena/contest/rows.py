@@ -48,6 +48,7 @@ class SeatRow:
     detail: str | None
     rank: int | None
     points: float | None
+    without: str | None = None  # the team planned in this seat, disabled before the game started (a house bot played)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def _name(game: Mapping[str, Any]) -> str:
 def _expected_seats(draws: Draws, game: Mapping[str, Any]) -> list[str | None]:
     """The teams by seat (None: a house bot) that the secret draws from the players at the game's table, as the
     scheduler seats them (:func:`mjarena.arena.schedules.table_games` on the players in name order)."""
-    teams = [seat["team"] for seat in game["players"]]
+    teams = [seat.get("without") or seat["team"] for seat in game["players"]]  # as planned (a team disabled since)
     houses = sum(team is None for team in teams)
     players = sorted([team for team in teams if team is not None] +
                      [f"{HOUSE_PREFIX}{i}" for i in range(1, houses + 1)])
@@ -129,7 +129,7 @@ def _check_game(judge: Any, draws: Draws, game: Mapping[str, Any], games_per_tab
     if list(game["wall"]) != [format_tile(kind, judge.notation) for kind in expected_wall]:
         return ["its wall is not the one the secret deals for this round, table and game"], {}
     problems = []
-    seats = [seat["team"] for seat in sorted(game["players"], key=lambda seat: seat["seat"])]
+    seats = [seat.get("without") or seat["team"] for seat in sorted(game["players"], key=lambda seat: seat["seat"])]
     if seats != _expected_seats(draws, game):
         problems.append(f"its seats {seats} are not the ones the secret draws: {_expected_seats(draws, game)}")
     recorded = sorted(game["players"], key=lambda seat: seat["seat"])
@@ -149,7 +149,7 @@ def _check_game(judge: Any, draws: Draws, game: Mapping[str, Any], games_per_tab
 
 def verify(data: Mapping[str, Any]) -> list[str]:
     """The problems of the export ``data`` (:func:`read_export`); an empty list: everything checks out."""
-    from mjarena.contest.verify_rounds import check_rounds
+    from mjarena.contest.verify_rounds import check_rounds, counts_for_teams
     from mjarena.rulesets import judge_rules
 
     promised, revealed = data.get("commitment"), data.get("secret")
@@ -173,6 +173,8 @@ def verify(data: Mapping[str, Any]) -> list[str]:
     for game in games:
         found, points = _check_listed(judge, draws, game, data["games_per_table"])
         problems += [f"{_name(game)}: {problem}" for problem in found]
+        if not counts_for_teams(game, data):
+            continue  # the opening "together": a game with a house bot counts for no team
         for team, value in points.items():
             total = totals.setdefault(team, [0, 0.0])
             total[0] += 1

@@ -28,8 +28,21 @@ Game = Mapping[str, Any]
 
 
 def _players(game: Game) -> list[str | None]:
-    """The teams at a game's table, house bots as None, in a fixed order (``None`` first)."""
-    return sorted((seat["team"] for seat in game["players"]), key=lambda team: (team is not None, team or ""))
+    """The teams the pairing put at a game's table (a disabled team's seat, played by a house bot, by the team
+    planned there), house bots as None, in a fixed order (``None`` first)."""
+    planned = (seat.get("without") or seat["team"] for seat in game["players"])
+    return sorted(planned, key=lambda team: (team is not None, team or ""))
+
+
+def counts_for_teams(game: Game, data: Mapping[str, Any]) -> bool:
+    """Whether ``game``'s points count for its teams: always, but under the opening ``together``, whose games
+    with a house bot count for no team (the export's ``house_games_count``).
+
+    >>> house = {"players": [{"team": "ada"}, {"team": None}]}
+    >>> counts_for_teams(house, {"house_games_count": False}), counts_for_teams(house, {})
+    (False, True)
+    """
+    return bool(data.get("house_games_count", True)) or all(seat["team"] is not None for seat in game["players"])
 
 
 def _shown(players: Sequence[str | None]) -> str:
@@ -57,12 +70,13 @@ def check_rounds(data: Mapping[str, Any], draws: Draws) -> list[str]:
                             f"standings rank by {ranked_by[:40]!r}")
         earlier = [game for game in data["games"] if game["round"] < entry["round"]]
         problems += [f"round {entry['round']}: {problem}" for problem in
-                     _check_round(entry, by_round.get(entry["round"], []), earlier, data["games_per_table"], draws)]
+                     _check_round(entry, by_round.get(entry["round"], []), earlier, data["games_per_table"], draws,
+                                  bool(data.get("house_games_count", True)))]
     return problems
 
 
 def _check_round(entry: Mapping[str, Any], games: Sequence[Game], earlier: Sequence[Game], games_per_table: int,
-                 draws: Draws) -> list[str]:
+                 draws: Draws, house_games_count: bool = True) -> list[str]:
     """One round's problems: its pairing's inputs, then its tables against the ones drawn from them."""
     problems = []
     tables: dict[int, list[Game]] = {}
@@ -85,7 +99,7 @@ def _check_round(entry: Mapping[str, Any], games: Sequence[Game], earlier: Seque
     pairing = entry.get("pairing")
     if pairing is None:
         return [*problems, "what its pairing was drawn from is not recorded (a round planned by an older mjarena)"]
-    problems += _check_inputs(entry, pairing, earlier)
+    problems += _check_inputs(entry, pairing, earlier, house_games_count)
     teams = sorted(set(pairing["teams"]))
     drawn = swiss_tables(teams, pairing["points"], random.Random(draws("swiss", entry["round"])),
                          pairing["house_meetings"])
@@ -120,8 +134,10 @@ def _missing(listed: Sequence[Game], games_per_table: int, most: int = 5) -> lis
     return missing
 
 
-def _check_inputs(entry: Mapping[str, Any], pairing: Mapping[str, Any], earlier: Sequence[Game]) -> list[str]:
-    """The pairing's house meetings and points against the games of the earlier rounds."""
+def _check_inputs(entry: Mapping[str, Any], pairing: Mapping[str, Any], earlier: Sequence[Game],
+                  house_games_count: bool = True) -> list[str]:
+    """The pairing's house meetings and points against the games of the earlier rounds (the points of games with a
+    house bot left out when they count for no team: :func:`counts_for_teams`)."""
     teams = set(pairing["teams"])
     meetings: dict[str, int] = {}
     for game in earlier:
@@ -142,7 +158,8 @@ def _check_inputs(entry: Mapping[str, Any], pairing: Mapping[str, Any], earlier:
             unknown.update(seat["team"] for seat in game["players"] if seat["team"] is not None)
         finished = game.get("finished")
         if game["state"] != "finished" or finished is None or finished > started or \
-                (as_of is not None and finished >= as_of):
+                (as_of is not None and finished >= as_of) or \
+                not counts_for_teams(game, {"house_games_count": house_games_count}):
             continue
         for seat in game["players"]:
             if seat["team"] in totals:
