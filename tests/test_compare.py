@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -100,13 +101,51 @@ def test_the_sequential_test_waits_for_enough_sets_to_trust_their_variance() -> 
     assert result.accepted == "H0"
 
 
+class _ManyWorkers:
+    """An executor in this process that says it has 12 workers: 24 sets a batch, more than the SPRT's minimum."""
+
+    workers = 12
+
+    def run(self, fn, tasks):  # type: ignore[no-untyped-def]
+        return ((task, fn(task)) for task in tasks)
+
+
 def test_sprt_stops_as_soon_as_it_decides() -> None:
-    """builtin:strong against builtin:random is no contest: H1 is accepted long before the games run out."""
-    result = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 40, sprt=(0.0, 20.0), seed=3)
+    """builtin:strong against builtin:random is no contest: H1 is accepted long before the games run out.  With
+    more sets in flight than the minimum (many workers), the first batch ends at the minimum: no game past it is
+    played before the test has looked."""
+    result = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 40, sprt=(0.0, 20.0), seed=3,
+                     executor=_ManyWorkers())
     summary = result.to_json()
     assert summary["sprt"]["accepted"] == "H1" and summary["sprt"]["llr"] >= sprt_bounds()[1]
     assert summary["games"] < 14 * 40
     assert summary["a"]["mean"] > summary["b"]["mean"]
+    lower, upper = sprt_bounds()
+    first = next(count for count, llr in enumerate(result.llr_history, 1)
+                 if count >= SPRT_MIN_SETS and not lower < llr < upper)
+    assert summary["sets"] == first, "it stops at the first set from the minimum on whose LLR is past a bound"
+    assert (summary["sprt"]["sets"], summary["sprt"]["min_sets"], summary["sprt"]["undecided"]) == (
+        first, SPRT_MIN_SETS, None)
+    assert first > SPRT_MIN_SETS or summary["played"] == summary["games"], "no set past the minimum was played"
+
+
+def test_an_undecided_sprt_says_why_in_the_json_and_the_text() -> None:
+    """The LLR is past the upper bound after a few sets of a lopsided match, but the games run out before the
+    minimum of sets: the report says so, with the LLR, the bounds and the sets played against the minimum."""
+    from mjarena.arena.compare_report import format_result
+
+    summary = compare("builtin:strong", "builtin:random", rules="thupc2021", games=14 * 3, sprt=(0.0, 20.0),
+                      seed=3).to_json()
+    sprt = summary["sprt"]
+    assert sprt["accepted"] is None and sprt["llr"] >= sprt["bounds"][1]
+    assert (sprt["sets"], sprt["min_sets"], sprt["undecided"]) == (3, SPRT_MIN_SETS, "below the minimum of sets")
+    line = format_result(summary).splitlines()[-1]
+    assert f"above the upper bound {sprt['bounds'][1]}, but undecided" in line
+    assert f"may stop from set {SPRT_MIN_SETS}, and 3 sets were played" in line
+    even = CompareResult("A", "B", "noi2014", sprt=(0.0, 20.0))
+    for index in range(SPRT_MIN_SETS + 2):
+        even.add_set({p: _game(2.5 + 0.3 * (-1) ** (index // 2), 2.5) for p in SEATINGS})
+    assert even.accepted is None and even.to_json()["sprt"]["undecided"] == "between the bounds"
 
 
 def test_a_process_pool_gives_the_same_result_as_one_process() -> None:
@@ -346,3 +385,156 @@ def test_the_plot_marks_the_sets_the_test_needs_before_it_may_stop(tmp_path: Pat
     assert [float(e.get("data-x")) for e in marks] == [float(SPRT_MIN_SETS)]
     label = " ".join("".join(marks[0].itertext()).split())
     assert f"the test may stop from set {SPRT_MIN_SETS}" in label and "variance too small" in label
+
+
+# -- compare tells why: errors by side and reason, --save, a stopped run resumed (issue 42) -----------------------
+
+
+class Flawed:
+    """Greedy, except in some games (by the seed it is made with: the wall's seed times 4 plus its seat): at its
+    third answer it crashes (one game in five) or answers an action that is not legal (another one in five)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        from mjarena.agents.builtin import GreedyAgent
+
+        self.greedy = GreedyAgent()
+        self.kind = None if seed is None else ("crash", "illegal", None, None, None)[seed % 5]
+        self.answers = 0
+
+    def act(self, game: object, seat: int, legal: list[object]) -> object:
+        from mjarena.variants.base import Action
+
+        self.answers += 1
+        if self.answers == 3 and self.kind == "crash":
+            raise RuntimeError("a flawed agent's bug")
+        if self.answers == 3 and self.kind == "illegal" and legal:
+            kinds = {action.type for action in legal}  # type: ignore[attr-defined]
+            return Action(next(kind for kind in ("peng", "gang", "chi", "play") if kind not in kinds), tile=0)
+        return self.greedy.act(game, seat, legal)  # type: ignore[arg-type]
+
+
+class SlowFlawed(Flawed):
+    """:class:`Flawed` that waits 20 ms before its first answer of a game: slow enough to be stopped mid-run."""
+
+    def act(self, game: object, seat: int, legal: list[object]) -> object:
+        if self.answers == 0:
+            import time
+
+            time.sleep(0.02)
+        return super().act(game, seat, legal)
+
+
+FLAWED = "python:test_compare:Flawed"
+
+
+def test_errors_are_counted_by_side_and_reason_in_the_json_and_the_text() -> None:
+    """Before issue 42 compare said "28 errors" and no more; the reasons come from the seats' own results."""
+    from mjarena.arena.compare_report import format_result
+    from mjarena.arena.match import run_match
+
+    result = compare(FLAWED, "builtin:greedy", games=28, seed=1)
+    summary = result.to_json()
+    expected: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+    games_with: dict[str, int] = {}
+    for set_index in range(2):
+        from mjarena.arena.draws import derive_seed
+
+        wall = derive_seed(1, "compare", set_index)
+        for seating in SEATINGS:
+            specs = [FLAWED if letter == "A" else "builtin:greedy" for letter in seating]
+            seats = run_match(specs, seed=wall).seats
+            for seat in seats:
+                if seat.status == "error":
+                    side = expected[seating[seat.seat]]
+                    side[seat.reason] = side.get(seat.reason, 0) + 1
+            for reason in {seat.reason for seat in seats if seat.status == "error"}:
+                games_with[str(reason)] = games_with.get(str(reason), 0) + 1
+    assert set(expected["A"]) == {"crash", "illegal_action"}, "the agent errs both ways in these games"
+    assert summary["a"]["error_reasons"] == expected["A"] and summary["b"]["error_reasons"] == {}
+    assert summary["a"]["errors"] == sum(expected["A"].values()) and summary["erring_games"] == games_with
+    line = format_result(summary).splitlines()[1]
+    assert f"{summary['a']['errors']} errors (" in line
+    assert f"crash {expected['A']['crash']}" in line and f"illegal_action {expected['A']['illegal_action']}" in line
+
+
+def test_a_timeout_is_said_with_its_count_by_side() -> None:
+    from mjarena.arena.compare_report import format_result
+
+    result = CompareResult("A", "B", "noi2014")
+    timed_out = {"a": 2.0, "b": 2.6, "errors": {"A": 1, "B": 0}, "reasons": {"A": {"timeout": 1}, "B": {}}}
+    result.add_set({p: timed_out if p == SEATINGS[0] else _game(2.5, 2.5) for p in SEATINGS})
+    text = format_result(result.to_json())
+    assert "timeouts in 1 game: A 1, B 0" in text
+    assert "timeouts" not in format_result(compare("builtin:greedy", "builtin:random", games=14).to_json())
+
+
+def _run_compare(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "mjarena", "compare", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent)
+
+
+def test_a_stopped_run_prints_what_it_played_and_resumes_from_its_folder_to_the_same_result(tmp_path: Path) -> None:
+    """SIGTERM mid-run: the report of the sets finished, exit 143; the same command again plays only the games
+    not kept and ends with the figures of a run never stopped (same walls: the secret kept in the folder).  The
+    replays kept are those of the games where a bot erred."""
+    import signal
+    import time
+
+    from mjarena.arena.draws import Draws, parse_secret
+
+    folder = tmp_path / "run"
+    args = ["python:test_compare:SlowFlawed", "builtin:greedy", "--games", "42", "--workers", "1", "--json",
+            "--quiet", "--save", str(folder)]
+    first = _run_compare(args)
+    games = folder / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and first.poll() is None:
+        if games.exists() and games.read_bytes().count(b"\n") >= 20:
+            break
+        time.sleep(0.01)
+    first.send_signal(signal.SIGTERM)
+    out, err = first.communicate(timeout=60)
+    assert first.returncode == 128 + signal.SIGTERM, err
+    stopped = json.loads(out)
+    played = games.read_bytes().count(b"\n")
+    assert stopped["stopped"] == "SIGTERM" and 20 <= stopped["played"] <= played < 42
+    assert stopped["sets"] == stopped["played"] // 14 and stopped["saved"]["games"] == played
+    assert "secret" not in stopped, "the walls of the games still to play stay secret"
+    assert "interrupted (SIGTERM)" in err
+
+    again = _run_compare(args)
+    out, err = again.communicate(timeout=120)
+    assert again.returncode == 0, err
+    resumed = json.loads(out)
+    assert resumed["saved"]["games"] == 42 and resumed["stopped"] is None
+
+    key = parse_secret((folder / "secret").read_text())
+    whole = compare("python:test_compare:SlowFlawed", "builtin:greedy", games=42, seed=Draws.secret(key)).to_json()
+    assert {k: v for k, v in resumed.items() if k != "saved"} == {**whole, "played": 42, "stopped": None}
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    erring = {line["game"] for line in lines if any(line["outcome"]["errors"].values())}
+    assert erring and {path.stem for path in (folder / "replays").glob("*.json")} == erring
+
+
+def test_a_folder_of_another_comparison_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", "builtin:greedy", "builtin:random", "--games", "14", "--workers", "1", "--quiet",
+            "--sandbox", "none", "--save", str(tmp_path)]
+    assert main(args) == 0
+    assert "saved in" in capsys.readouterr().out
+    assert main([*args[:-2], "--time-limit", "2", "--save", str(tmp_path)]) == 2
+    assert "other parameters (time_limit)" in capsys.readouterr().err
+    assert main([*args[:-2], "--save-all"]) == 2
+    assert "--save-all: needs --save DIR" in capsys.readouterr().err
+
+
+def test_workers_above_the_usable_cores_are_said_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjarena.cli import shared
+
+    monkeypatch.setattr(shared, "usable_cores", lambda: 1)
+    assert shared.game_workers(None, "local") == 1 and capsys.readouterr().err == ""
+    assert shared.game_workers(3, "local") == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--workers 3: more games at once than the 1 CPU this process may use" in err
+    assert shared.game_workers(3, "ray") == 3 and capsys.readouterr().err == ""
+

@@ -311,3 +311,42 @@ def test_standings_command_and_refusing_other_parameters(tmp_path: Path, capsys:
     assert main([*args[:-6], "--out", out]) == 0  # no --seed: the stored one; all played, nothing to do
     assert len(lines(tmp_path / "t")) == 2
     assert main(["standings", str(tmp_path / "nothing")]) == 2
+
+
+def test_answer_times_are_the_replays_elapsed_ms(erring_run: Path) -> None:
+    """The tournament page's answer times of a program are its exchanges' ``elapsed_ms`` (one request, one
+    answer), not a turn's ``ms``: a turn can carry several requests (issue 42: a slowest answer of 3,212 ms where
+    the replays' largest ``elapsed_ms`` was 1,253 ms)."""
+    from mjarena.replay import load
+    from mjarena.web.tournament_stats import answer_times, merge_times
+
+    elapsed, per_game = [], []
+    for rec in lines(erring_run):
+        replay = load(erring_run / "replays" / f"{rec['game']}.json")
+        times = answer_times(replay, rec["bots"])
+        per_game.append(times)
+        seats = [str(seat) for seat, name in enumerate(rec["bots"]) if name == "bad"]
+        mine = [exchange["elapsed_ms"] for seat in seats for exchange in replay["transcripts"].get(seat, [])]
+        if mine:
+            elapsed.extend(mine)
+            assert times["bad"]["answers"] == len(mine) and times["bad"]["max_ms"] == max(mine)
+    assert elapsed, "the program answered in some games"
+    assert merge_times(per_game)["bad"]["max_ms"] == round(max(elapsed), 2)
+
+
+def test_timeouts_are_said_after_the_standings_by_entrant_and_seat(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A program that sleeps through its first draw times out in each of its games: the line after the standings
+    says in how many games, and at which seats (issue 42: a busy machine's timeouts should be seen)."""
+    sleeper = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'misbehave_bot.py'} sleep 1"
+    args = ["tournament", "--bot", "g1=builtin:greedy", "--bot", "g2=builtin:greedy", "--bot", "r1=builtin:random",
+            "--bot", f"slow={sleeper}", "--format", "round-robin", "--rounds", "1", "--games-per-table", "2",
+            "--seed", "3", "--time-limit", "0.3", "--workers", "1", "--quiet", "--sandbox", "none",
+            "--allow-broken", "--out", str(tmp_path / "t")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    records = lines(tmp_path / "t")
+    seats = [seat["seat"] for rec in records for seat in rec["results"] if seat["reason"] == "timeout"]
+    assert len(seats) == len(records) == 2
+    shown = ", ".join(f"seat {seat}: {seats.count(seat)}" for seat in sorted(set(seats)))
+    assert f"timeouts in 2 of 2 games: slow 2 ({shown})" in out.splitlines()[-1]

@@ -39,13 +39,16 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mjarena.arena.draws import Draws, as_draws
-from mjarena.arena.sprt import elo_interval, set_score, sprt_bounds, sprt_llr
+from mjarena.arena.sprt import elo_interval, set_score, sprt_bounds, sprt_llr, undecided_reason
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
-__all__ = ["SEATINGS", "CompareResult", "CompareTask", "Series", "compare", "play_seating"]
+if TYPE_CHECKING:
+    from mjarena.arena.compare_store import CompareStore
+
+__all__ = ["SEATINGS", "CompareResult", "CompareStopped", "CompareTask", "Series", "compare", "play_seating"]
 
 
 def _seatings() -> tuple[str, ...]:
@@ -84,15 +87,19 @@ class CompareTask:
     time_limit: float = 1.0
     memory_limit: int = 256
     sandbox: Sandbox = DEFAULT_SANDBOX
+    keep: str | None = None
+    """Whose replay comes back with the outcome (``"replay"``): ``"errors"`` (a game where a seat erred), ``"all"``,
+    or None (none: ``compare --save`` keeps them, :mod:`mjarena.arena.compare_store`)."""
 
     def __str__(self) -> str:
         return f"{self.set_index:06d}-{self.seating}"
 
 
 def play_seating(task: CompareTask) -> dict[str, Any]:
-    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "places": {"A"|"B": count of
-    1st, 2nd, 3rd, 4th places}, "luck": {"A": A's mean luck, "B": B's} or None}``
-    (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why)."""
+    """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "reasons": {"A"|"B": {reason:
+    count}}, "places": {"A"|"B": count of 1st, 2nd, 3rd, 4th places}, "luck": {"A": A's mean luck, "B": B's} or
+    None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why), and ``"replay"`` (the
+    game's replay) when ``task.keep`` asks for it."""
     from mjarena.arena.luck import LuckError, seat_luck
     from mjarena.arena.match import run_match
     from mjarena.limits import Limits
@@ -110,6 +117,7 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
         "a": statistics.fmean(seat.points for seat in seats["A"]),
         "b": statistics.fmean(seat.points for seat in seats["B"]),
         "errors": {letter: sum(seat.status == "error" for seat in group) for letter, group in seats.items()},
+        "reasons": {letter: _reasons(group) for letter, group in seats.items()},
         "places": {letter: [sum(seat.rank == place for seat in group) for place in range(1, PLACES + 1)]
                    for letter, group in seats.items()},
         "luck": None if luck is None else {letter: statistics.fmean(luck[seat.seat] for seat in group)
@@ -117,7 +125,25 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
     }
     if why is not None:
         outcome["luck_error"] = why
+    if task.keep == "all" or (task.keep == "errors" and any(seat.status == "error" for seat in result.seats)):
+        replay = result.to_json()
+        replay["compare"] = {"set": task.set_index, "seating": task.seating, "a": task.a, "b": task.b}
+        outcome["replay"] = replay
     return outcome
+
+
+def _reasons(seats: Sequence[Any]) -> dict[str, int]:
+    """How many of ``seats`` erred, by reason (``timeout``, ``crash``, ``memory``, ``bad_output``, ...).
+
+    >>> from types import SimpleNamespace as Seat
+    >>> _reasons([Seat(status="error", reason="timeout"), Seat(status="won", reason=None)])
+    {'timeout': 1}
+    """
+    counts: dict[str, int] = {}
+    for seat in seats:
+        if seat.status == "error":
+            counts[seat.reason or "error"] = counts.get(seat.reason or "error", 0) + 1
+    return counts
 
 
 def _interval(values: Sequence[float]) -> list[float] | None:
@@ -236,6 +262,14 @@ class CompareResult:
     luck_missing: str | None = None
     """Why the points are not luck-adjusted, when they are not."""
     errors: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    reasons: dict[str, dict[str, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
+    """A's and B's errors by reason (``timeout``, ``crash``, ``memory``, ``bad_output``, ``illegal_action``, ...)."""
+    erring_games: dict[str, int] = field(default_factory=dict)
+    """Games counted where a seat erred, by reason (a game with two timeouts counts once under ``timeout``)."""
+    stopped: str | None = None
+    """The signal that stopped the run (``"SIGTERM"``, ...), None when it ran to its end."""
+    played: int = 0
+    """Games played, those of the sets not counted included (a stopped run's last, unfinished sets)."""
     places: dict[str, list[int]] = field(default_factory=lambda: {"A": [0] * PLACES, "B": [0] * PLACES})
     """How many seat-games A and B finished 1st, 2nd, 3rd and 4th (games that report their places)."""
     accepted: str | None = None
@@ -342,8 +376,12 @@ class CompareResult:
         for game in games.values():
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
+                for reason, count in game.get("reasons", {}).get(letter, {}).items():
+                    self.reasons[letter][reason] = self.reasons[letter].get(reason, 0) + count
                 for index, count in enumerate(game.get("places", {}).get(letter, ())):
                     self.places[letter][index] += count
+            for reason in {reason for side in game.get("reasons", {}).values() for reason in side}:
+                self.erring_games[reason] = self.erring_games.get(reason, 0) + 1
         llr = self.llr()
         if llr is not None:
             self.llr_history.append(llr)
@@ -365,7 +403,9 @@ class CompareResult:
         if self.sprt is not None:
             llr = self.llr()
             sprt = {"elo0": self.sprt[0], "elo1": self.sprt[1], "llr": None if llr is None else round(llr, 4),
-                    "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted}
+                    "bounds": [round(bound, 4) for bound in sprt_bounds()], "accepted": self.accepted,
+                    "sets": len(self.raw.sets_a), "min_sets": SPRT_MIN_SETS,
+                    "undecided": undecided_reason(llr, len(self.raw.sets_a), SPRT_MIN_SETS, self.accepted)}
         headline = self.counted
         counted = headline.summary(self.point_range)
         removed = self.luck_variance_removed()
@@ -375,8 +415,13 @@ class CompareResult:
             "rules": self.rules,
             "games": self.games,
             "sets": len(self.raw.sets_a),
-            "a": {"bot": self.a, **counted["a"], "errors": self.errors["A"], "places": list(self.places["A"])},
-            "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"], "places": list(self.places["B"])},
+            "played": max(self.played, self.games),
+            "stopped": self.stopped,
+            "a": {"bot": self.a, **counted["a"], "errors": self.errors["A"],
+                  "error_reasons": dict(sorted(self.reasons["A"].items())), "places": list(self.places["A"])},
+            "b": {"bot": self.b, **counted["b"], "errors": self.errors["B"],
+                  "error_reasons": dict(sorted(self.reasons["B"].items())), "places": list(self.places["B"])},
+            "erring_games": dict(sorted(self.erring_games.items())),
             "difference": counted["difference"],
             "elo": counted["elo"],
             "los": counted["los"],
@@ -412,12 +457,19 @@ def compare(
     sandbox: Sandbox = DEFAULT_SANDBOX,
     progress: Callable[[int, CompareResult], None] | None = None,
     luck: bool = True,
+    store: CompareStore | None = None,
+    keep: str | None = None,
 ) -> CompareResult:
     """Play A against B on duplicate sets until ``games`` games are played (rounded up to whole sets) or the
     SPRT decides.  ``executor``: a :mod:`mjarena.arena.executors` executor (None: in this process); ``luck``:
     the figures from luck-adjusted points (:mod:`mjarena.arena.luck`; the points as scored are reported too).
     ``seed``: a public seed (set ``i`` plays the wall ``derive_seed(seed, "compare", i)``) or :class:`Draws` of a
-    secret, which the result gives once every game is played."""
+    secret, which the result gives once every game is played.
+
+    ``store`` (:mod:`mjarena.arena.compare_store`, ``compare --save``): the games it holds are taken from it, not
+    played again, and each game played is kept there, with its replay when ``keep`` asks (``"errors"``: the games
+    where a seat erred, ``"all"``).  Stopped by a signal (a KeyboardInterrupt), it raises :class:`CompareStopped`
+    with the result of the sets finished so far."""
     draws = as_draws(seed)
     result = CompareResult(a, b, rules, sprt, luck)
     sets = max(1, math.ceil(games / len(SEATINGS)))
@@ -425,21 +477,62 @@ def compare(
     chunk = max(1, 2 * workers)  # sets in flight at once: the SPRT looks between chunks
     index = 0
     while index < sets and result.accepted is None:
-        batch = range(index, min(sets, index + chunk))
+        end = min(sets, index + chunk)
+        if sprt is not None and index < SPRT_MIN_SETS < end:  # the test may stop at its minimum: no set beyond it
+            end = SPRT_MIN_SETS
+        batch = range(index, end)
         tasks = [CompareTask(i, seating, draws("compare", i), a, b, rules, time_limit, memory_limit,
-                             sandbox) for i in batch for seating in SEATINGS]
+                             sandbox, keep if store is not None else None) for i in batch for seating in SEATINGS]
         outcomes: dict[int, dict[str, dict[str, Any]]] = {i: {} for i in batch}
-        pairs = executor.run(play_seating, tasks) if executor is not None else ((t, play_seating(t)) for t in tasks)
-        for task, outcome in pairs:
-            outcomes[task.set_index][task.seating] = outcome
-            if progress is not None:
-                progress(1, result)
-        for i in batch:  # in set order: the same sets decide, whatever finished first
-            if result.accepted is None:
-                result.add_set(outcomes[i])
+        todo = []
+        for task in tasks:
+            kept = store.outcome(str(task), task.wall_seed) if store is not None else None
+            if kept is None:
+                todo.append(task)
+            else:
+                outcomes[task.set_index][task.seating] = kept
+        result.played += len(tasks) - len(todo)
+        if progress is not None and len(todo) < len(tasks):
+            progress(len(tasks) - len(todo), result)
+        try:
+            pairs = executor.run(play_seating, todo) if executor is not None else ((t, play_seating(t)) for t in todo)
+            for task, outcome in pairs:
+                replay = outcome.pop("replay", None)
+                if store is not None:
+                    store.add(str(task), task.wall_seed, outcome, replay)
+                outcomes[task.set_index][task.seating] = outcome
+                result.played += 1
+                if progress is not None:
+                    progress(1, result)
+        except KeyboardInterrupt as error:  # stopped: the sets finished, in order, are the result so far
+            _count_sets(result, outcomes, batch, whole_only=True)
+            result.stopped = str(error) or "SIGINT"
+            raise CompareStopped(result, getattr(error, "signum", None)) from error
+        finally:
+            if store is not None:
+                store.sync()
+        _count_sets(result, outcomes, batch)
         index = batch.stop
     if draws.key is not None:
         result.secret = draws.key.hex()
     return result
 
 
+def _count_sets(result: CompareResult, outcomes: dict[int, dict[str, dict[str, Any]]], batch: range, *,
+                whole_only: bool = False) -> None:
+    """Add the sets of ``batch`` to ``result`` in set order (the same sets decide, whatever finished first) until
+    the SPRT decides; ``whole_only``: up to the first set not finished (a stopped run)."""
+    for i in batch:
+        if result.accepted is not None or (whole_only and len(outcomes[i]) < len(SEATINGS)):
+            return
+        result.add_set(outcomes[i])
+
+
+class CompareStopped(KeyboardInterrupt):
+    """A comparison stopped by a signal: :attr:`result` holds the sets finished before it (``stopped`` set)."""
+
+    def __init__(self, result: CompareResult, signum: int | None) -> None:
+        super().__init__(result.stopped)
+        self.result = result
+        if signum is not None:
+            self.signum = signum

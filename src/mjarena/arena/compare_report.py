@@ -26,14 +26,21 @@ def format_result(result: dict[str, Any]) -> str:
         entry = result[key]
         interval = entry["ci95"]
         shown = f"[{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "(more sets needed)"
-        errs = f", {entry['errors']} errors" if entry["errors"] else ""
-        return f"  {key.upper()} {entry['bot']}: {entry['mean']:.3f} points per game, 95% {shown}{errs}"
+        errs = f", {_errors_text(entry['errors'], entry.get('error_reasons'))}" if entry["errors"] else ""
+        mean = "no set finished" if entry["mean"] is None else f"{entry['mean']:.3f} points per game, 95% {shown}"
+        return f"  {key.upper()} {entry['bot']}: {mean}{errs}"
 
     luck = result.get("luck") or {}
     counted = "luck-adjusted points" if luck.get("adjusted") else "points as scored"
     # (the adjusted points are the headline only where they have less variance: both have the same mean)
     lines = [f"{result['rules']}: {result['games']} games ({result['sets']} duplicate sets of {len(SEATINGS)}), "
              f"{counted}", side("a"), side("b")]
+    if result.get("stopped"):
+        lines.insert(0, f"stopped by {result['stopped']} after {result.get('played', result['games'])} games: the "
+                        f"figures are those of the {result['sets']} whole sets played")
+    timeouts = _timeouts_text(result)
+    if timeouts:
+        lines.append(f"  {timeouts}")
     if result.get("elo", {}).get("mean") is not None:
         lines.append(f"  Elo difference of A over B: {_elo_text(result['elo'])}")
     if "places" in result["a"]:
@@ -66,6 +73,35 @@ def format_result(result: dict[str, Any]) -> str:
     if result.get("secret"):
         lines.append(f"  the walls' secret (no --seed, a program bot played): {result['secret']}")
     return "\n".join(lines)
+
+
+def _errors_text(count: int, reasons: dict[str, int] | None) -> str:
+    """A side's errors, by reason when known.
+
+    >>> _errors_text(28, {"crash": 8, "timeout": 20}), _errors_text(2, None)
+    ('28 errors (timeout 20, crash 8)', '2 errors')
+    """
+    noun = "error" if count == 1 else "errors"
+    if not reasons:
+        return f"{count} {noun}"
+    shown = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+    return f"{count} {noun} ({shown})"
+
+
+def _timeouts_text(result: dict[str, Any]) -> str | None:
+    """One line when any game had a timeout: how many games, and each side's timeouts (a busy machine can cause
+    them: docs/compare.md says how to tell).
+
+    >>> _timeouts_text({"erring_games": {"timeout": 3}, "a": {"error_reasons": {"timeout": 4}},
+    ...                 "b": {"error_reasons": {}}})
+    'timeouts in 3 games: A 4, B 0 (a machine busier than its cores also makes bots time out: see docs/compare.md)'
+    """
+    games = (result.get("erring_games") or {}).get("timeout")
+    if not games:
+        return None
+    sides = ", ".join(f"{key.upper()} {(result[key].get('error_reasons') or {}).get('timeout', 0)}" for key in "ab")
+    return (f"timeouts in {games} game{'s' if games != 1 else ''}: {sides} (a machine busier than its cores also "
+            "makes bots time out: see docs/compare.md)")
 
 
 def _elo_text(elo: dict[str, Any]) -> str:
@@ -107,16 +143,18 @@ def _pairing_text(reduction: float) -> str:
 
 
 def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
-    """The SPRT's state in words: decided, or why not yet.
+    """The SPRT's state in words: decided, or why not yet (the LLR, the bounds, the sets played against the
+    minimum it may stop at).
 
     >>> _sprt_state({"llr": -23.02, "bounds": [-2.94, 2.94], "accepted": None}, 10)
-    'LLR -23.02, below the lower bound -2.94, but undecided: needs 16 sets, has 10'
+    'LLR -23.02, below the lower bound -2.94, but undecided: the test may stop from set 16, and 10 sets were played'
     >>> _sprt_state({"llr": 0.5, "bounds": [-2.94, 2.94], "accepted": None}, 20)
-    'LLR 0.5 between the bounds -2.94 and 2.94: undecided, more sets needed'
+    'LLR 0.5 between the bounds -2.94 and 2.94 after 20 sets (minimum 16): undecided, more sets needed'
     >>> _sprt_state({"llr": 3.1, "bounds": [-2.94, 2.94], "accepted": "H1"}, 20)
-    'LLR 3.1 at or above the upper bound 2.94: accepted H1'
+    'LLR 3.1 at or above the upper bound 2.94 at set 20 (minimum 16): accepted H1'
     """
     llr, (lower, upper) = sprt["llr"], sprt["bounds"]
+    least = sprt.get("min_sets", SPRT_MIN_SETS)
     if llr <= lower:
         where = f"LLR {llr}, below the lower bound {lower}" if sprt["accepted"] is None else \
             f"LLR {llr} at or below the lower bound {lower}"
@@ -124,10 +162,11 @@ def _sprt_state(sprt: dict[str, Any], sets: int) -> str:
         where = f"LLR {llr}, above the upper bound {upper}" if sprt["accepted"] is None else \
             f"LLR {llr} at or above the upper bound {upper}"
     else:
-        return f"LLR {llr} between the bounds {lower} and {upper}: undecided, more sets needed"
+        return (f"LLR {llr} between the bounds {lower} and {upper} after {sets} sets (minimum {least}): undecided, "
+                "more sets needed")
     if sprt["accepted"] is not None:
-        return f"{where}: accepted {sprt['accepted']}"
-    return f"{where}, but undecided: needs {SPRT_MIN_SETS} sets, has {sets}"
+        return f"{where} at set {sets} (minimum {least}): accepted {sprt['accepted']}"
+    return f"{where}, but undecided: the test may stop from set {least}, and {sets} sets were played"
 
 
 def running_means(values: Sequence[float]) -> list[tuple[float, float | None, float | None]]:

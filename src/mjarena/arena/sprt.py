@@ -13,7 +13,8 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ALPHA", "BETA", "elo_interval", "elo_score", "score_elo", "set_score", "sprt_bounds", "sprt_llr"]
+__all__ = ["ALPHA", "BETA", "elo_interval", "elo_score", "score_elo", "set_score", "sprt_bounds", "sprt_llr",
+           "undecided_reason"]
 
 ALPHA = BETA = 0.05
 
@@ -103,3 +104,18 @@ def sprt_bounds(alpha: float = ALPHA, beta: float = BETA) -> tuple[float, float]
     [-2.944, 2.944]
     """
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def undecided_reason(llr: float | None, sets: int, min_sets: int, accepted: str | None) -> str | None:
+    """Why the test has not decided (None once it has): its LLR is between the bounds, or past one before the
+    ``min_sets`` from which it may stop (it stops at the first set from ``min_sets`` on whose LLR is past a bound).
+
+    >>> undecided_reason(3.5, 10, 16, None), undecided_reason(0.2, 20, 16, None), undecided_reason(3.5, 16, 16, "H1")
+    ('below the minimum of sets', 'between the bounds', None)
+    """
+    if accepted is not None:
+        return None
+    lower, upper = sprt_bounds()
+    if llr is not None and (llr <= lower or llr >= upper) and sets < min_sets:
+        return "below the minimum of sets"
+    return "between the bounds"

@@ -170,3 +170,33 @@ def check_entrants(args: argparse.Namespace, labelled: Sequence[tuple[str, str]]
                          f"{describe(problems, labelled)}")
     print(f"mjarena {args.command}: pre-flight: {count}; --allow-broken: they play and err:\n"
           f"{describe(problems, labelled)}", file=sys.stderr)
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on: its affinity where the system gives one (``os.sched_getaffinity``: Linux;
+    a container or ``taskset`` may allow fewer than the machine has), else ``os.cpu_count()``."""
+    import os
+
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        try:
+            return max(1, len(affinity(0)))
+        except OSError:
+            pass
+    return os.cpu_count() or 1
+
+
+def game_workers(workers: int | None, executor: str) -> int | None:
+    """How many games a local pool plays at once: ``--workers``, by default one per usable core (a game's four
+    bots think one at a time, so a game keeps one core busy); more than the cores is played as asked, said in one
+    line on stderr (the games then wait for a CPU, and their bots' answers take longer).  Ray places its own."""
+    if executor != "local":
+        return workers
+    cores = usable_cores()
+    if workers is None:
+        return cores
+    if workers > cores:
+        cpus = f"{cores} CPU{'s' if cores != 1 else ''}"
+        print(f"--workers {workers}: more games at once than the {cpus} this process may use; their bots will wait "
+              f"for a CPU and may time out (the default is {cores})", file=sys.stderr)
+    return workers

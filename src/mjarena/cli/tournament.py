@@ -16,6 +16,7 @@ from mjarena.cli.shared import (
     add_build_options,
     add_sandbox_option,
     check_entrants,
+    game_workers,
     sandbox_for,
     toolchains_file,
 )
@@ -51,20 +52,34 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                         toolchains=settings.toolchains, language_limits=settings.language_limits,
                         game_budget=settings.game_budget)
         check_entrants(args, [(bot.name, bot.spec) for bot in settings.bots], settings.rules, limits)
-        rows = run_tournament(settings, args.out, executor=args.executor, workers=args.workers,
+        rows = run_tournament(settings, args.out, executor=args.executor,
+                              workers=game_workers(args.workers, args.executor),
                               seed_given=seed_given, sandbox=sandbox, progress=False if args.quiet else None)
     except (TournamentError, ExecutorUnavailable) as error:
         raise UsageError(str(error)) from None
     print(format_standings(rows))
+    _print_timeouts(Path(args.out))
     return 0
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    import json
+def _print_timeouts(out: Path) -> None:
+    """After the standings: one line when any game of the tournament in ``out`` had a timeout."""
+    from mjarena.arena.results_file import load_records
+    from mjarena.arena.timeouts import timeouts_line
+    from mjarena.arena.tournament_settings import TournamentError
 
+    try:
+        line = timeouts_line(load_records(out / "games.jsonl"))
+    except TournamentError:
+        return
+    if line is not None:
+        print(line)
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
     from mjarena.agents.factory import BotSpecError, check_spec
-    from mjarena.arena.compare import SEATINGS, compare
-    from mjarena.arena.compare_report import format_result, plot_svg, progress_lines
+    from mjarena.arena.compare import SEATINGS, SPRT_MIN_SETS, CompareStopped, compare
+    from mjarena.arena.compare_report import plot_svg, progress_lines
     from mjarena.arena.executors import ExecutorUnavailable, make_executor
     from mjarena.limits import Limits, check_limits
     from mjarena.rulesets import judge_rules
@@ -97,29 +112,81 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot is not None:
         _check_writable("--plot", args.plot)
+    if args.save_all and args.save is None:
+        raise UsageError("--save-all: needs --save DIR (the folder the replays go to)")
+    if sprt is not None and math.ceil(args.games / len(SEATINGS)) < SPRT_MIN_SETS:
+        print(f"mjarena compare: --sprt: the test may stop from set {SPRT_MIN_SETS} ({SPRT_MIN_SETS * len(SEATINGS)} "
+              f"games); --games {args.games} ends it undecided before that", file=sys.stderr)
     sandbox = sandbox_for(args, [args.a, args.b])
     check_entrants(args, [("bot A", args.a), ("bot B", args.b)], judge.name,
                    Limits(time=args.time_limit, memory_mib=args.memory_limit, sandbox=sandbox))
+    untrusted = any(not spec.startswith("builtin:") for spec in (args.a, args.b))
+    store = _compare_store(args, judge.name, untrusted)
     try:
-        executor = make_executor(args.executor, args.workers)
+        executor = make_executor(args.executor, game_workers(args.workers, args.executor))
     except ExecutorUnavailable as error:
         raise UsageError(str(error)) from None
     total = math.ceil(args.games / len(SEATINGS)) * len(SEATINGS)
     seed: Any = args.seed
-    if seed is None:  # a program bot: walls from a secret no bot can guess (given at the end); else seed 0
+    if store is not None:  # the folder's seed or secret: a resumed run plays the same walls
+        seed = store.draws
+    elif seed is None:  # a program bot: walls from a secret no bot can guess (given at the end); else seed 0
         from mjarena.arena.draws import Draws, new_secret
 
-        untrusted = any(not spec.startswith("builtin:") for spec in (args.a, args.b))
         seed = Draws.secret(new_secret()) if untrusted else 0
-    with executor:  # stopped: the workers (and their bots) are killed at once, not waited for
-        result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=seed,
-                         executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                         sandbox=sandbox, progress=None if args.quiet else progress_lines(total), luck=not args.raw)
-    summary = result.to_json()
-    print(json.dumps(summary) if args.json else format_result(summary))
+    try:
+        with executor:  # stopped: the workers (and their bots) are killed at once, not waited for
+            result = compare(args.a, args.b, rules=judge.name, games=args.games, sprt=sprt, seed=seed,
+                             executor=executor, time_limit=args.time_limit, memory_limit=args.memory_limit,
+                             sandbox=sandbox, progress=None if args.quiet else progress_lines(total),
+                             luck=not args.raw, store=store, keep="all" if args.save_all else "errors")
+    except CompareStopped as stop:  # what was played is printed; the games kept in --save DIR resume the run
+        _print_compare(args, stop.result, store)
+        raise
+    finally:
+        if store is not None:
+            store.close()
+    _print_compare(args, result, store)
     if args.plot is not None:
         _write_plot(args.plot, plot_svg(result), quiet=args.quiet)
     return 0
+
+
+def _compare_store(args: argparse.Namespace, rules: str, untrusted: bool) -> Any:
+    """``--save DIR`` opened (or resumed) for this comparison, or None."""
+    if args.save is None:
+        return None
+    from mjarena.arena.compare_store import CompareStore, CompareStoreError
+
+    parameters = {"a": args.a, "b": args.b, "rules": rules, "time_limit": args.time_limit,
+                  "memory_limit": args.memory_limit}
+    try:
+        return CompareStore.open(args.save, parameters, seed=args.seed, secret=untrusted)
+    except CompareStoreError as error:
+        raise UsageError(f"--save {error}") from None
+
+
+def _print_compare(args: argparse.Namespace, result: Any, store: Any) -> None:
+    """The comparison's report on stdout (text or ``--json``), with where its games are kept (``--save``)."""
+    import json
+
+    from mjarena.arena.compare_report import format_result
+
+    summary = result.to_json()
+    if store is not None:
+        summary["saved"] = {"folder": str(store.folder), "games": store.finished, "replays": store.replays(),
+                            "all": bool(args.save_all)}
+    if args.json:
+        print(json.dumps(summary), flush=True)
+        return
+    text = format_result(summary)
+    if store is not None:
+        kept = "every game" if args.save_all else "each game where a bot erred"
+        text += (f"\n  saved in {store.folder}: {store.finished} games, {summary['saved']['replays']} replays "
+                 f"({kept}, in replays/)")
+        if result.stopped:
+            text += "; run the same command again to resume"
+    print(text, flush=True)
 
 
 def _check_writable(option: str, path: str) -> None:
@@ -229,7 +296,8 @@ def add_parsers(sub: Any) -> None:
                             help="public tournament seed: anyone who knows it knows the walls (default: the one in "
                             "DIR, or a random secret kept in DIR/secret when a program bot plays, a random seed "
                             "for built-in bots only)")
-    tournament.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
+    tournament.add_argument("--workers", type=int, metavar="N",
+                            help="parallel games (default: the CPUs this process may use)")
     tournament.add_argument("--executor", choices=("local", "ray"), default="local",
                             help="local process pool (default) or Ray (pip install 'mjarena[ray]'; the bots' "
                             "builds and program folders are sent to the nodes, docs/tournament.md)")
@@ -266,7 +334,8 @@ def add_parsers(sub: Any) -> None:
     compare_.add_argument("--seed", type=int,
                           help="public seed of the walls: anyone who knows it knows them (default: 0 for built-in "
                           "bots; with a program bot, a random secret, printed once every game is played)")
-    compare_.add_argument("--workers", type=int, metavar="N", help="parallel games (default: CPU count)")
+    compare_.add_argument("--workers", type=int, metavar="N",
+                          help="parallel games (default: the CPUs this process may use)")
     compare_.add_argument("--executor", choices=("local", "ray"), default="local",
                           help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     compare_.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS", help="per answer (1.0)")
@@ -280,6 +349,10 @@ def add_parsers(sub: Any) -> None:
     compare_.add_argument("--plot", metavar="FILE.svg",
                           help="also write an SVG: the SPRT's LLR over the sets between its bounds (with --sprt) and "
                           "the per-set differences with their running mean and 95%% interval")
+    compare_.add_argument("--save", metavar="DIR",
+                          help="keep every game's outcome and a replay of each game where a bot erred in DIR; run "
+                          "the same command again to resume a stopped run (docs/compare.md)")
+    compare_.add_argument("--save-all", action="store_true", help="with --save: keep the replay of every game")
     compare_.add_argument("--quiet", "-q", action="store_true",
                           help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     compare_.set_defaults(handler=_cmd_compare)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["CHART_SHOWN", "answer_times", "eta_seconds", "head_to_head", "merge_times", "rating_chart"]
+__all__ = ["CHART_SHOWN", "answer_times", "eta_seconds", "head_to_head", "merge_times", "rating_chart",
+           "seat_answer_ms"]
 
 CHART_SHOWN = 10
 """Entrants drawn in the rating chart at first (the best by the standings); the others are in its legend, shown on
@@ -37,20 +38,55 @@ def head_to_head(records: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str
     return table
 
 
-def answer_times(data: Mapping[str, Any], names: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Per entrant of one replay (``names``: the entrant of each seat): ``answers``, ``total_ms`` and ``max_ms`` of
-    the answers it gave itself (the judge's answers for a seat that erred are left out)."""
-    times: dict[str, dict[str, float]] = {}
+def seat_answer_ms(data: Mapping[str, Any]) -> dict[int, list[float]]:
+    """Each seat's answer times in one replay, in milliseconds: for a program, the ``elapsed_ms`` of every exchange
+    of its transcript (one request, one answer: what its time limit is judged on, and what the replay viewer
+    shows); for an in-process agent (no transcript), the ``ms`` of each decision it made itself.
+
+    A decision's ``ms`` is the runner's wall time for the whole turn: a program told of several events at once
+    answers several requests in one turn (each answered ``PASS`` but the last), so a turn's ``ms`` can be several
+    answers long.  Reading it as one answer once made a tournament page show a slowest answer of 3,212 ms where
+    the largest ``elapsed_ms`` was 1,253 ms.
+
+    >>> data = {"decisions": [{"seat": 0, "ms": 300.0, "by": "bot"}, {"seat": 1, "ms": 2.0, "by": "bot"},
+    ...                       {"seat": 1, "ms": 0.1, "by": "judge"}],
+    ...         "transcripts": {"0": [{"elapsed_ms": 120.0}, {"elapsed_ms": 150.0}]}}
+    >>> seat_answer_ms(data)
+    {0: [120.0, 150.0], 1: [2.0]}
+    """
+    kept = data.get("transcripts")
+    kept = kept if isinstance(kept, Mapping) else {}
+    times: dict[int, list[float]] = {}
+    for seat, exchanges in kept.items():
+        if not str(seat).isdigit() or not isinstance(exchanges, list):
+            continue
+        times[int(seat)] = [float(item["elapsed_ms"]) for item in exchanges
+                            if isinstance(item, Mapping) and _is_number(item.get("elapsed_ms"))]
     for decision in data.get("decisions") or []:
-        if not isinstance(decision, dict) or decision.get("by") == "judge":
+        if not isinstance(decision, Mapping) or decision.get("by") == "judge":
             continue
         seat, ms = decision.get("seat"), decision.get("ms")
-        if type(seat) is not int or not 0 <= seat < len(names) or not isinstance(ms, (int, float)):
+        if type(seat) is int and str(seat) not in kept and _is_number(ms):
+            times.setdefault(seat, []).append(float(ms))
+    return times
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def answer_times(data: Mapping[str, Any], names: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Per entrant of one replay (``names``: the entrant of each seat): ``answers``, ``total_ms`` and ``max_ms`` of
+    the answers it gave itself (:func:`seat_answer_ms`: a program's exchanges, an in-process agent's decisions;
+    the judge's answers for a seat that erred are left out)."""
+    times: dict[str, dict[str, float]] = {}
+    for seat, values in sorted(seat_answer_ms(data).items()):
+        if not 0 <= seat < len(names) or not values:
             continue
         item = times.setdefault(names[seat], {"answers": 0, "total_ms": 0.0, "max_ms": 0.0})
-        item["answers"] += 1
-        item["total_ms"] += ms
-        item["max_ms"] = max(item["max_ms"], ms)
+        item["answers"] += len(values)
+        item["total_ms"] += sum(values)
+        item["max_ms"] = max(item["max_ms"], *values)
     return times
 
 
