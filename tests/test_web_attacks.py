@@ -360,7 +360,7 @@ def test_uploads_are_bounded_in_files_bytes_and_rate_and_stored_once(root: Path,
     """Before: 40 x 5 MiB from one address in 1.7 s, every upload stored again.  Now: 413 past the folder's
     files or bytes, 429 past the client's rate, the same bytes kept once."""
     raws = [json.dumps(_replay(seed)).encode() for seed in (1, 2, 3, 4)]
-    app = create_app(root, upload_files=2, upload_rate=(4, 3600.0))
+    app = create_app(root, upload_files=2, upload_rate=(4, 3600.0), share=1.0)  # (the share: test_serve_disk)
     with TestClient(app) as client:
         assert [_upload(client, raw).status_code for raw in raws[:2]] == [201, 201]
         assert _upload(client, raws[0]).status_code == 201  # the same bytes: the same file
@@ -369,7 +369,7 @@ def test_uploads_are_bounded_in_files_bytes_and_rate_and_stored_once(root: Path,
         assert _upload(client, raws[2]).status_code == 429  # the fifth in the hour from this address
     assert len(list((root / "uploads").iterdir())) == 2
     (tmp_path / "other").mkdir()
-    with TestClient(create_app(tmp_path / "other", upload_total=len(raws[0]) + 10)) as client:
+    with TestClient(create_app(tmp_path / "other", upload_total=len(raws[0]) + 10, share=1.0)) as client:
         assert _upload(client, raws[0]).status_code == 201
         over = _upload(client, raws[1])
         assert over.status_code == 413 and "MiB of uploads" in over.json()["error"]

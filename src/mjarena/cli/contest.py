@@ -247,9 +247,11 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"mjarena contest verify: {problem}", file=sys.stderr)
     if problems:
         return 1
-    games = sum(isinstance(game, dict) and game.get("state") == "finished" for game in data["games"])
-    print(f"verified: the secret matches its commitment; {games} game(s): walls, seats and results; "
-          f"the standings of {len(data['rows'])} team(s)")
+    games = sum(game["state"] == "finished" for game in data["games"])
+    held = sum(game["state"] == "held" for game in data["games"])
+    print(f"verified: the secret matches its commitment; {len(data.get('rounds') or ())} round(s): their tables "
+          f"as drawn; {games} game(s): walls, seats and results" + (f"; {held} held after judge errors" if held else "")
+          + f"; the standings of {len(data['rows'])} team(s)")
     return 0
 
 

@@ -104,6 +104,25 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
             f'</p><p>{actions}</p></section>')
 
 
+def _boxes(error: Mapping[str, Any]) -> str:
+    """The seat whose box failed, and the seat whose box ran last before it (so that one team behind repeated
+    judge errors shows).
+
+    >>> _boxes({"seat": 2, "team": "red", "after_seat": 0, "after_team": None})
+    'seat 2 (red), after seat 0 (house)'
+    >>> _boxes({"seat": 1, "team": "red", "after_seat": None}), _boxes({"seat": None})
+    ('seat 1 (red), the first box of the game', '')
+    """
+    def named(seat: int, team: str | None) -> str:
+        return f"seat {seat} ({escape(team) if team is not None else 'house'})"
+
+    if error.get("seat") is None:
+        return ""
+    after = error.get("after_seat")
+    return named(error["seat"], error.get("team")) + (
+        ", the first box of the game" if after is None else f", after {named(after, error.get('after_team'))}")
+
+
 def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool) -> str:
     """The games the judge failed (not a bot), newest first; a held game with a button that plays it now."""
     if not errors:
@@ -120,11 +139,13 @@ def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool)
         else:
             state = "held" if error["held"] else ""
         rows.append(f'<tr data-judge-error="{error["id"]}" data-game="{game}"><td>{game}</td>'
-                    f'<td class="num">{when(error["at"])}</td><td>{escape(error["what"])}</td><td>{state}</td></tr>')
+                    f'<td class="num">{when(error["at"])}</td><td>{escape(error["what"])}</td>'
+                    f'<td>{_boxes(error)}</td><td>{state}</td></tr>')
     return ('<section><h2>Judge errors</h2><p class="muted">Games the judge failed, not a bot: nothing is recorded '
             'against a team, and the game is played again from its start with the same wall and versions; after '
-            'repeated failures it is held here for you.</p><div class="scroll-x"><table class="list" '
-            'id="judge-errors"><thead><tr><th>game</th><th>when</th><th>what</th><th></th></tr></thead>'
+            'repeated failures it is held here for you. <i>box</i>: the seat whose box failed, and the seat whose box '
+            'ran before it.</p><div class="scroll-x"><table class="list" '
+            'id="judge-errors"><thead><tr><th>game</th><th>when</th><th>what</th><th>box</th><th></th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 

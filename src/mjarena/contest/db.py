@@ -110,11 +110,14 @@ class Transaction:
         self._c.execute("UPDATE submissions SET status = ?, message = ? WHERE id = ?",
                         (status, message, submission_id))
 
-    def add_round(self, number: int, now: float, tables: Sequence[Sequence[tuple[int, int, Sequence[int | None]]]]
-                  ) -> list[int]:
+    def add_round(self, number: int, now: float, tables: Sequence[Sequence[tuple[int, int, Sequence[int | None]]]],
+                  pairing: dict[str, Any] | None = None) -> list[int]:
         """Round ``number`` with its games planned: ``tables[t]`` lists ``(number, wall_seed, team ids by seat)``
-        (None: a house bot).  Game ids follow the last one; returns them."""
+        (None: a house bot); ``pairing``: what its Swiss pairing was drawn from (kept as JSON, for the export).
+        Game ids follow the last one; returns them."""
         self._c.execute("INSERT INTO rounds (number, started, finished) VALUES (?, ?, NULL)", (number, now))
+        if pairing is not None:
+            self._c.execute("INSERT INTO pairings (round, body) VALUES (?, ?)", (number, json.dumps(pairing)))
         next_id = int(self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM games"))
         ids = []
         for table_no, games in enumerate(tables, 1):
@@ -148,14 +151,19 @@ class Transaction:
         self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
         return True
 
-    def judge_error(self, game_id: int, now: float, what: str) -> bool:
-        """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed).  A game
-        not finished stays ``running`` with its pinned versions, to be played again from its start; after
-        :data:`MAX_JUDGE_ERRORS` judge errors (since the organiser last released it) it is ``held`` for the
-        organiser instead (True)."""
+    def judge_error(self, game_id: int, now: float, what: str, *, seat: int | None = None,
+                    after_seat: int | None = None) -> bool:
+        """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed), with the
+        seat whose box failed and the seat whose box ran last before it, when known (for the organiser, who
+        looks for one team behind repeated errors).  A game not finished stays ``running`` with its pinned
+        versions, to be played again from its start; after :data:`MAX_JUDGE_ERRORS` judge errors (since the
+        organiser last released it) it is ``held`` for the organiser instead (True)."""
         entry_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM judge_errors")
         self._c.execute("INSERT INTO judge_errors (id, game_id, at, what, counted) VALUES (?, ?, ?, ?, 1)",
                         (entry_id, game_id, now, what[:2000]))
+        if seat is not None or after_seat is not None:
+            self._c.execute("INSERT INTO judge_error_boxes (judge_error_id, seat, after_seat) VALUES (?, ?, ?)",
+                            (entry_id, seat, after_seat))
         count = self._one("SELECT COALESCE(SUM(counted), 0) FROM judge_errors WHERE game_id = ?", (game_id,))
         if count < MAX_JUDGE_ERRORS:
             return False
@@ -380,10 +388,30 @@ class Database:
                           " AND s.submission_id IS NOT NULL")
         return {int(row[0]) for row in rows}
 
-    def judge_errors(self, limit: int = 100) -> list[JudgeErrorRow]:
-        """The judge's failures, newest first."""
+    def judge_errors(self, limit: int = 100, *, game_id: int | None = None) -> list[JudgeErrorRow]:
+        """The judge's failures (of one game), newest first, each with the seats and teams of the box that failed
+        and of the box that ran before it, when recorded."""
+        where, params = ("WHERE j.game_id = ? ", [game_id]) if game_id is not None else ("", [])
         return [JudgeErrorRow(*row) for row in self._rows(
-            "SELECT id, game_id, at, what FROM judge_errors ORDER BY id DESC LIMIT ?", (limit,))]
+            "SELECT j.id, j.game_id, j.at, j.what, b.seat, t.name, b.after_seat, u.name FROM judge_errors j "
+            "LEFT JOIN judge_error_boxes b ON b.judge_error_id = j.id "
+            "LEFT JOIN seats s ON s.game_id = j.game_id AND s.seat = b.seat LEFT JOIN teams t ON t.id = s.team_id "
+            "LEFT JOIN seats a ON a.game_id = j.game_id AND a.seat = b.after_seat "
+            f"LEFT JOIN teams u ON u.id = a.team_id {where}ORDER BY j.id DESC LIMIT ?", [*params, limit])]
+
+    def pairings(self) -> dict[int, dict[str, Any]]:
+        """``{round: what its pairing was drawn from}`` (rounds planned by an older version have none)."""
+        return {int(number): json.loads(body) for number, body in self._rows("SELECT round, body FROM pairings")}
+
+    def replaced_results(self) -> dict[int, list[float]]:
+        """``{game id: when its result was replaced}`` of the finished games played again (*Play again*), from the
+        organiser's log."""
+        found: dict[int, list[float]] = {}
+        for at, detail in self._rows("SELECT at, detail FROM admin_log WHERE action = 'replayed' ORDER BY id"):
+            word = str(detail).removeprefix("game ")
+            if word.isdigit():
+                found.setdefault(int(word), []).append(float(at))
+        return found
 
     def rounds(self) -> list[tuple[int, float, float | None]]:
         """``(number, started, finished)`` of every round."""

@@ -40,11 +40,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.contest.auth import TOKEN_PREFIX, RateLimiter, new_token
 from mjarena.contest.rows import Team
-from mjarena.web.app import read_body
+from mjarena.web.app import client_key, read_body
 
 __all__ = ["FAILED_LOGINS_PER_MINUTE", "FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin",
-           "failed_logins", "logged_in_response", "login_page_response", "origin_of", "read_limited", "small_form",
-           "token_of_login", "upload_form"]
+           "count_wrong_token", "failed_logins", "logged_in_response", "login_page_response", "origin_of",
+           "read_limited", "small_form", "token_of_login", "upload_form"]
 
 FORM_OVERHEAD = 64 << 10
 """Bytes a multipart body may carry besides the file (boundaries, headers, the CSRF field); the largest small
@@ -55,8 +55,10 @@ LOGIN_COOKIE = "mjarena_login"
 """The pre-session cookie of the login forms: a random token that the login form must carry too."""
 LOGIN_COOKIE_SECONDS = 12 * 3600
 FAILED_LOGINS_PER_MINUTE = 10
-"""Failed logins (a wrong token) one client address may make in a minute; a login that succeeds is not counted,
-so a class behind one address logs in freely."""
+"""Wrong tokens (a login form's, or an API request's ``Authorization: Bearer``) one client may send in a minute,
+a client being an IPv4 address or an IPv6 /64 (:func:`mjarena.web.app.client_key`); beyond them a wrong token
+gets 429.  A right token is checked first and always logs in, and is never counted: a class behind one address
+logs in freely, whatever a guesser beside it does."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -201,24 +203,31 @@ def login_page_response(request: Request, render: Callable[[str], str], status: 
 
 
 def failed_logins() -> RateLimiter:
-    """A count of failed logins per client address (the app keeps one as ``state.failed_logins``, for both
-    logins)."""
+    """A count of wrong tokens per client (the app keeps one as ``state.failed_logins``, for both logins and the
+    API's bearer tokens)."""
     return RateLimiter(FAILED_LOGINS_PER_MINUTE, 60.0)
+
+
+def count_wrong_token(request: Request) -> None:
+    """Count a wrong token sent by the request's client (:func:`mjarena.web.app.client_key`: an IPv4 address, an
+    IPv6 /64; behind a trusted proxy, the address it forwards); 429 with ``Retry-After`` when the client sent
+    :data:`FAILED_LOGINS_PER_MINUTE` of them in the last minute (the refused one is not counted)."""
+    client = client_key(request)
+    failed: RateLimiter = request.scope["app"].state.failed_logins
+    now = time.time()
+    if not failed.allow(client, now=now):
+        seconds = max(1, round(failed.retry_after(client, now=now)))
+        raise HTTPException(429, f"too many failed logins from your address: at most {failed.count} wrong tokens "
+                            f"a minute; try again in {seconds} s", headers={"retry-after": str(seconds)})
 
 
 async def token_of_login(request: Request, authenticate: Callable[[str], Team | None]) -> Team | None:
     """Who the ``token`` field of a login form names (:meth:`mjarena.contest.model.Contest.authenticate`: a team,
     or the organiser), after the origin check and the check of the pre-session token (the form's ``csrf`` is the
-    :data:`LOGIN_COOKIE` that its page set: 403 otherwise); None for a missing or unknown token.  A client with
-    :data:`FAILED_LOGINS_PER_MINUTE` failed logins in the last minute gets 429 until the oldest is a minute old."""
+    :data:`LOGIN_COOKIE` that its page set: 403 otherwise); None for a missing or unknown token.  The token is
+    checked first: a right one always logs in; a wrong one is counted (:func:`count_wrong_token`: 429 beyond
+    :data:`FAILED_LOGINS_PER_MINUTE` a minute from one client)."""
     check_origin(request)
-    client = request.client.host if request.client else ""
-    failed: RateLimiter = request.scope["app"].state.failed_logins
-    wait = failed.retry_after(client, now=time.time())
-    if wait > 0:
-        seconds = max(1, round(wait))
-        raise HTTPException(429, f"too many failed logins from your address: at most {failed.count} a minute; "
-                            f"try again in {seconds} s", headers={"retry-after": str(seconds)})
     form = await small_form(request)
     expected = _login_cookie(request)
     if expected is None:
@@ -228,7 +237,7 @@ async def token_of_login(request: Request, authenticate: Callable[[str], Team | 
     token = form.get("token")
     found = authenticate(token.strip()) if isinstance(token, str) and token.strip() else None
     if found is None:
-        failed.allow(client, now=time.time())
+        count_wrong_token(request)
     return found
 
 

@@ -24,7 +24,7 @@ from mjarena.arena.node_check import node_name
 from mjarena.contest.replay_budget import within_budget
 from mjarena.contest.sources import Program
 
-__all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "GameTask", "SeatPlan", "play_game", "public_detail",
+__all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "BoxTurns", "GameTask", "SeatPlan", "play_game", "public_detail",
            "public_replay", "thinking"]
 
 HOUSE_BOT = "builtin:greedy"
@@ -139,9 +139,51 @@ def _factory(task: GameTask) -> Any:
         process = BotProcess(program.argv, time_limit=program.time_limit, memory_limit_mib=program.memory_mib,
                              output_limit=limits.output_bytes, sandbox=limits.sandbox, readable=program.readable,
                              game_budget=program.game_budget, seat=seat)
-        return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
+        return BotzoneAgent(BoxTurns(ProcessTransport(process), seat, order), name=spec, protocol=rules.protocol)
 
+    order: list[int] = []  # the seat whose box ran last in this game (none yet: empty)
     return factory
+
+
+class BoxTurns:
+    """A seat's transport that notes in ``order`` (shared by the game's seats) that its box ran last, and names
+    on a :class:`~mjarena.agents.errors.JudgeError` met there the seat (``seat``) and the seat whose box ran last
+    before it (``after_seat``, None when none did): what the console shows, so that one team behind repeated
+    judge errors is seen.
+
+    >>> from mjarena.agents.errors import JudgeError
+    >>> from mjarena.protocol.transport import ScriptedTransport
+    >>> order = []
+    >>> BoxTurns(ScriptedTransport().expect("x", "PASS"), 2, order).ask("x").response, order
+    ('PASS', [2])
+    >>> class Failing:
+    ...     def ask(self, request): raise JudgeError("the box's init did not answer within 10 s")
+    >>> try:
+    ...     BoxTurns(Failing(), 0, order).ask("x")
+    ... except JudgeError as error:
+    ...     print(error.seat, error.after_seat, order)
+    0 2 [0]
+    """
+
+    def __init__(self, transport: Any, seat: int, order: list[int]) -> None:
+        self.transport = transport
+        self.seat = seat
+        self.order = order
+
+    def ask(self, request: str) -> Any:
+        from mjarena.agents.errors import JudgeError
+
+        before = self.order[-1] if self.order else None
+        try:
+            return self.transport.ask(request)
+        except JudgeError as error:  # (its attributes travel with it from a worker: an exception's __dict__ does)
+            error.seat, error.after_seat = self.seat, before  # type: ignore[attr-defined]
+            raise
+        finally:
+            self.order[:] = [self.seat]
+
+    def close(self) -> None:
+        self.transport.close()
 
 
 def play_game(task: GameTask) -> dict[str, Any]:

@@ -167,7 +167,8 @@ class Scheduler:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         # during the freeze, paired on the results the public sees: a pairing on the hidden ones would show them
-        totals = contest.db.totals(finished_before=frozen_since(contest, self.clock()))
+        as_of = frozen_since(contest, self.clock())
+        totals = contest.db.totals(finished_before=as_of)
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
         if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
             points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}
@@ -185,8 +186,11 @@ class Scheduler:
                                 games_per_table=contest.settings.games_per_table, duplicate=False)
             plan.append([(game.number, game.wall_seed, [None if name in house else ids[name] for name in game.seats])
                          for game in games])
+        # what the pairing was drawn from, for mjarena contest verify to draw it again from the revealed secret
+        pairing = {"teams": names, "points": points, "house_meetings": meetings, "as_of": as_of,
+                   "ranked_by": contest.settings.rank_by}
         with contest.db.transaction() as tx:
-            tx.add_round(number, self.clock(), plan)
+            tx.add_round(number, self.clock(), plan, pairing)
         log.info("round %d: %d table(s), %d team(s)", number, len(plan), len(names))
         return number
 
@@ -263,8 +267,10 @@ class Scheduler:
     def judge_failed(self, game_id: int, error: BaseException) -> bool:
         """Note a judge error of game ``game_id`` (see the module docstring); whether the game is now held."""
         what = judge_error_text(error)
+        seat, after = getattr(error, "seat", None), getattr(error, "after_seat", None)  # (games.play_game's)
         with self.contest.db.transaction() as tx:
-            held = tx.judge_error(game_id, self.clock(), what)
+            held = tx.judge_error(game_id, self.clock(), what, seat=seat if isinstance(seat, int) else None,
+                                  after_seat=after if isinstance(after, int) else None)
         if held:
             log.error("game %d: judge error, held for the organiser after %d: %s", game_id, MAX_JUDGE_ERRORS, what)
         else:

@@ -97,6 +97,13 @@ SCHEMA = (
         at DOUBLE PRECISION NOT NULL,
         what TEXT NOT NULL,
         counted INTEGER NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS judge_error_boxes (
+        judge_error_id INTEGER PRIMARY KEY REFERENCES judge_errors (id),
+        seat INTEGER,
+        after_seat INTEGER)""",
+    """CREATE TABLE IF NOT EXISTS pairings (
+        round INTEGER PRIMARY KEY REFERENCES rounds (number),
+        body TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS replaying (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
         since DOUBLE PRECISION NOT NULL)""",

@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -36,6 +36,9 @@ from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
 from mjarena.web.library import (
     PAGE_SIZE,
+    PLAYED_FILES,
+    PLAYED_TOTAL,
+    SHARE,
     UPLOAD_FILES,
     UPLOAD_RATE,
     UPLOAD_TOTAL,
@@ -47,7 +50,7 @@ from mjarena.web.library import (
 from mjarena.web.origin import SameOrigin, media_type
 from mjarena.web.play import WAIT_SECONDS, PlayError
 from mjarena.web.play_room import MAX_SESSIONS, PER_CLIENT, PlayRoom
-from mjarena.web.server import client_of
+from mjarena.web.server import BODY_SECONDS, client_of
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
 __all__ = ["BODY_SECONDS", "FORM_COOKIE", "MAX_JSON", "MAX_UPLOAD", "VIEW_BUILDS", "SecurityHeaders", "client_key",
@@ -60,8 +63,6 @@ VIEW_BUILDS = 2
 turn on the event loop, holding no thread."""
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
-BODY_SECONDS = 30.0
-"""A request body that takes longer than this to arrive is refused with 408 (a slow sender holds nothing)."""
 FORM_COOKIE = "mjarena_form"
 """The cookie holding the upload form's token (the form carries it again: a page on another site cannot)."""
 STATIC = Path(__file__).parent / "static"
@@ -114,7 +115,7 @@ async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS,
                 if size > limit:
                     raise HTTPException(413, too_large)
                 chunks.append(chunk)
-    except TimeoutError:
+    except (TimeoutError, ClientDisconnect):  # a disconnect: the server cut a slow body (TimelyH11), or it left
         raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
     return b"".join(chunks)
 
@@ -166,13 +167,17 @@ def _whole(data: dict[str, Any], key: str, *, required: bool = True) -> int | No
 def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = MAX_UPLOAD,
                max_sessions: int = MAX_SESSIONS, sessions_per_client: int = PER_CLIENT,
                upload_total: int = UPLOAD_TOTAL, upload_files: int = UPLOAD_FILES,
-               upload_rate: tuple[int, float] = UPLOAD_RATE) -> Starlette:
+               upload_rate: tuple[int, float] = UPLOAD_RATE, played_total: int = PLAYED_TOTAL,
+               played_files: int = PLAYED_FILES, share: float = SHARE) -> Starlette:
     """The web app serving the replays and tournaments under ``root``; ``bots``: command lines a player may
     choose as opponents (besides the built-in bots), offered by their labels; ``max_upload`` bytes per upload,
     ``upload_total`` bytes and ``upload_files`` files in all, ``upload_rate`` (uploads, seconds) per client; games
+    played kept within ``played_total`` bytes and ``played_files`` files (the oldest removed); a client may hold
+    ``share`` of the uploads and of the games played; games
     against bots: at most ``max_sessions`` at once, ``sessions_per_client`` of them for one client."""
-    library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate)
-    room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client)
+    library = Library(root, upload_total=upload_total, upload_files=upload_files, upload_rate=upload_rate,
+                      played_total=played_total, played_files=played_files, share=share)
+    room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client, keep=library.save_played)
     view_builds = asyncio.Semaphore(VIEW_BUILDS)
 
     async def index(request: Request) -> Response:
@@ -347,6 +352,10 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        import threading
+
+        # the index read once, at start, beside the server: a request that comes first waits for it
+        threading.Thread(target=library.index.refresh, name="mjarena-index", daemon=True).start()
         yield
         room.close()
 

@@ -2,8 +2,9 @@
 
 Every name that comes from a request goes through :meth:`Library.resolve`, which refuses absolute paths, ``..``
 and anything (a symbolic link included) that ends up outside the folder.  The folder is only read, except for
-``uploads/`` (uploaded replays) and ``played/`` (games played on the page); a running tournament's files are
-never touched (its ``games.jsonl`` is read up to its last complete line).
+``uploads/`` (uploaded replays) and ``played/`` (games played on the page), each within a quota and a share of it
+per client (:mod:`mjarena.web.shelf`); a running tournament's files are never touched (its ``games.jsonl`` is read
+up to its last complete line).  The replays are listed from an index kept in memory (:mod:`mjarena.web.index`).
 
 >>> import tempfile
 >>> library = Library(tempfile.mkdtemp())
@@ -17,21 +18,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mjarena.replay import ReplayError, check, load
 from mjarena.untrusted import parse_json
+from mjarena.web import shelf
+from mjarena.web.index import Index
 from mjarena.web.tournament_stats import answer_times, eta_seconds, head_to_head, merge_times
 
-__all__ = ["MAX_VIEW_BYTES", "PAGE_SIZE", "UPLOAD_FILES", "UPLOAD_RATE", "UPLOAD_TOTAL", "VIEW_CACHE_BYTES", "Library",
-           "NotFound", "QuotaError", "UploadError", "check_replay", "view_bytes", "viewer_data"]
+__all__ = ["MAX_VIEW_BYTES", "PAGE_SIZE", "PLAYED_FILES", "PLAYED_TOTAL", "SHARE", "UPLOAD_FILES", "UPLOAD_RATE",
+           "UPLOAD_TOTAL", "VIEW_CACHE_BYTES", "Library", "NotFound", "QuotaError", "UploadError", "check_replay",
+           "view_bytes", "viewer_data"]
 
 PAGE_SIZE = 50
 """Replays per page of the index."""
@@ -50,11 +52,19 @@ UPLOAD_FILES = 1000
 """Files ``uploads/`` may hold: an upload beyond them is refused (413)."""
 UPLOAD_RATE = (20, 3600.0)
 """Uploads one client (an IPv4 address, an IPv6 /64) may make in so many seconds: more are refused (429)."""
+PLAYED_TOTAL = 256 << 20
+"""Bytes ``played/`` may hold: beyond them the oldest games are removed (a game of greedy bots is about 20 KiB)."""
+PLAYED_FILES = 10_000
+"""Games ``played/`` may hold: beyond them the oldest are removed."""
+SHARE = 1 / 8
+"""The share of ``uploads/`` and of ``played/`` (bytes and files) one client may hold: its uploads beyond it are
+refused (413), its own oldest games removed."""
 UPLOADS = "uploads"
 """The folder under the root where uploads are kept, each named by its content's hash."""
-_SERVERS_FOLDERS = {UPLOADS, "played"}
+PLAYED = "played"
+"""The folder under the root where the games played on the page are kept."""
+_SERVERS_FOLDERS = {UPLOADS, PLAYED}
 """The server's own folders under the root: never a tournament."""
-_SKIPPED = {"tournament.json", "standings.json"}
 _MARK = b'"mjarena-replay"'
 """Bytes every replay holds (its ``"format"``): files without them are not replays, and are not listed."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
@@ -127,6 +137,21 @@ class QuotaError(UploadError):
         self.status = status
 
 
+def _light_check(data: Any) -> dict[str, Any]:
+    """What the index needs of a replay (its rule set and four seats), without :func:`mjarena.replay.check`'s
+    reading of every event (the viewer checks it all when it is opened): :class:`ReplayError` otherwise."""
+    from mjarena.rulesets import RULE_SETS
+
+    if not isinstance(data, dict) or data.get("format") != "mjarena-replay":
+        raise ReplayError('not an mjarena replay (no "format": "mjarena-replay")')
+    if data.get("rules") not in RULE_SETS:
+        raise ReplayError(f'"rules": not a rule set of mjarena ({str(data.get("rules"))[:40]!r})')
+    seats = data.get("seats")
+    if not (isinstance(seats, list) and len(seats) == 4 and all(isinstance(seat, dict) for seat in seats)):
+        raise ReplayError('"seats" is not a list of 4 seats')
+    return data
+
+
 def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the replay viewer shows of a replay: its :func:`~mjarena.web.timeline.timeline`, its
     :func:`~mjarena.web.transcripts.transcripts`, its end-of-game :func:`~mjarena.web.outcome.outcome` and the
@@ -166,34 +191,25 @@ def _players(view: dict[str, Any]) -> list[str]:
 
 class Library:
     """The replays and tournaments under ``root``; uploads kept in ``root/uploads/`` within ``upload_total`` bytes,
-    ``upload_files`` files, and ``upload_rate`` (count, seconds) per client."""
+    ``upload_files`` files, and ``upload_rate`` (count, seconds) per client; games played kept in ``root/played/``
+    within ``played_total`` bytes and ``played_files`` files (the oldest removed first); a client may hold
+    ``share`` of each."""
 
     def __init__(self, root: str | Path, *, upload_total: int = UPLOAD_TOTAL, upload_files: int = UPLOAD_FILES,
-                 upload_rate: tuple[int, float] = UPLOAD_RATE, view_cache: int = VIEW_CACHE_BYTES) -> None:
+                 upload_rate: tuple[int, float] = UPLOAD_RATE, view_cache: int = VIEW_CACHE_BYTES,
+                 played_total: int = PLAYED_TOTAL, played_files: int = PLAYED_FILES, share: float = SHARE) -> None:
         self.root = Path(root).resolve()
-        self.upload_total, self.upload_files, self.upload_rate = upload_total, upload_files, upload_rate
+        self.upload_rate = upload_rate
         self.view_cache = view_cache
-        self._meta: dict[Path, tuple[tuple[int, int], dict[str, Any] | None]] = {}
         self._views: OrderedDict[Path, tuple[tuple[int, int], bytes]] = OrderedDict()
         self._times: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._lock = threading.Lock()
-        self._uploads: dict[Path, int] = {}  # uploads/ as the server keeps it: file -> size
         self._recent: OrderedDict[str, deque[float]] = OrderedDict()  # client -> times of its recent uploads
-        self._scan_uploads()
-
-    def _scan_uploads(self) -> None:
-        """What ``uploads/`` holds (read once, at start; the server adds to it at each upload)."""
-        folder = self.root / UPLOADS
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        for entry in entries:
-            try:
-                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
-                    self._uploads[Path(entry.path)] = entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
+        self.uploads = shelf.Shelf(self.root / UPLOADS, total=upload_total, files=upload_files, share=share,
+                                   evict=False, what="uploads")
+        self.played = shelf.Shelf(self.root / PLAYED, total=played_total, files=played_files, share=share,
+                                  evict=True, what="games played")
+        self.index = Index(self.root, self.summary)
 
     # -- names -----------------------------------------------------------------------------------------
 
@@ -226,39 +242,20 @@ class Library:
 
     # -- replays ---------------------------------------------------------------------------------------
 
-    def _files(self) -> Iterator[Path]:
-        """Every ``*.json`` under the root (hidden folders skipped; links only to files under the root); the
-        uploads as the server keeps them, without reading ``uploads/`` again."""
-        for folder, dirs, files in os.walk(self.root):
-            here = Path(folder)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (here == self.root and d == UPLOADS))
-            for file in files:
-                path = here / file
-                if (file.endswith(".json") and file not in _SKIPPED and not file.startswith(".")
-                        and path.resolve().is_relative_to(self.root)):
-                    yield path
-        with self._lock:
-            uploads = list(self._uploads)
-        yield from uploads
-
     def summary(self, path: Path) -> dict[str, Any] | None:
         """Rule set, seed and seats of the replay at ``path``; None if it is not a replay, and a summary with
-        ``"unreadable"`` (the reason) if it says it is one but cannot be read.  Cached by size and time."""
+        ``"unreadable"`` (the reason) if it says it is one but cannot be read.  Read once by the index
+        (:mod:`mjarena.web.index`), which keeps it while the file's size and time stand."""
         try:
             stat = path.stat()
         except OSError:
             return None
-        key = (stat.st_mtime_ns, stat.st_size)
-        cached = self._meta.get(path)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        summary: dict[str, Any] | None = {"name": self.name_of(path), "modified": stat.st_mtime}
+        summary: dict[str, Any] = {"name": self.name_of(path), "modified": stat.st_mtime}
         try:
-            summary = self._summarize(path, stat.st_size, summary)  # type: ignore[arg-type]
+            return self._summarize(path, stat.st_size, summary)
         except (OSError, UnicodeDecodeError, ReplayError, *_BAD_JSON) as error:
             reason = "nested too deeply to read" if isinstance(error, RecursionError) else str(error)
-            summary["unreadable"] = reason.removeprefix(f"{path}: ")[:200]  # type: ignore[index]
-        self._meta[path] = (key, summary)
+            summary["unreadable"] = reason.removeprefix(f"{path}: ")[:200]
         return summary
 
     @staticmethod
@@ -266,16 +263,19 @@ class Library:
         if size > MAX_REPLAY_BYTES:
             raise ReplayError(f"too large to show ({size} bytes)")
         with open(path, "rb") as file:
-            if _MARK not in file.read():
-                return None
-        return _summary_of(load(path), summary)
+            raw = file.read()
+        if _MARK not in raw:
+            return None
+        try:
+            data = parse_json(raw.decode("utf-8"))
+        except ValueError as error:
+            raise ReplayError(f"not a replay ({error})") from None
+        return _summary_of(_light_check(data), summary)
 
     def replays(self) -> list[dict[str, Any]]:
         """Summaries of the replays under the root (see :meth:`summary`), by folder (the root's first), newest
-        first in each."""
-        found = [s for s in map(self.summary, self._files()) if s is not None]
-        found.sort(key=lambda s: (s["name"].count("/") > 0, s["name"].rpartition("/")[0], -s["modified"], s["name"]))
-        return found
+        first in each: the index's (one ``stat`` a folder, the files read once)."""
+        return self.index.replays()
 
     def view(self, name: str) -> bytes:
         """The viewer's data of replay ``name`` as JSON bytes (see :func:`view_bytes`): :class:`NotFound`, or
@@ -314,23 +314,28 @@ class Library:
 
     def save_upload(self, raw: bytes, client: str = "") -> str:
         """Check and keep an uploaded replay as ``uploads/<hash of its bytes>.json`` (the same file uploaded again
-        is the same name, kept once); its name.  :class:`UploadError` for a file that is not a replay,
-        :class:`QuotaError` when ``uploads/`` is full (413) or the ``client`` uploads too often (429)."""
+        is the same name, kept once), without the keys the format does not name; its name.  :class:`UploadError`
+        for a file that is not a replay or is larger than a game of its rules (:mod:`mjarena.web.upload_rules`);
+        :class:`QuotaError` when ``uploads/`` or the ``client``'s share of it is full (413) or the ``client``
+        uploads too often (429)."""
+        from mjarena.web.upload_rules import check_upload
+
         self._count_upload(client)
-        data = _checked(raw)
+        try:
+            data = check_upload(_checked(raw), len(raw))
+        except ReplayError as error:
+            raise UploadError(str(error)) from None
+        raw = (json.dumps(data, ensure_ascii=False) + "\n").encode()  # what is kept: the format's keys alone
         encoded = _encoded(viewer_data(data), MAX_VIEW_BYTES)  # checked once, here: the viewer and index reuse it
         folder = self.root / UPLOADS
         path = folder / f"{hashlib.sha256(raw).hexdigest()[:32]}.json"
         with self._lock:
-            if path in self._uploads:
+            if path in self.uploads:
                 return self.name_of(path)
-            if len(self._uploads) >= self.upload_files:
-                raise QuotaError(413, f"the server keeps at most {self.upload_files} uploads, and has no room for "
-                                      "more")
-            used = sum(self._uploads.values())
-            if used + len(raw) > self.upload_total:
-                raise QuotaError(413, f"the server keeps at most {self.upload_total >> 20} MiB of uploads, and has "
-                                      f"{max(0, self.upload_total - used) >> 10} KiB left")
+            try:
+                self.uploads.make_room(len(raw), client)
+            except shelf.QuotaError as error:
+                raise QuotaError(error.status, str(error)) from None
             folder.mkdir(exist_ok=True)
             if folder.is_symlink() or not folder.resolve().is_relative_to(self.root):
                 raise OSError(f"{UPLOADS}/ leads out of the folder served")
@@ -339,11 +344,31 @@ class Library:
                     out.write(raw)
             except FileExistsError:
                 pass  # the same bytes, under their hash
-            self._uploads[path] = len(raw)
+            self.uploads.add(path, len(raw), client)
         stat = path.stat()
-        self._meta[path] = ((stat.st_mtime_ns, stat.st_size),
-                            _summary_of(data, {"name": self.name_of(path), "modified": stat.st_mtime}))
+        self.index.add(path, _summary_of(data, {"name": self.name_of(path), "modified": stat.st_mtime}))
         self._keep_view(path, ((stat.st_mtime_ns, stat.st_size), encoded))
+        return self.name_of(path)
+
+    def save_played(self, data: dict[str, Any], name: str, client: str = "") -> str:
+        """Keep the game ``data`` played on the page as ``played/NAME`` (:func:`mjarena.replay.save`), within the
+        quota of ``played/`` and the ``client``'s share of it: the oldest games (the client's own first) are
+        removed to make room.  Its name under the root; :class:`OSError` if it cannot be written."""
+        from mjarena.replay import save
+
+        encoded = json.dumps(data, ensure_ascii=False) + "\n"
+        path = self.root / PLAYED / name
+        folder = path.parent
+        if folder.is_symlink() or (folder.exists() and not folder.resolve().is_relative_to(self.root)):
+            raise OSError(f"{PLAYED}/ leads out of the folder served")
+        size = len(encoded.encode())
+        with self._lock:
+            for removed in self.played.make_room(size, client):
+                self.index.remove(folder / removed)
+                self._views.pop(folder / removed, None)
+            save(data, path)
+            self.played.add(path, size, client)
+        self.index.add(path, _summary_of(data, {"name": self.name_of(path), "modified": path.stat().st_mtime}))
         return self.name_of(path)
 
     def _count_upload(self, client: str) -> None:
@@ -371,13 +396,14 @@ class Library:
 
     def tournaments(self) -> list[str]:
         """The names of the tournament folders (holding ``tournament.json``): ``-`` for the root itself; never the
-        server's own folders (``uploads/``, ``played/``), nor a ``tournament.json`` that leads out."""
+        server's own folders (``uploads/``, ``played/``) or a folder within a ``replays/``, nor a
+        ``tournament.json`` that leads out.  From the index's folders (:mod:`mjarena.web.index`)."""
         names = []
-        for folder, dirs, files in os.walk(self.root):
-            here = Path(folder)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "replays"
-                             and not (here == self.root and d in _SERVERS_FOLDERS))
-            if "tournament.json" in files and self.inside(here / "tournament.json") is not None:
+        for here in self.index.tournament_folders():
+            parts = here.relative_to(self.root).parts
+            if parts and (parts[0] in _SERVERS_FOLDERS or "replays" in parts):
+                continue
+            if self.inside(here / "tournament.json") is not None:
                 names.append(self.name_of(here) if here != self.root else ROOT_TOURNAMENT)
         return names
 

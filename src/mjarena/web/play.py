@@ -28,7 +28,7 @@ import contextlib
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,11 @@ MOVE_SECONDS = 1800.0
 """A game that waits this long for its person's move ends (its thread and bots with it)."""
 WAIT_SECONDS = 10.0
 """How long a request waits for the bots to reach the person's next decision before answering anyway."""
+
+
+Keeper = Callable[[dict[str, Any], str, str], str]
+"""Saves a finished game: (its replay, its file's name, the client) -> its name under the server's folder
+(:meth:`mjarena.web.library.Library.save_played`)."""
 
 
 class PlayError(Exception):
@@ -109,7 +114,7 @@ class PlaySession:
 
     def __init__(self, rules: str, seat: int, opponents: Sequence[str], *, seed: int | None = None,
                  root: Path | None = None, client: str = "", commands: dict[str, str] | None = None,
-                 move_seconds: float = MOVE_SECONDS) -> None:
+                 move_seconds: float = MOVE_SECONDS, keep: Keeper | None = None) -> None:
         import random
 
         from mjarena.rulesets import judge_rules
@@ -122,6 +127,7 @@ class PlaySession:
         self.specs.insert(seat, "human")
         self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         self.root = root
+        self.keep = keep  # saves a finished game (a library's quota): else written under root as it is
         self.names = tile_names(self.judge.name)
         self.seat_names = list(seat_names(self.judge.name))
         self.client = client
@@ -349,11 +355,15 @@ class PlaySession:
         """Save the finished game under ``ROOT/played/``; (its name relative to ROOT, a message)."""
         from mjarena.replay import save
 
-        if self.root is None:
+        if self.root is None and self.keep is None:
             return None, "game over (this server keeps no replays)"
-        name = f"played/{time.strftime('%Y%m%d-%H%M%S')}-{self.judge.name}-{self.id[:8]}.json"
+        file = f"{time.strftime('%Y%m%d-%H%M%S')}-{self.judge.name}-{self.id[:8]}.json"
+        name = f"played/{file}"
         try:
-            save(data, self.root / name)
+            if self.keep is not None:
+                name = self.keep(data, file, self.client)
+            else:
+                save(data, self.root / name)  # type: ignore[operator]
         except OSError as error:
             return None, f"game over; the replay could not be saved: {error.strerror or error}"
         return name, "game over; the replay is saved"

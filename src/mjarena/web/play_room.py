@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
-from mjarena.web.play import MOVE_SECONDS, PlayError, PlaySession
+from mjarena.web.play import MOVE_SECONDS, Keeper, PlayError, PlaySession
 
 __all__ = ["IDLE_SECONDS", "MAX_SEED", "MAX_SESSIONS", "PER_CLIENT", "PlayRoom", "bot_label", "offered_bot"]
 
@@ -86,15 +86,17 @@ class PlayRoom:
     moved game of the client holding the most (if it holds more than the newcomer would): a few clients cannot lock
     the others out.  Else a new game is refused with 503.
 
-    ``root``: where finished games are saved (``ROOT/played/``); None keeps none.  ``bots``: the server's command
-    lines a person may choose as opponents besides the rule set's built-in bots, offered by their labels
-    (:func:`bot_label`).
+    ``root``: where finished games are saved (``ROOT/played/``); None keeps none; ``keep``: what saves them
+    there (:data:`mjarena.web.play.Keeper`: the library's quota), else they are written as they are.  ``bots``:
+    the server's command lines a person may choose as opponents besides the rule set's built-in bots, offered by
+    their labels (:func:`bot_label`).
     """
 
     def __init__(self, root: Path | None, bots: Sequence[str] = (), limit: int = MAX_SESSIONS,
                  per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS,
-                 move_seconds: float = MOVE_SECONDS) -> None:
+                 move_seconds: float = MOVE_SECONDS, keep: Keeper | None = None) -> None:
         self.root = root
+        self.keep = keep
         self.limit = limit
         self.per_client = per_client
         self.idle_seconds = idle_seconds
@@ -160,7 +162,7 @@ class PlayRoom:
                 raise PlayError(503, "the server is playing as many games as it can hold; try again in a few "
                                      "minutes")
             session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root, client=client,
-                                  commands=commands, move_seconds=self.move_seconds)
+                                  commands=commands, move_seconds=self.move_seconds, keep=self.keep)
             self._sessions[session.id] = session
         return session
 

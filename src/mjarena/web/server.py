@@ -6,7 +6,7 @@
 - A request's head (request line and headers) must arrive within :data:`HEADER_SECONDS` of the connection
   opening, or of the previous response on a kept-alive connection; else the connection is closed (uvicorn
   alone waits for ever: one slow visitor per connection can exhaust the server's sockets).
-- Bodies must arrive within :data:`mjarena.web.app.BODY_SECONDS` (408: :func:`mjarena.web.app.read_body`), a
+- Bodies must arrive within :data:`BODY_SECONDS` (408, below, and :func:`mjarena.web.app.read_body`), a
   response the client stops reading is dropped after :data:`SEND_SECONDS`, idle kept-alive connections close
   after :data:`KEEP_ALIVE_SECONDS`, and heads are at most :data:`MAX_HEAD` bytes, however they arrive (uvicorn
   alone bounds only a head that arrives in pieces): a larger one gets 431 and the connection is closed.
@@ -15,6 +15,12 @@
   the process never runs out of file descriptors.  At the total cap a newcomer closes the oldest idle connection
   of the client holding the most (one client flooding the server cannot lock the others out); a connection
   beyond the caps gets a 503 and is closed at once.
+- A trusted proxy (an address in uvicorn's ``forwarded_allow_ips``: 127.0.0.1 and ::1 unless
+  ``FORWARDED_ALLOW_IPS`` says otherwise) carries many visitors: its connections count against the total cap
+  alone, and each visitor, the address it forwards in ``X-Forwarded-For``, may have :data:`PER_CLIENT` requests
+  in progress (:class:`Visitors`; 503 beyond), so that one visitor cannot take every connection of the proxy.
+- A request's body must arrive within :data:`BODY_SECONDS` of its head, whatever the route does with it: else
+  408 (or, once the response has begun, the connection closed).
 - The kernel queues up to :data:`LISTEN_QUEUE` connections waiting to be accepted (:class:`Server`), while
   asyncio accepts at most :data:`ACCEPT_BURST` at a time.
 - Long-polls (``/api/play/<id>?wait=``) wait on the event loop, not in worker threads
@@ -44,12 +50,14 @@ try:
 except ImportError:  # Windows: no per-process limit on sockets to read or raise
     resource = None  # type: ignore[assignment]
 
-__all__ = ["ACCEPT_BURST", "FD_RESERVE", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "LISTEN_QUEUE", "MAX_HEAD",
-           "MAX_TOTAL", "PER_CLIENT", "SEND_SECONDS", "Connections", "Server", "TimelyH11", "client_of", "config",
-           "open_file_limit", "raise_open_file_limit", "serve", "total_cap"]
+__all__ = ["ACCEPT_BURST", "BODY_SECONDS", "FD_RESERVE", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "LISTEN_QUEUE",
+           "MAX_HEAD", "MAX_TOTAL", "PER_CLIENT", "SEND_SECONDS", "Connections", "Server", "TimelyH11", "Visitors",
+           "client_of", "config", "open_file_limit", "raise_open_file_limit", "serve", "total_cap", "trusts"]
 
 HEADER_SECONDS = 10.0
 """Time a client has to send a request's head."""
+BODY_SECONDS = 30.0
+"""Time a client has, from the end of a request's head, to send its body (408 after it)."""
 KEEP_ALIVE_SECONDS = 5
 """An idle kept-alive connection closes after this."""
 SEND_SECONDS = 30.0
@@ -57,7 +65,8 @@ SEND_SECONDS = 30.0
 MAX_HEAD = 16 << 10
 """Largest request head (bytes)."""
 PER_CLIENT = 32
-"""Connections one client (an IPv4 address, an IPv6 /64) may hold at once."""
+"""Connections one client (an IPv4 address, an IPv6 /64) may hold at once; behind a trusted proxy, requests in
+progress one visitor may have (:class:`Visitors`)."""
 MAX_TOTAL = 4096
 """Connections held at once, however high the open-file limit."""
 MIN_TOTAL = 16
@@ -139,6 +148,81 @@ def client_of(peer: Any) -> str:
     return host
 
 
+def trusts(allowed: str | list[str], host: str) -> bool:
+    """Whether uvicorn takes ``X-Forwarded-For`` from a peer at ``host``, by its ``forwarded_allow_ips``
+    (``allowed``: addresses and networks, separated by commas, or ``*`` for any).
+
+    >>> trusts("127.0.0.1,::1", "127.0.0.1"), trusts("10.0.0.0/8", "10.1.2.3"), trusts("127.0.0.1", "10.1.2.3")
+    (True, True, False)
+    """
+    items = [item.strip() for item in (allowed.split(",") if isinstance(allowed, str) else allowed)]
+    if "*" in items:
+        return True
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host in items  # a Unix socket's name, as uvicorn compares it
+    for item in items:
+        try:
+            if address in ipaddress.ip_network(item, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+_BUSY = b"too many requests in progress from your address: try again later\n"
+
+
+class Visitors:
+    """At most ``per_client`` requests in progress for one visitor (:func:`client_of` the request's client: behind a
+    trusted proxy, the address it forwarded, which uvicorn's proxy-headers middleware, outside this one, put in the
+    scope); a request beyond them gets 503 at once, before its body is read.
+
+    >>> import asyncio
+    >>> async def slow(scope, receive, send):
+    ...     await asyncio.sleep(0.05)
+    >>> sent = []
+    >>> async def send(message):
+    ...     sent.append(message.get("status"))
+    >>> visitors = Visitors(slow, per_client=1)
+    >>> async def two():
+    ...     scope = {"type": "http", "client": ("203.0.113.9", 1)}
+    ...     await asyncio.gather(visitors(scope, None, send), visitors(scope, None, send))
+    >>> asyncio.run(two()); sent
+    [503, None]
+    """
+
+    def __init__(self, app: Any, per_client: int = PER_CLIENT) -> None:
+        self.app = app
+        self.per_client = per_client
+        self._in_progress: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        visitor = client_of(scope.get("client") or "")
+        if self._in_progress.get(visitor, 0) >= self.per_client:
+            await send({"type": "http.response.start", "status": 503, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close"),
+                (b"content-length", str(len(_BUSY)).encode())]})
+            await send({"type": "http.response.body", "body": _BUSY})
+            return
+        self._in_progress[visitor] = self._in_progress.get(visitor, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._in_progress[visitor] - 1
+            if left:
+                self._in_progress[visitor] = left
+            else:
+                del self._in_progress[visitor]
+
+    def __getattr__(self, name: str) -> Any:  # the app's own attributes (its ``state``) through the wrapper
+        return getattr(self.app, name)
+
+
 class Connection(Protocol):
     """What :class:`Connections` needs of a connection."""
 
@@ -186,12 +270,14 @@ class Connections:
         """The connections ``client`` holds."""
         return len(self._by_client.get(client, ()))
 
-    def admit(self, connection: Connection, client: str) -> str | None:
+    def admit(self, connection: Connection, client: str, *, capped: bool = True) -> str | None:
         """Hold ``connection`` of ``client`` (None), closing another client's idle connection at the total cap,
-        or say why it is refused (it is then not held, and the caller closes it)."""
-        if self.count(client) >= self.per_client:
+        or say why it is refused (it is then not held, and the caller closes it).  A client not ``capped`` (a
+        trusted proxy, carrying many visitors) has no cap of its own, and at the total cap may close its own
+        oldest idle connection too."""
+        if capped and self.count(client) >= self.per_client:
             return "too many connections from your address"
-        if len(self) >= self.total and not self._make_room(client):
+        if len(self) >= self.total and not self._make_room(client, own=not capped):
             return "the server is full"
         self._by_client.setdefault(client, OrderedDict())[connection] = None
         self._client[connection] = client
@@ -207,11 +293,11 @@ class Connections:
         if not held:
             del self._by_client[client]
 
-    def _make_room(self, client: str) -> bool:
+    def _make_room(self, client: str, *, own: bool = False) -> bool:
         """Close the oldest idle connection of the client holding the most, among those holding more than
-        ``client`` does; False if there is none."""
+        ``client`` does (and ``client`` itself when ``own``); False if there is none."""
         mine = self.count(client)
-        larger = [held for held in self._by_client.values() if len(held) > mine]
+        larger = [held for name, held in self._by_client.items() if len(held) > mine or (own and name == client)]
         for held in sorted(larger, key=len, reverse=True):
             victim = next((connection for connection in held if connection.idle()), None)
             if victim is not None:
@@ -239,6 +325,7 @@ class TimelyH11(H11Protocol):
     does not arrive in time or whose client stops reading its response."""
 
     header_seconds = HEADER_SECONDS
+    body_seconds = BODY_SECONDS
     send_seconds = SEND_SECONDS
     max_head = MAX_HEAD
     per_client = PER_CLIENT
@@ -247,9 +334,13 @@ class TimelyH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0  # of the request head arriving now
-        refused = self._connections().admit(self, client_of(transport.get_extra_info("peername")))
+        peer = transport.get_extra_info("peername")
+        proxy = (self.config.proxy_headers and isinstance(peer, tuple) and bool(peer)
+                 and trusts(self.config.forwarded_allow_ips, str(peer[0])))
+        refused = self._connections().admit(self, client_of(peer), capped=not proxy)
         self._held = refused is None
         if refused is not None:
             self.transport = transport
@@ -305,6 +396,29 @@ class TimelyH11(H11Protocol):
         super().data_received(data)
         if not self.idle():
             self._disarm()  # its head arrived
+            if self.cycle.more_body and self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.body_seconds, self._body_too_slow, self.cycle)
+        if self._body_timer is not None and (self.cycle is None or not self.cycle.more_body):
+            self._stop_body_timer()
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_too_slow(self, cycle: Any) -> None:
+        """The body of ``cycle``'s request is not in after :attr:`body_seconds`: 408 if no response has begun, and
+        the connection closed (the app reading the body is told the client left)."""
+        self._body_timer = None
+        if cycle is not self.cycle or not cycle.more_body or self.transport.is_closing():
+            return
+        if not cycle.response_started:
+            cycle.response_started = True
+            _refuse(self.transport, f"the request body did not arrive within {self.body_seconds:g} seconds",
+                    "408 Request Timeout", "")
+        cycle.disconnected = True
+        cycle.message_event.set()
+        self.transport.close()
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -327,6 +441,7 @@ class TimelyH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self._stop_send_timer()
+        self._stop_body_timer()
         if not self._held:
             return
         self._connections().release(self)
@@ -334,12 +449,13 @@ class TimelyH11(H11Protocol):
 
 
 def config(app: Any, host: str, port: int, **options: Any) -> uvicorn.Config:
-    """The uvicorn configuration both servers use (``options`` add to it or override it, as in tests)."""
+    """The uvicorn configuration both servers use (``options`` add to it or override it, as in tests); the app
+    within :class:`Visitors`' cap."""
     settings: dict[str, Any] = {
         "http": TimelyH11, "timeout_keep_alive": KEEP_ALIVE_SECONDS, "h11_max_incomplete_event_size": MAX_HEAD,
         "backlog": ACCEPT_BURST, "log_level": "warning", "server_header": False,
     }
-    return uvicorn.Config(app, host=host, port=port, **{**settings, **options})
+    return uvicorn.Config(Visitors(app), host=host, port=port, **{**settings, **options})
 
 
 class Server(uvicorn.Server):

@@ -82,7 +82,8 @@ def judge_errors_view(context: ContestContext) -> list[dict[str, Any]]:
     """The judge errors (a game the judge failed, not a bot), each saying whether its game is held."""
     states = {game.id: game.state for game in context.db.games()}
     return [{"id": row.id, "game": row.game_id, "at": row.at, "what": row.what,
-             "held": states.get(row.game_id) == "held"} for row in context.db.judge_errors()]
+             "held": states.get(row.game_id) == "held", "seat": row.seat, "team": row.team,
+             "after_seat": row.after_seat, "after_team": row.after_team} for row in context.db.judge_errors()]
 
 
 def console_view(context: ContestContext, csrf: str, notice: str | None = None, questions: int = 1) -> str:

@@ -16,6 +16,7 @@ from mjarena.contest.auth import hash_token, new_token
 from mjarena.contest.forms import (
     check_csrf,
     check_origin,
+    count_wrong_token,
     logged_in_response,
     login_page_response,
     small_form,
@@ -39,7 +40,8 @@ def bearer(request: Request) -> Team:
     if scheme.lower() != "bearer" or not token.strip():
         raise HTTPException(401, "send the team's token: Authorization: Bearer TOKEN")
     team = context_of(request).contest.authenticate(token.strip())
-    if team is None:
+    if team is None:  # counted as a failed login is (429 beyond 10 a minute from one client)
+        count_wrong_token(request)
         raise HTTPException(401, "this token is not valid")
     return team
 
