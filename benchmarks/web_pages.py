@@ -11,8 +11,7 @@ cost, the same in any tree).  Times are the process's CPU time (every thread of 
 and its worker threads'), not the wall clock's: on a loaded machine the wall clock mostly measures the others.
 And, in a process of its own, the Python calls each request makes (every thread's, counted by a profile hook):
 a figure the machine's load cannot move.  Meant for a before/after check of a change that should leave speed
-alone (issue 45's handlers by area), in the
-same run:
+alone (issue 45's handlers by area), in the same run:
 
     python benchmarks/trees.py OLD_CHECKOUT NEW_CHECKOUT --repeat 2 -- web_pages.py --repeat 5
 """
