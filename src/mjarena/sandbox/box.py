@@ -56,17 +56,24 @@ from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
 from mjarena.sandbox.process import REAP_SECONDS, BoxedChild, PlainChild, PortableChild, Process, WindowsChild
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
+__all__ = ["BOX_ENV", "HOSTNAME", "Box", "BoxError", "BoxLeftovers"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
 MIB = 1 << 20
+#: The host name every box shows (its own UTS namespace): nothing of the judge's machine.
+HOSTNAME = "mjarena"
 
 _UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
 _SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
-# to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
-_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
+# to write the answer of a call its filter hands over (sysinfo) into the caller's memory; and, until it has
+# bounded the files of the box's tmpfs mounts (before any program), to remount them (CAP_SYS_ADMIN, then dropped).
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE",
+              "CAP_SYS_ADMIN")
+#: Files and folders each of a box's tmpfs mounts may hold: what a program leaves there is deleted in bounded time
+#: (by the init between programs, by the kernel with the box), and their kernel memory is bounded.
+TMPFS_INODES = 8192
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
 _slots_lock = threading.Lock()
 _slots_free: list[int] = []
@@ -361,15 +368,19 @@ class Box:
             self._slot = _take_slot()
         uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
         tmp_bytes = self.sandbox.tmp_mib * MIB
-        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                 "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
+        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname",
+                 HOSTNAME, "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
                  "--cap-drop", "ALL"]
         if not root:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
+        sources = {}
+        if runtime is not None:  # the bot's own files too from copies on the tmpfs (what a box leaves: issue 41)
+            sources = {os.path.abspath(path): copies.own_copy(runtime[0], os.path.abspath(path))
+                       for path in [*self.readable, *visible] if os.path.exists(path)}
         outer += bwrap_binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit,
-                             runtime)
+                             runtime, sources)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -390,7 +401,8 @@ class Box:
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
             "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
+            "tmpfs": list(TMPFS), "tmpfs_inodes": TMPFS_INODES,
+            "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})
@@ -431,7 +443,9 @@ class Box:
         for executable, own in ((program, bot_own(program)), (_init_python(), False)):
             trees, files = copies.runtime_paths(executable, own)
             paths += [path for path in (*trees, *files) if path not in paths]
-        return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
+        folder = self.sandbox.runtime_copies or copies.default_folder()
+        copies.warn_if_on_disk(folder)
+        return folder, self.seat % copies.SLOTS, paths
 
     def _start_boxed(self) -> Process:
         if not sys.platform.startswith("linux"):
