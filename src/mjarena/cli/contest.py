@@ -113,6 +113,31 @@ def _add_team(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebuild(args: argparse.Namespace) -> int:
+    """``contest rebuild DIR (--submission ID | --team NAME)``: build a submission (a team's latest) again here and
+    now (a compile that failed on a busy machine, say); logged in the organiser's log."""
+    from mjarena.contest.building import Builder, rebuild
+    from mjarena.contest.model import ContestError
+
+    if (args.submission is None) == (args.team is None):
+        return _fail("contest rebuild", "give one of --submission ID or --team NAME")
+    try:
+        contest = _open(args)
+        found = rebuild(contest, submission_id=args.submission, team=args.team)
+    except ContestError as error:
+        return _fail("contest rebuild", str(error))
+    Builder(contest, workers=1).build(found.id)
+    after = contest.db.submission(found.id)
+    status = after.status if after is not None else "gone"
+    what = f"submission {found.id} ({found.team} v{found.version})"
+    if status == "pending":  # its compile ran out of time on a busy machine again: nothing kept
+        print(f"{what}: the machine was too busy to compile it; try again later", file=sys.stderr)
+        return EXIT_COMPILE_ERROR
+    message = after.message if after is not None else ""
+    print(f"{what}: {status}" + (f"\n{message}" if message and status != "ok" else ""))
+    return 0 if status == "ok" else EXIT_COMPILE_ERROR
+
+
 def _rotate(args: argparse.Namespace) -> int:
     from mjarena.contest.model import ContestError
 
@@ -325,9 +350,11 @@ def _add_create(actions: Any) -> None:
     create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
                         help="where bots and compilers run: bubblewrap (default) or a plain process")
     create.add_argument("--build-workers", type=int, default=2, metavar="N",
-                        help="builds at once; teams are served in turn, one build each at a time (2)")
+                        help="builds at once (at most half the cores); teams are served in turn, one build each "
+                        "at a time (2)")
     create.add_argument("--compile-wall", type=float, default=10.0, metavar="SECONDS",
-                        help="wall-clock time per compile, besides the toolchain's CPU limit (10)")
+                        help="a compile's own time (wall-clock time less its wait for a CPU, at most 5x in all), "
+                        "besides the toolchain's CPU limit (10)")
     create.add_argument("--build-output-mib", type=int, default=16, metavar="MIB",
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
@@ -343,7 +370,9 @@ def _add_serve(actions: Any) -> None:
     serve.add_argument("dir", metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine)")
     serve.add_argument("--port", type=int, default=8000, help="(8000)")
-    serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="games at once (default: the usable cores less those kept for compiles; more than the "
+                       "cores is said in the log: bots would wait for a CPU)")
     serve.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     serve.add_argument("--public-url", action="append", metavar="URL",
@@ -367,6 +396,13 @@ def _add_teams_and_window(actions: Any) -> None:
     rotate.add_argument("name", metavar="NAME")
     rotate.add_argument("--json", action="store_true")
     rotate.set_defaults(handler=_rotate)
+
+    again = actions.add_parser("rebuild", help="build a submission, or a team's latest, again (logged)")
+    again.add_argument("dir", metavar="DIR")
+    which = again.add_mutually_exclusive_group(required=True)
+    which.add_argument("--submission", type=int, metavar="ID", help="the submission's number (the console shows it)")
+    which.add_argument("--team", metavar="NAME", help="the team whose latest submission to build again")
+    again.set_defaults(handler=_rebuild)
 
     extend = actions.add_parser("extend", help="move the window's end MINUTES later (refused once it has ended)")
     extend.add_argument("dir", metavar="DIR")

@@ -6,6 +6,7 @@
   errors (a game the judge failed, not a bot: when and what), a game held after repeated ones played now; the
   log of the organiser's actions;
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
+  ``POST /admin/submissions/{id}/rebuild`` (and ``/admin/teams/{name}/rebuild``, its latest) builds it again;
 - ``/admin/games``: the games running now, the last rounds (each finished game with the node that played it, from
   its replay), and a finished game played again from its record (its walls and pinned versions; the old result
   replaced in one transaction); on a Ray cluster, the nodes (their check, canary speed, flagged or left out, games
@@ -57,6 +58,7 @@ ROUTES = [
     Route("/admin/teams/{name}", console_teams.team_page),
     Route("/admin/teams/{name}/flags", console_teams.team_flags, methods=["POST"]),
     Route("/admin/teams/{name}/replay", console_teams.replay_team, methods=["POST"]),
+    Route("/admin/teams/{name}/rebuild", console_teams.rebuild_team, methods=["POST"]),
     # games, replays and pairs
     Route("/admin/games", console_games.games),
     Route("/admin/games/replay", console_games.replay_by_id, methods=["POST"]),
@@ -69,6 +71,7 @@ ROUTES = [
     Route("/admin/submissions", console_submissions.submissions),
     Route("/admin/submissions/{id}", console_submissions.submission),
     Route("/admin/submissions/{id}/source", console_submissions.source),
+    Route("/admin/submissions/{id}/rebuild", console_submissions.rebuild_submission, methods=["POST"]),
     # downloads
     Route("/admin/export.json", console_exports.export_json),
     Route("/admin/export.csv", console_exports.export_csv),

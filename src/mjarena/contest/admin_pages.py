@@ -308,8 +308,9 @@ def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> st
     body = (f'<section><h2>#{s["id"]}: {escape(s["team"])} v{s["version"]} ({escape(s["language"])})</h2>'
             f'<p>Submitted {when(s["submitted"])} · build <span class="status-{escape(s["status"])}" '
             f'id="build-status">{escape(s["status"])}</span> · '
-            f'<a href="/admin/submissions/{s["id"]}/source">download the source</a></p>'
-            f'<h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
+            f'<a href="/admin/submissions/{s["id"]}/source">download the source</a> · '
+            + _form(f"/admin/submissions/{s['id']}/rebuild", csrf, "Build again", id_="rebuild")
+            + f'</p><h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
             f'<h3>Source</h3><pre class="source numbered" id="source-text">{_numbered(source)}</pre></section>')
     return _console(f"Submission {s['id']}", body, csrf)
 
@@ -538,7 +539,9 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
     body = (f'{shown}<p><a href="/teams/{escape(quote(name, safe=""))}">Its public page</a></p>'
             f'<section><h2>State</h2><p>{" ".join(states)}</p><p class="muted">Disabling takes effect from the next '
             'round (a round in progress is played to its end).</p></section>'
-            f'<section><h2>Versions</h2>{versions_table}</section>'
+            f'<section><h2>Versions</h2>{versions_table}<p>'
+            + _form(f"/admin/teams/{quote(name, safe='')}/rebuild", csrf, "Build its latest again", id_="rebuild-team")
+            + '</p></section>'
             f'<section id="games"><h2>{heading}{every}</h2><p>{again}</p>{games_table}</section>')
     return _console(f"Team {name}", body, csrf)
 

@@ -96,6 +96,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
     from mjarena.arena.node_check import NodeCheck
     from mjarena.contest.app import create_app
     from mjarena.contest.building import Builder
+    from mjarena.contest.cores import plan
     from mjarena.contest.forms import origin_of
     from mjarena.contest.scheduler import Scheduler, warm_up
     from mjarena.web import server
@@ -108,8 +109,13 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
     open_files = server.raise_open_file_limit()  # before the pool: its workers inherit it
     contest = Contest.open(root)
     root = contest.root
-    slots = workers or os.cpu_count() or 1
+    cores = plan(workers, build_workers=contest.settings.build_workers)
+    # games on this machine share its cores with the compiles; on a cluster they play on the nodes
+    slots = cores.games if executor == "local" else (workers or os.cpu_count() or 1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
+    log.info("%d game(s) and %d compile(s) at once (%d usable cores)", slots, cores.compiles, cores.cores)
+    if cores.note is not None and executor == "local":
+        log.warning("%s", cores.note)
     with _lock(root):
         killed = processes.kill_leftovers(root)
         if killed:
@@ -119,7 +125,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             warm_up(pool, slots)
             pids = _worker_pids(pool)
             processes.record_workers(root, pids)
-            builder = Builder(contest)
+            builder = Builder(contest, workers=cores.compiles)
             scheduler = Scheduler(contest, pool, slots)
             watch = DiskWatch(contest, min_free=min_free_mib << 20)
             app = create_app(contest, on_submission=builder.submit, judge=scheduler, public_urls=public_urls or ())

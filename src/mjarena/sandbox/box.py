@@ -134,6 +134,7 @@ class Box:
     ``seat`` (a bot's box at a table: its seat there) gives the box, when the sandbox has ``private_runtimes``,
     the seat slot's own copies of the files its program needs, and nothing else of the system directories
     (:mod:`mjarena.sandbox.copies`): no page of a file is shared with the boxes of the other seats.
+    ``nice`` lowers its programs' priority by that much (a compiler's, so that it never slows a game down).
 
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
@@ -157,8 +158,10 @@ class Box:
         address_space: int | None = None,
         build_output: int | None = None,
         seat: int | None = None,
+        nice: int = 0,
     ) -> None:
         self.argv = list(argv)
+        self.nice = nice
         self.seat = seat
         self.sandbox = sandbox
         self.readable = [os.fspath(path) for path in readable]
@@ -180,6 +183,7 @@ class Box:
         self._control: socket.socket | None = None
         self._messages: list[tuple[str, list]] = []
         self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
+        self._reaped_delay = 0.0  # seconds: see init_reaped_delay
         self._slot: int | None = None
         self._command: list[str] = []
         self._stat_fd = self._children_fd = -1
@@ -270,7 +274,8 @@ class Box:
             limits = rlimits(self.sandbox, False, self.memory_limit, self.address_space)
             if judge_uid() == 0:
                 limits.pop("nproc", None)
-            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", "/usr/bin/prlimit",
+            lower = ["/usr/bin/nice", "-n", str(self.nice)] if self.nice else []
+            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *lower, "/usr/bin/prlimit",
                              *(f"--{name}={value}" for name, value in limits.items()), "--", *self.argv]
             self.parent_hwm_kib = peak_kib(os.getpid())
             if self.sandbox.cgroup is not None:
@@ -367,6 +372,8 @@ class Box:
         if not children:
             self._fail("the box's init is not running")
         self.init_pid = children[0]
+        if self.nice:  # the init forks each program: they start at its lower priority
+            os.setpriority(os.PRIO_PROCESS, self.init_pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         # kept open: the judge reads them at every answer (the box's tmpfs roots, seen through the init's root)
         self._stat_fd = os.open(f"/proc/{self.init_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
         self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
@@ -468,8 +475,10 @@ class Box:
             numbers = [int(word) for word in rest.split()]
         except ValueError:
             self._fail(f"the box's init said {data[:80]!r}")
-        if name == "exit" and len(numbers) == 2:
+        if name == "exit" and len(numbers) in (2, 3):
             self._exit = (numbers[0], numbers[1])
+            if len(numbers) == 3:  # the run-queue delay of every process it reaped so far, in nanoseconds
+                self._reaped_delay = numbers[2] / 1e9
         else:
             self._messages.append((name, numbers))
         return True
@@ -546,6 +555,11 @@ class Box:
             return usage_of(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
+
+    def init_reaped_delay(self) -> float:
+        """Seconds that the processes the box's init has reaped had waited for a CPU (their main threads', read by
+        the init before it reaped each; as of the last program's exit)."""
+        return self._reaped_delay
 
     def keep_output(self) -> int | None:
         """A compiler's box (``build_output``), once its program has ended: copy what it wrote into its working

@@ -232,6 +232,7 @@ class Init:
         self.program: bytes = b""
         self.made: dict[str, set[tuple[int, int]]] = {}
         self.main: int | None = None
+        self.waited = 0  # ns that the processes reaped so far had waited for a CPU (their main threads)
         self.started = time.monotonic()
         self.poller = select.poll()
         self.handoffs: set[int] = set()  # sockets over which a starting program passes its filter's listener
@@ -362,17 +363,21 @@ class Init:
         return 0
 
     def reap(self, block: bool = False) -> bool:
-        """Reap what has exited (``block``: wait for one); False when no process is left."""
+        """Reap what has exited (``block``: wait for one); False when no process is left.  Before it reaps one,
+        the time its main thread waited for a CPU is added to ``waited`` (nanoseconds; sent with the main
+        process's exit: the judge's figure of the program's run-queue delay)."""
         while True:
             try:
-                pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
+                found = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT | (0 if block else os.WNOHANG))
             except ChildProcessError:
                 return False
-            if pid == 0:
+            if found is None:
                 return True
+            self.waited += _run_delay_ns(found.si_pid)  # a zombie until reaped just below: its figure is there
+            pid, status, usage = os.wait4(found.si_pid, 0)
             if pid == self.main:
                 self.main = None
-                self.send("exit", status, usage.ru_maxrss)
+                self.send("exit", status, usage.ru_maxrss, self.waited)
             if block:
                 return True
 
@@ -454,6 +459,15 @@ class Init:
             finally:
                 os._exit(127)
         os._exit(127)
+
+
+def _run_delay_ns(pid: int) -> int:
+    """The run-queue delay of process ``pid``'s main thread (ns, second figure of its ``schedstat``); 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            return int(handle.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _own_hwm() -> int:

@@ -1,5 +1,5 @@
 """The console's submissions: every one (with its errors by version), one with its source and build log, its
-exact bytes.
+exact bytes, and one built again.
 """
 
 from __future__ import annotations
@@ -9,16 +9,17 @@ from pathlib import Path
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from mjarena.contest import admin_pages
+from mjarena.contest.building import rebuild
 from mjarena.contest.failures import version_errors
-from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in
+from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, posted
 from mjarena.contest.handlers.context import context_of
 from mjarena.contest.rows import Submission
 from mjarena.untrusted import number as ascii_number
 
-__all__ = ["source", "submission", "submissions"]
+__all__ = ["rebuild_submission", "source", "submission", "submissions"]
 
 
 def submission_of(request: Request) -> Submission:
@@ -53,3 +54,14 @@ async def source(request: Request) -> Response:
     name = f"{found.team}-v{found.version}{Path(found.path).suffix}"
     return Response(raw, media_type="application/octet-stream",
                     headers={"content-disposition": f'attachment; filename="{name}"', **NO_STORE})
+
+
+async def rebuild_submission(request: Request) -> Response:
+    """Build a submission again (a compile that failed on a busy machine, say): logged."""
+    context = context_of(request)
+    await posted(request)
+    found = submission_of(request)
+    await run_in_threadpool(lambda: rebuild(context.contest, submission_id=found.id, now=context.clock()))
+    if context.on_submission is not None:
+        context.on_submission(found.id)
+    return RedirectResponse(f"/admin/submissions/{found.id}", status_code=303)

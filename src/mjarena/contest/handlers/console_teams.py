@@ -1,5 +1,5 @@
 """The console's teams: add one (its token shown once), give one a new token, one team's page (why its bots
-fail, by kind of error and version), disable or hide it, play its games again.
+fail, by kind of error and version), disable or hide it, play its games again, build its latest submission again.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from mjarena.contest import admin_pages
+from mjarena.contest.building import rebuild
 from mjarena.contest.failures import ERROR_KINDS, version_errors
 from mjarena.contest.handlers.console_controls import console_view
 from mjarena.contest.handlers.console_sessions import html, logged_in, note, posted
@@ -21,7 +22,7 @@ from mjarena.contest.model import ADMIN, ContestError, game_json
 from mjarena.contest.rows import GameRow
 from mjarena.untrusted import number as ascii_number
 
-__all__ = ["add_team", "replay_team", "rotate_team_token", "team_flags", "team_page"]
+__all__ = ["add_team", "rebuild_team", "replay_team", "rotate_team_token", "team_flags", "team_page"]
 
 
 async def add_team(request: Request) -> Response:
@@ -136,3 +137,17 @@ async def replay_team(request: Request) -> Response:
               + (f"; {len(busy)} could not be (being played again already, or the judge is stopping)"
                  if busy else ""))
     return html(await run_in_threadpool(team_view, context, team, csrf, None, None, notice))
+
+
+async def rebuild_team(request: Request) -> Response:
+    """Build a team's latest submission again: logged."""
+    context = context_of(request)
+    await posted(request)
+    team = team_of(request)
+    try:
+        found = await run_in_threadpool(lambda: rebuild(context.contest, team=team.name, now=context.clock()))
+    except ContestError as error:
+        raise HTTPException(400, str(error)) from None
+    if context.on_submission is not None:
+        context.on_submission(found.id)
+    return RedirectResponse(f"/admin/submissions/{found.id}", status_code=303)
