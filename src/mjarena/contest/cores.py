@@ -16,8 +16,9 @@ CorePlan(games=1, compiles=1, cores=2, note=None)
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
+
+from mjarena.arena.executor_types import usable_cores
 
 __all__ = ["CorePlan", "plan", "usable_cores"]
 
@@ -29,14 +30,6 @@ class CorePlan(NamedTuple):
     compiles: int
     cores: int
     note: str | None
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it, else the CPU count)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        return max(1, len(affinity(0)))
-    return os.cpu_count() or 1
 
 
 def plan(workers: int | None, *, build_workers: int, cores: int | None = None) -> CorePlan:
