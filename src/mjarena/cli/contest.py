@@ -317,7 +317,15 @@ def add_parsers(sub: Any) -> None:
     contest = sub.add_parser("contest", help="run a contest: teams submit bots, Swiss rounds, live standings",
                              description="A contest as a live service (docs/contest.md).")
     actions = contest.add_subparsers(dest="action", required=True, metavar="ACTION")
+    _add_create(actions)
+    _add_serve(actions)
+    _add_teams_and_window(actions)
+    _add_export_and_verify(actions)
+    _add_submit(sub)
 
+
+def _add_create(actions: Any) -> None:
+    """``mjarena contest create``: the contest's settings, each with its default."""
     create = actions.add_parser("create", help="make a contest in a new folder and print the tokens")
     create.add_argument("dir", metavar="DIR")
     create.add_argument("--team", action="append", metavar="NAME", help="a team (repeatable)")
@@ -372,6 +380,9 @@ def add_parsers(sub: Any) -> None:
                         help='print {"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}')
     create.set_defaults(handler=_create)
 
+
+def _add_serve(actions: Any) -> None:
+    """``mjarena contest serve``."""
     serve = actions.add_parser("serve", help="serve the contest and play its rounds")
     serve.add_argument("dir", metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine)")
@@ -388,6 +399,9 @@ def add_parsers(sub: Any) -> None:
                        help="pause the contest when its disk has less free (1024); resume it in the console")
     serve.set_defaults(handler=_serve)
 
+
+def _add_teams_and_window(actions: Any) -> None:
+    """``add-team``, ``rotate-token``, ``extend``, ``end`` and ``reveal``: what the console does, from the shell."""
     add = actions.add_parser("add-team", help="add a team and print its token")
     add.add_argument("dir", metavar="DIR")
     add.add_argument("name", metavar="NAME")
@@ -423,6 +437,9 @@ def add_parsers(sub: Any) -> None:
     reveal.add_argument("dir", metavar="DIR")
     reveal.set_defaults(handler=_reveal)
 
+
+def _add_export_and_verify(actions: Any) -> None:
+    """``mjarena contest export`` and ``verify``."""
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")
     export.add_argument("dir", metavar="DIR")
@@ -437,6 +454,9 @@ def add_parsers(sub: Any) -> None:
     verify.add_argument("export", metavar="EXPORT", help="the JSON of mjarena contest export, once it is finished")
     verify.set_defaults(handler=_verify)
 
+
+def _add_submit(sub: Any) -> None:
+    """``mjarena submit``: a team's upload from the shell."""
     submit = sub.add_parser("submit", help="upload a bot to a contest server and wait for its build",
                             description="Upload FILE (.c .cpp .pas .java .js .py) to the contest at URL; exit 0 "
                             "when it builds, 1 on a compile error, 3 when the server refuses it.")

@@ -144,7 +144,7 @@ def evict(contest: Contest, now: float | None = None) -> list[str]:
 
 def store_submission(contest: Contest, team: Team, filename: str, language: str, raw: bytes) -> Submission:
     """Keep an upload (exactly its bytes) as the team's next version, pending its build; a :class:`QuotaError` (a
-    :class:`~mjarena.contest.model.ContestError`) when it and its build would pass the team's storage quota
+    :class:`~mjarena.contest.settings.ContestError`) when it and its build would pass the team's storage quota
     (checked again after evicting the builds no game needs)."""
     try:
         check_quota(contest, team, len(raw))

@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.contest.db_sessions import SessionReads, SessionWrites
 from mjarena.contest.rows import GameRow, JudgeErrorRow, Message, SeatRow, Submission, Team
 from mjarena.contest.schema import ADDED_COLUMNS, GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
 
@@ -54,7 +55,7 @@ _ANSWERED = "EXISTS (SELECT 1 FROM announcements a WHERE a.question_id = q.id)"
 """SQL: whether question ``q`` has an answer."""
 
 
-class Transaction:
+class Transaction(SessionWrites):
     """The writes, each inside one open transaction (see :meth:`Database.transaction`)."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -222,29 +223,6 @@ class Transaction:
     def finish_round(self, number: int, now: float) -> None:
         self._c.execute("UPDATE rounds SET finished = ? WHERE number = ? AND finished IS NULL", (now, number))
 
-    def add_session(self, token_hash: str, team_id: int, csrf: str, expires: float) -> None:
-        self._c.execute("INSERT INTO sessions (token_hash, team_id, csrf, expires) VALUES (?, ?, ?, ?)",
-                        (token_hash, team_id, csrf, expires))
-
-    def drop_session(self, token_hash: str) -> None:
-        self._c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
-
-    def drop_expired_sessions(self, now: float) -> None:
-        self._c.execute("DELETE FROM sessions WHERE expires < ?", (now,))
-        self._c.execute("DELETE FROM admin_sessions WHERE expires < ?", (now,))
-
-    def add_admin_session(self, token_hash: str, csrf: str, expires: float) -> None:
-        """A session of the organiser (the admin is no team, so its sessions have a table of their own)."""
-        self._c.execute("INSERT INTO admin_sessions (token_hash, csrf, expires) VALUES (?, ?, ?)",
-                        (token_hash, csrf, expires))
-
-    def drop_admin_session(self, token_hash: str) -> None:
-        self._c.execute("DELETE FROM admin_sessions WHERE token_hash = ?", (token_hash,))
-
-    def drop_admin_sessions(self) -> None:
-        """Every session of the organiser (its token was rotated)."""
-        self._c.execute("DELETE FROM admin_sessions")
-
     def set_team_flag(self, team_id: int, flag: str, on: bool) -> bool:
         """Set or clear one of :data:`TEAM_FLAGS` on a team; whether it changed."""
         if flag not in TEAM_FLAGS:
@@ -311,7 +289,7 @@ class Transaction:
                                 (game_id, result["seat"], result["thinking"], result.get("answers", 0)))
 
 
-class Database:
+class Database(SessionReads):
     """The contest's SQLite file: one connection per thread, WAL mode, writes serialised by a lock."""
 
     def __init__(self, path: str | Path) -> None:
@@ -598,10 +576,6 @@ class Database:
         total, waiting = self._rows(f"SELECT COUNT(*), COALESCE(SUM(NOT {_ANSWERED}), 0) FROM questions q")[0]
         return int(total), int(waiting)
 
-    def admin_session(self, token_hash: str, now: float) -> str | None:
-        """The CSRF token of a live session of the organiser."""
-        return self._one("SELECT csrf FROM admin_sessions WHERE token_hash = ? AND expires >= ?", (token_hash, now))
-
     def admin_log(self, limit: int = 50) -> list[tuple[float, str, str]]:
         """The organiser's last actions, newest first: ``(at, action, detail)``."""
         return [tuple(row) for row in self._rows("SELECT at, action, detail FROM admin_log ORDER BY id DESC LIMIT ?",
@@ -613,9 +587,3 @@ class Database:
             "SELECT s.team_id, COUNT(DISTINCT s.game_id) FROM seats s WHERE s.team_id IS NOT NULL AND s.game_id IN "
             "(SELECT game_id FROM seats WHERE team_id IS NULL) GROUP BY s.team_id")
         return {int(team_id): int(count) for team_id, count in rows}
-
-    def session(self, token_hash: str, now: float) -> tuple[int, str] | None:
-        """``(team id, CSRF token)`` of a live session."""
-        rows = self._rows("SELECT team_id, csrf FROM sessions WHERE token_hash = ? AND expires >= ?",
-                          (token_hash, now))
-        return (int(rows[0][0]), str(rows[0][1])) if rows else None

@@ -91,7 +91,7 @@ def when_text(epoch: float) -> str:
 
 
 def reveal(contest: Any, now: float) -> float:
-    """Reveal the frozen results (the prize-giving): refused (:class:`~mjarena.contest.model.ContestError`) until
+    """Reveal the frozen results (the prize-giving): refused (:class:`~mjarena.contest.settings.ContestError`) until
     every game of the window has finished (:func:`reveal_waits`), without a freeze, or a second time.  Logged
     with the organiser's actions."""
     from mjarena.contest.model import ContestError

@@ -85,7 +85,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     >>> listening_socket("127.0.0.1", sock.getsockname()[1])
     Traceback (most recent call last):
     ...
-    mjarena.contest.model.ContestError: cannot listen on 127.0.0.1:... (the contest is left as it was)
+    mjarena.contest.settings.ContestError: cannot listen on 127.0.0.1:... (the contest is left as it was)
     >>> sock.close()
     """
     try:

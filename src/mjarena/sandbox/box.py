@@ -32,7 +32,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -40,7 +39,7 @@ from pathlib import Path
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat
 from mjarena.sandbox import copies, portable, procview, seccomp
-from mjarena.sandbox.accounting import SYSCONF, count_processes, live_groups, peak_kib, usage_of
+from mjarena.sandbox.accounting import live_groups, peak_kib, usage_of
 from mjarena.sandbox.binds import (
     TMPFS,
     bot_own,
@@ -51,6 +50,17 @@ from mjarena.sandbox.binds import (
     runtime_binds,
     within,
 )
+from mjarena.sandbox.box_limits import (
+    MIB,
+    OPEN_FILES,
+    RLIMIT_NUMBERS,
+    SLOTS,
+    box_uid,
+    give_slot,
+    judge_uid,
+    rlimits,
+    take_slot,
+)
 from mjarena.sandbox.build_output import compiler_streams, copy_output, measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
@@ -60,12 +70,9 @@ __all__ = ["BOX_ENV", "HOSTNAME", "Box", "BoxError", "BoxLeftovers"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
-MIB = 1 << 20
 #: The host name every box shows (its own UTS namespace): nothing of the judge's machine.
 HOSTNAME = "mjarena"
 
-_UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
-_SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
 # to write the answer of a call its filter hands over (sysinfo) into the caller's memory; and, until it has
 # bounded the files of the box's tmpfs mounts (before any program), to remount them (CAP_SYS_ADMIN, then dropped).
@@ -75,9 +82,6 @@ _INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_F
 #: (by the init between programs, by the kernel with the box), and their kernel memory is bounded.
 TMPFS_INODES = 8192
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
-_slots_lock = threading.Lock()
-_slots_free: list[int] = []
-_slots_next = 0
 
 
 class BoxError(OSError):
@@ -87,29 +91,6 @@ class BoxError(OSError):
 class BoxLeftovers(BoxError):
     """The box cannot start the program afresh because what the previous program left in it cannot be deleted
     (a folder nested past the longest path, say): that program's doing, not the judge's."""
-
-
-def _take_slot() -> int:
-    global _slots_next
-    with _slots_lock:
-        if _slots_free:
-            return _slots_free.pop()
-        if _slots_next >= _SLOTS:
-            raise BoxError(f"more than {_SLOTS} boxes at once in one judge process")
-        _slots_next += 1
-        return _slots_next - 1
-
-
-def _give_slot(slot: int) -> None:
-    with _slots_lock:
-        _slots_free.append(slot)
-
-
-def _judge_uid() -> int:
-    """The judge's uid (0: root); -1 on Windows, which has none (nor a box, nor rlimits)."""
-    if sys.platform == "win32":
-        return -1
-    return os.getuid()
 
 
 def _off_linux() -> SandboxUnavailable:
@@ -128,33 +109,6 @@ def _init_python() -> str:
     """The interpreter that runs the box's init: the judge's own, resolved to its real file (a venv's python
     is a link to its base interpreter, which ``-I -S`` runs without the venv)."""
     return os.path.realpath(sys.executable)
-
-
-def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_space: int | None) -> dict[str, int]:
-    """The rlimits of every program of a box, by ``prlimit`` option name: files, core dumps, processes (counted
-    per uid: a box of its own uid counts its processes alone), private data (the kernel's hold on memory that
-    leaves reserved address space alone, with room for what a JVM commits at start) and, when asked, the address
-    space."""
-    limits = {"fsize": sandbox.file_size_mib * MIB, "core": 0}
-    if own_uid:
-        limits["nproc"] = sandbox.max_processes
-    elif _judge_uid() != 0:  # the box shares the judge's uid: leave room for what it already runs
-        limits["nproc"] = sandbox.max_processes + count_processes(_judge_uid())
-    # (root ignores the process-count limit: under a root judge without a uid of its own, none is set)
-    if memory_limit is not None:
-        limits["data"] = memory_limit + _DATA_ALLOWANCE
-    if address_space is not None:
-        limits["as"] = address_space
-    return limits
-
-
-#: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
-#: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
-_DATA_ALLOWANCE = (SYSCONF("SC_PHYS_PAGES") * SYSCONF("SC_PAGE_SIZE") // 64 if SYSCONF else 0) + 256 * MIB
-_RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
-#: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
-#: so their number is bounded (a JVM, Node or CPython needs a few dozen).
-OPEN_FILES = 1024
 
 
 class Box:
@@ -281,7 +235,7 @@ class Box:
             self.cgroup.oom_killed()  # remembered: the cgroup is about to go
             self.cgroup.remove()
         if self._slot is not None:
-            _give_slot(self._slot)
+            give_slot(self._slot)
             self._slot = None
 
     def __enter__(self) -> Box:
@@ -317,8 +271,8 @@ class Box:
             return PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
-            limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
-            if _judge_uid() == 0:
+            limits = rlimits(self.sandbox, False, self.memory_limit, self.address_space)
+            if judge_uid() == 0:
                 limits.pop("nproc", None)
             lower = ["/usr/bin/nice", "-n", str(self.nice)] if self.nice else []
             self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *lower, "/usr/bin/prlimit",
@@ -370,8 +324,10 @@ class Box:
             shown = [path for path in shown if not within(os.path.abspath(path), self.workdir)]
         if root:
             check_others_can_read([*self.readable, *visible])
-            self._slot = _take_slot()
-        uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
+            self._slot = take_slot()
+            if self._slot is None:
+                raise BoxError(f"more than {SLOTS} boxes at once in one judge process")
+        uid = None if self._slot is None else box_uid(self._slot)
         tmp_bytes = self.sandbox.tmp_mib * MIB
         outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname",
                  HOSTNAME, "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
@@ -401,11 +357,11 @@ class Box:
         finally:
             init_end.close()
         self._control = parent_end
-        limits = {**_rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space),
+        limits = {**rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space),
                   "nofile": OPEN_FILES}
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
-            "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
+            "rlimits": [(RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
             "tmpfs": list(TMPFS), "tmpfs_inodes": TMPFS_INODES,
             "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
