@@ -176,7 +176,7 @@ class LocalExecutor:
         self.close(cancel=exc_info[0] is not None)
 
 
-CHUNK_SECONDS = 0.25
+CHUNK_SECONDS = 0.5
 """About how much work one chunk of tasks sent to a worker holds, at most."""
 
 
@@ -184,11 +184,11 @@ CHUNK_WALL_SECONDS = 2.0
 """About how much wall time one chunk of tasks takes, at most (games of bots that wait)."""
 
 
-MIN_CHUNK_SECONDS = 0.01
+MIN_CHUNK_SECONDS = 0.05
 """About how much work the last, smallest chunks hold."""
 
 
-MAX_CHUNK = 64
+MAX_CHUNK = 128
 """The most tasks in one chunk."""
 
 
@@ -199,10 +199,11 @@ def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_pe
     took, bots included; a wall clock on a loaded machine would shrink the chunks just when the judge's own
     work per chunk costs most), :data:`CHUNK_WALL_SECONDS` of wall time at most (``wall_per_task``: bots
     that wait), :data:`MAX_CHUNK` tasks at most, and :data:`MIN_CHUNK_SECONDS` of work at least (a chunk costs
-    the judge the same however small); 1 when the time is unknown.
+    the judge the same however small: about 0.2 ms of CPU, several times that on a loaded machine), the last
+    chunk taking what would be left below that; 1 when the time is unknown.
 
-    >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 20, 2), chunk_size(0.003, 5, 2), chunk_size(0.2, 320, 2)
-    (64, 5, 3, 1)
+    >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 40, 2), chunk_size(0.003, 20, 2), chunk_size(0.2, 320, 2)
+    (64, 16, 20, 1)
     >>> chunk_size(0.003, 320, 2, wall_per_task=0.25), chunk_size(None, 320, 2)
     (8, 1)
     """
@@ -211,16 +212,17 @@ def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_pe
     largest = min(int(CHUNK_SECONDS / seconds_per_task), MAX_CHUNK)
     if wall_per_task and wall_per_task > 0:
         largest = min(largest, int(CHUNK_WALL_SECONDS / wall_per_task))
-    smallest = min(int(MIN_CHUNK_SECONDS / seconds_per_task), largest)
-    return max(1, smallest, min(largest, tasks // (2 * workers)))
+    smallest = max(1, min(int(MIN_CHUNK_SECONDS / seconds_per_task), largest))
+    size = max(smallest, min(largest, -(-tasks // (2 * workers))))
+    return tasks if tasks - size < smallest else size
 
 
 def chunks(tasks: Sequence[T], pace: tuple[float, float] | None, workers: int) -> Iterator[list[T]]:
     """``tasks`` cut in chunks of :func:`chunk_size`, each sized by the tasks left after it; ``pace``: the CPU and
     wall seconds a task took (None: unknown, one task a chunk).
 
-    >>> [len(chunk) for chunk in chunks(list(range(40)), (0.003, 0.003), 2)]
-    [10, 7, 5, 4, 3, 3, 3, 3, 2]
+    >>> [len(chunk) for chunk in chunks(list(range(100)), (0.003, 0.003), 2)]
+    [25, 19, 16, 16, 24]
     """
     cpu, wall = pace or (None, None)
     start = 0

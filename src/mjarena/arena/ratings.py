@@ -15,8 +15,8 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
+from math import exp, sqrt
 
 __all__ = ["Ratings"]
 
@@ -46,12 +46,12 @@ class Ratings:
         """
         means, sigmas = self._mu, self._sigma
         # PlackettLuce.rate: the teams sorted by rank (a stable sort), each sigma widened by tau, then Algorithm 4
-        seated = sorted((float(rank), index, name) for index, (name, rank) in enumerate(ranks.items())
-                        if name in means)
+        seated = sorted([(float(rank), index, name) for index, (name, rank) in enumerate(ranks.items())
+                         if name in means])
         if len(seated) < 2:
             return
         players = [name for _, _, name in seated]
-        widened = [math.sqrt(sigmas[name] * sigmas[name] + _TAU_SQUARED) for name in players]
+        widened = [sqrt(sigmas[name] * sigmas[name] + _TAU_SQUARED) for name in players]
         new_mu, new_sigma = _compute([means[name] for name in players], widened, [int(rank) for rank, _, _ in seated])
         for name, mu, sigma in zip(players, new_mu, new_sigma, strict=True):
             means[name] = mu
@@ -82,15 +82,16 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
     collective = 0.0
     for value in squared:
         collective += value + _BETA_SQUARED
-    c = math.sqrt(collective)
+    c = sqrt(collective)
     c_squared = c**2
-    exps = [math.exp(mu / c) for mu in mus]
+    exps = [exp(mu / c) for mu in mus]
     ties = [rank.count(mine) for mine in rank]  # sorted: the teams of one rank are side by side
     first = [rank.index(mine) for mine in rank]
     sum_q = []
     for q in range(count):  # over the teams ranked at or below q's rank, in order
-        total = exps[first[q]]
-        for i in range(first[q] + 1, count):
+        start = first[q]
+        total = exps[start]
+        for i in range(start + 1, count):
             total += exps[i]
         sum_q.append(total)
     new_mu, new_sigma = [], []
@@ -100,17 +101,18 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
         mine = exps[i]
         for q in range(first[i] + ties[i]):
             share = mine / sum_q[q]
-            delta += share * (1 - share) / ties[q]
+            tied = ties[q]
+            delta += share * (1 - share) / tied
             if q == i:
-                omega += (1 - share) / ties[q]
+                omega += (1 - share) / tied
             else:
-                omega -= share / ties[q]
+                omega -= share / tied
         team_squared = squared[i]
         omega *= team_squared / c
         delta *= team_squared / c_squared
-        delta *= math.sqrt(team_squared) / c
+        delta *= sqrt(team_squared) / c
         sigma = sigmas[i]
         ratio = sigma * sigma / team_squared
         new_mu.append(mus[i] + ratio * omega)
-        new_sigma.append(sigma * math.sqrt(max(1 - ratio * delta, _KAPPA)))
+        new_sigma.append(sigma * sqrt(max(1 - ratio * delta, _KAPPA)))
     return new_mu, new_sigma
