@@ -8,8 +8,8 @@ test_contest_e2e.py.
 
 from __future__ import annotations
 
-import logging
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
