@@ -154,7 +154,7 @@ def test_ratings_are_openskill_plackett_luce() -> None:
     draw = random.Random(47)
     for _ in range(300):
         seated = draw.sample(names, draw.choice([2, 3, 4, 4]))
-        ranks = {name: draw.choice([1, 2, 2, 3, 4]) for name in seated + ["house-1"]}
+        ranks = {name: draw.choice([1, 2, 2, 3, 4]) for name in [*seated, "house-1"]}
         rated = model.rate([[theirs[name]] for name in seated], ranks=[float(ranks[name]) for name in seated])
         theirs.update({name: team[0] for name, team in zip(seated, rated, strict=True)})
         ours.update(ranks)
