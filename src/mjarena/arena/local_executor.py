@@ -39,13 +39,17 @@ def _quiet_broken_pool(previous: Callable[[Any], object]) -> Callable[[Any], obj
 class LocalExecutor:
     """A :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes (default: ``os.cpu_count()``).
 
-    Fast tasks go to the workers in chunks: the first ``2 * workers`` tasks go one by one, and the time the first
-    of them took sizes the chunks of the rest (about :data:`CHUNK_SECONDS` of work each, at most
-    :data:`MAX_CHUNK` tasks, and enough chunks to keep every worker busy to the end).  A game of built-in bots
-    takes about 3 ms; sent one by one, the pool's own work per task (pickling, queues, futures) in the main
-    process took a quarter of a core, which two workers on two cores paid for.  Tasks of 50 ms or more (games of
-    program bots) still go one at a time.
-
+    Tasks go to the workers in chunks (:func:`chunks`), all of a run's at once when :meth:`run` is called.  The
+    first run of a function sends its first ``2 * workers`` tasks one by one, and the first of them to finish
+    times the function; every chunk that finishes times it again, and the next run starts from that (no probes).
+    A chunk holds about :data:`CHUNK_SECONDS` of CPU (the workers' CPU, their bots' included: on a loaded machine
+    a wall clock made every chunk a single task, just when the judge's own work per chunk costs most), less
+    towards the end of a run so that the workers finish together, and never more than :data:`CHUNK_WALL_SECONDS`
+    of wall time (bots that wait).  Each chunk costs the judge's process the same, however small: the pool's
+    futures, its manager and feeder threads, pickling, pipes, about 0.2 ms of CPU and several times that on a
+    loaded machine; a game of built-in bots takes about 4 ms of a worker, so one game a chunk cost the judge
+    more than a quarter of a core, which two workers on two cores paid for.  Games of program bots (a wall
+    second each or more) still go one at a time.
     A judge that stops (a signal, an error) closes it with ``cancel``: the workers are killed at once, and their
     bots with them (:mod:`mjarena.lifetime`); the results the caller has already are kept.
 
@@ -203,7 +207,7 @@ def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_pe
     chunk taking what would be left below that; 1 when the time is unknown.
 
     >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 40, 2), chunk_size(0.003, 20, 2), chunk_size(0.2, 320, 2)
-    (64, 16, 20, 1)
+    (80, 16, 20, 2)
     >>> chunk_size(0.003, 320, 2, wall_per_task=0.25), chunk_size(None, 320, 2)
     (8, 1)
     """

@@ -14,12 +14,15 @@ An entrant count that is not a multiple of 4 is padded with house bots (``builti
 …) that take the last places of a Swiss round; their results are neither scored nor rated nor listed.
 
 Results on disk (``DIR``): ``tournament.json`` (the parameters; a resume with other parameters is refused),
-``games.jsonl`` (one line per finished game, appended and fsync'ed at once), ``replays/<game id>.json``,
+``games.jsonl`` (one line per finished game, appended and fsync'ed in groups), ``replays/<game id>.json``,
 ``standings.json`` and ``standings.csv``.  Running again on the same ``DIR`` plays only the games that are not
 in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats derive from the seed, and round
 ``r + 1`` of a Swiss tournament depends only on the results of rounds ``<= r``, so the schedule comes out the
-same.  Results are applied in game-id order, never in completion order, so the executor and the number of
-workers change nothing but the speed.
+same.  Results are applied and written in game-id order, never in completion order, so the executor and the number
+of workers change nothing but the speed: ``games.jsonl`` and ``standings.json`` are the same bytes.  A worker sends
+back a game's line already written as JSON and what the standings need of it (:class:`Played`); the judge's own
+work per game (the loop, the pool's threads, the group commit, the ratings) is what caps the games per second on
+many cores, so it is kept near a tenth of a millisecond (``benchmarks/tournament.py`` measures it).
 
 On Ray (``--executor ray``, an executor whose results come from another machine) every entrant is planned on
 this machine before any game (:meth:`Tournament.ship_bots`, :mod:`mjarena.arena.shipped_bots`): sources are built
