@@ -98,7 +98,7 @@ def schedule(settings: Settings, folder: str) -> list[GameTask]:
 
 def main() -> None:
     arguments = parser(__doc__)
-    arguments.add_argument("--bots", type=int, default=16, help="entrants (a multiple of 4: no house bots)")
+    arguments.add_argument("--bots", type=int, default=32, help="entrants (a multiple of 4: no house bots)")
     arguments.add_argument("--rounds", type=int, default=4)
     arguments.add_argument("--games-per-table", type=int, default=25)
     arguments.add_argument("--repeat", type=int, default=3, help="alternating rounds (default 3)")
