@@ -7,6 +7,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -71,8 +72,6 @@ class LocalExecutor:
     MAX_WINDOWS_WORKERS = 61
 
     def __init__(self, workers: int | None = None) -> None:
-        import sys
-
         self.workers = workers or os.cpu_count() or 1
         if sys.platform == "win32" and self.workers > self.MAX_WINDOWS_WORKERS:
             if workers:
@@ -239,10 +238,10 @@ def chunks(tasks: Sequence[T], pace: tuple[float, float] | None, workers: int) -
 def _cpu_seconds() -> float:
     """This process's CPU seconds and its children's (a bot's program, once reaped; on Windows, this process's
     alone)."""
-    try:
-        import resource
-    except ImportError:  # Windows
+    if sys.platform == "win32":
         return time.process_time()
+    import resource
+
     mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 

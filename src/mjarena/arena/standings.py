@@ -35,13 +35,14 @@ class GameSummary(NamedTuple):
     """
 
     game: str
-    round: int | None
+    round: int  # 0: a record that names no round
     seats: tuple[Seat, ...]
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:
     """The :class:`GameSummary` of a record of ``games.jsonl``."""
-    return GameSummary(record["game"], record.get("round"), tuple(
+    round_no = record.get("round")
+    return GameSummary(record["game"], round_no if type(round_no) is int else 0, tuple(
         (seat["bot"], seat["house"], seat["status"], seat["reason"], seat["rank"], seat["points"])
         for seat in record["results"]))
 
@@ -75,7 +76,7 @@ class Tally:
         self._ratings = Ratings(settings.names)
         self.counted: list[str] = []
         """The game ids counted, in order."""
-        self._unrated: list[tuple[int | None, dict[str, int]]] = []  # (round, ranks) of the games counted since
+        self._unrated: list[tuple[int, dict[str, int]]] = []  # (round, ranks) of the games counted since
         self._by_round: dict[str, list[tuple[int, float, float]]] = {name: [] for name in settings.names}
         self._round = 0  # the round of the last game rated (0: none yet)
         self._snapshot(0)
@@ -122,7 +123,7 @@ class Tally:
         """Rate the games counted and not rated yet, in order; the ratings at the end of each round kept."""
         ratings = self._ratings
         for round_no, ranks in self._unrated:
-            if type(round_no) is int and round_no != self._round:
+            if round_no and round_no != self._round:
                 if self._round:
                     self._snapshot(self._round)  # the ratings at the end of the round before
                 self._round = round_no

@@ -236,7 +236,7 @@ class Tournament:
         """The finished games by id, as the standings see them (the lines of ``games.jsonl`` stay on disk)."""
         self._finished_in: dict[int, int] = {}  # round -> games of it finished
         for game in self.games.values():
-            self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1  # type: ignore[index]
+            self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1
 
     def tables(self, round_no: int) -> list[tuple[str, ...]]:
         """The tables of round ``round_no`` (from 1); a Swiss round needs every game of the rounds before."""
@@ -258,17 +258,17 @@ class Tournament:
         wanted = len(games) if round_no is None else sum(
             count for number, count in self._finished_in.items() if number <= round_no)
         if tally is not None and len(tally.counted) == wanted and (
-                round_no is None or not tally.counted or games[tally.counted[-1]].round <= round_no):  # type: ignore[operator]
+                round_no is None or not tally.counted or games[tally.counted[-1]].round <= round_no):
             return tally
         tally = self._tally = Tally(self.settings)
         tally.extend(games if round_no is None else {gid: game for gid, game in games.items()
-                                                      if game.round <= round_no})  # type: ignore[operator]
+                                                      if game.round <= round_no})
         return tally
 
     def _count(self, game: GameSummary) -> None:
         """Keep one finished game; the tally carried on counts it when it comes after the tally's last game."""
         self.games[game.game] = game
-        self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1  # type: ignore[index]
+        self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1
         tally = self._tally
         if tally is not None and (not tally.counted or game.game > tally.counted[-1]):
             tally.add(game)
