@@ -179,19 +179,19 @@ class LocalExecutor:
         self.close(cancel=exc_info[0] is not None)
 
 
-CHUNK_SECONDS = 0.5
+CHUNK_SECONDS = 0.2
 """About how much work one chunk of tasks sent to a worker holds, at most."""
 
 
-CHUNK_WALL_SECONDS = 2.0
+CHUNK_WALL_SECONDS = 1.0
 """About how much wall time one chunk of tasks takes, at most (games of bots that wait)."""
 
 
-MIN_CHUNK_SECONDS = 0.05
+MIN_CHUNK_SECONDS = 0.02
 """About how much work the last, smallest chunks hold."""
 
 
-MAX_CHUNK = 128
+MAX_CHUNK = 64
 """The most tasks in one chunk."""
 
 
@@ -206,9 +206,9 @@ def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_pe
     chunk taking what would be left below that; 1 when the time is unknown.
 
     >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 40, 2), chunk_size(0.003, 20, 2), chunk_size(0.2, 320, 2)
-    (80, 16, 20, 2)
+    (64, 10, 6, 1)
     >>> chunk_size(0.003, 320, 2, wall_per_task=0.25), chunk_size(None, 320, 2)
-    (8, 1)
+    (4, 1)
     """
     if not seconds_per_task or seconds_per_task <= 0:
         return 1
@@ -225,7 +225,7 @@ def chunks(tasks: Sequence[T], pace: tuple[float, float] | None, workers: int) -
     wall seconds a task took (None: unknown, one task a chunk).
 
     >>> [len(chunk) for chunk in chunks(list(range(100)), (0.003, 0.003), 2)]
-    [25, 19, 16, 16, 24]
+    [25, 19, 14, 11, 8, 6, 6, 11]
     """
     cpu, wall = pace or (None, None)
     start = 0
