@@ -9,6 +9,7 @@ test_contest_e2e.py.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -223,12 +224,16 @@ def play_round(server: Server) -> int:
     return number
 
 
-def test_swiss_rounds_pad_with_house_bots_and_standings_add_up(server: Server) -> None:
+def test_swiss_rounds_pad_with_house_bots_and_standings_add_up(server: Server, caplog: Any) -> None:
     for team in TEAMS:
         server.upload(team)
     assert server.standings()["state"] == "running" and server.standings()["round"] == 0
     for expected in (1, 2):
-        assert play_round(server) == expected
+        with caplog.at_level(logging.INFO, logger="mjarena.contest"):
+            assert play_round(server) == expected
+        # the scheduler's own time per game, beside the games' (issue 47), logged as the round ends
+        assert f"round {expected} finished: 2 games, the scheduler's own CPU" in caplog.text
+        assert server.scheduler.timing == {"games": 0, "own": 0.0, "played": 0.0}
     games = server.games()
     assert len(games) == 4  # 5 teams + 3 house bots: two tables a round
     for game in games:

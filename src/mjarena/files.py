@@ -79,8 +79,7 @@ def sync_files(paths: Iterable[str | Path]) -> None:
                 os.close(descriptor)
         return
     synced: set[int] = set()
-    for path in paths:
-        folder = os.path.dirname(os.fspath(path)) or "."
+    for folder in {os.path.dirname(os.fspath(path)) or "." for path in paths}:  # a batch's files share a folder
         try:
             device = os.stat(folder).st_dev
         except FileNotFoundError:

@@ -7,9 +7,10 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -17,7 +18,8 @@ from typing import Any
 from mjarena.arena.executor_types import ExecutorUnavailable, T
 from mjarena.lifetime import pool_worker
 
-__all__ = ["CHUNK_SECONDS", "MAX_CHUNK", "LocalExecutor", "chunk_size"]
+__all__ = ["CHUNK_SECONDS", "CHUNK_WALL_SECONDS", "MAX_CHUNK", "MIN_CHUNK_SECONDS", "LocalExecutor", "chunk_size",
+           "chunks"]
 
 log = logging.getLogger("mjarena.executors")
 
@@ -38,13 +40,17 @@ def _quiet_broken_pool(previous: Callable[[Any], object]) -> Callable[[Any], obj
 class LocalExecutor:
     """A :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes (default: ``os.cpu_count()``).
 
-    Fast tasks go to the workers in chunks: the first ``2 * workers`` tasks go one by one, and the time the first
-    of them took sizes the chunks of the rest (about :data:`CHUNK_SECONDS` of work each, at most
-    :data:`MAX_CHUNK` tasks, and enough chunks to keep every worker busy to the end).  A game of built-in bots
-    takes about 3 ms; sent one by one, the pool's own work per task (pickling, queues, futures) in the main
-    process took a quarter of a core, which two workers on two cores paid for.  Tasks of 50 ms or more (games of
-    program bots) still go one at a time.
-
+    Tasks go to the workers in chunks (:func:`chunks`), all of a run's at once when :meth:`run` is called.  The
+    first run of a function sends its first ``2 * workers`` tasks one by one, and the first of them to finish
+    times the function; every chunk that finishes times it again, and the next run starts from that (no probes).
+    A chunk holds about :data:`CHUNK_SECONDS` of CPU (the workers' CPU, their bots' included: on a loaded machine
+    a wall clock made every chunk a single task, just when the judge's own work per chunk costs most), less
+    towards the end of a run so that the workers finish together, and never more than :data:`CHUNK_WALL_SECONDS`
+    of wall time (bots that wait).  Each chunk costs the judge's process the same, however small: the pool's
+    futures, its manager and feeder threads, pickling, pipes, about 0.2 ms of CPU and several times that on a
+    loaded machine; a game of built-in bots takes about 4 ms of a worker, so one game a chunk cost the judge
+    more than a quarter of a core, which two workers on two cores paid for.  Games of program bots (a wall
+    second each or more) still go one at a time.
     A judge that stops (a signal, an error) closes it with ``cancel``: the workers are killed at once, and their
     bots with them (:mod:`mjarena.lifetime`); the results the caller has already are kept.
 
@@ -66,8 +72,6 @@ class LocalExecutor:
     MAX_WINDOWS_WORKERS = 61
 
     def __init__(self, workers: int | None = None) -> None:
-        import sys
-
         self.workers = workers or os.cpu_count() or 1
         if sys.platform == "win32" and self.workers > self.MAX_WINDOWS_WORKERS:
             if workers:
@@ -76,6 +80,7 @@ class LocalExecutor:
             self.workers = self.MAX_WINDOWS_WORKERS
         self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
         self._renewing = threading.Lock()
+        self._pace: dict[Callable[..., Any], tuple[float, float]] = {}  # each function's CPU, wall s a task
 
     @staticmethod
     def renewal_context() -> multiprocessing.context.BaseContext:
@@ -103,26 +108,50 @@ class LocalExecutor:
             return self._pool.submit(fn, *args)
 
     def run(self, fn: Callable[[Any], Any], tasks: Sequence[T]) -> Iterator[tuple[T, Any]]:
-        """Submit every task (see the class for the chunks), then yield each as its chunk finishes; on an early
-        exit the chunks not started are cancelled.
+        """Submit the tasks now (see the class for the chunks), and return an iterator that yields each task with
+        its result as its chunk finishes; on an early exit from it the chunks not started are cancelled.
 
-        ``as_completed`` watches all the futures with one waiter; ``wait(pending, FIRST_COMPLETED)`` in a loop set
-        up a waiter on every pending future per result, quadratic in the tasks queued (a whole round-robin
-        tournament is queued at once)."""
+        Submitting at once (not at the first ``next``) lets a caller send the next batch before it does its own
+        work on the last one, so that no worker waits on it.  ``as_completed`` watches all the futures with one
+        waiter; ``wait(pending, FIRST_COMPLETED)`` in a loop set up a waiter on every pending future per result,
+        quadratic in the tasks queued (a whole round-robin tournament is queued at once)."""
         tasks = list(tasks)
+        pace = self._pace.get(fn)
+        futures: dict[Future[Any], list[T]] = {}
+        first = 0
+        if pace is None:  # the first tasks of this function go one by one, to time it
+            first = min(len(tasks), 2 * self.workers)
+            self._send(futures, fn, [tasks[i:i + 1] for i in range(first)])
+        else:
+            self._send(futures, fn, chunks(tasks, pace, self.workers))
+            first = len(tasks)
+        return self._results(fn, tasks, futures, first)
+
+    def _send(self, futures: dict[Future[Any], list[T]], fn: Callable[[Any], Any], parts: Iterable[list[T]]
+              ) -> None:
         submit = self._submit
-        probes = min(len(tasks), 2 * self.workers)
-        futures: dict[Future[Any], list[T]] = {submit(_run_chunk, fn, tasks[i:i + 1]): tasks[i:i + 1]
-                                               for i in range(probes)}
+        for part in parts:
+            futures[submit(_run_chunk, fn, part)] = part
+
+    def _results(self, fn: Callable[[Any], Any], tasks: list[T], futures: dict[Future[Any], list[T]],
+                 sent: int) -> Iterator[tuple[T, Any]]:
+        """Yield the results of ``futures`` as they finish; the tasks from ``sent`` on go once the first one-by-one
+        task has timed the function.  The CPU and wall seconds per task of the chunks done are kept for the next
+        run."""
+        cpu = wall = 0.0
+        timed = 0
         try:
-            if probes < len(tasks):
+            if sent < len(tasks):
                 done, _ = wait(futures, return_when=FIRST_COMPLETED)
-                size = chunk_size(_seconds_per_task(done), len(tasks) - probes, self.workers)
-                futures.update({submit(_run_chunk, fn, tasks[i:i + size]): tasks[i:i + size]
-                                for i in range(probes, len(tasks), size)})
+                self._send(futures, fn, chunks(tasks[sent:], _pace(done), self.workers))
             for future in as_completed(futures):
-                results, _seconds = future.result()
-                yield from zip(futures[future], results, strict=True)
+                results, (cpu_per_task, wall_per_task) = future.result()
+                part = futures[future]
+                cpu += cpu_per_task * len(part)
+                wall += wall_per_task * len(part)
+                timed += len(part)
+                self._pace[fn] = (cpu / timed, wall / timed)  # (the next run may start before this one ends)
+                yield from zip(part, results, strict=True)
         finally:
             for future in futures:
                 future.cancel()  # nothing for the finished and running ones
@@ -150,34 +179,83 @@ class LocalExecutor:
         self.close(cancel=exc_info[0] is not None)
 
 
-CHUNK_SECONDS = 0.05
-"""About how much work one chunk of tasks sent to a worker holds."""
+CHUNK_SECONDS = 0.2
+"""About how much work one chunk of tasks sent to a worker holds, at most."""
 
 
-MAX_CHUNK = 32
+CHUNK_WALL_SECONDS = 1.0
+"""About how much wall time one chunk of tasks takes, at most (games of bots that wait)."""
+
+
+MIN_CHUNK_SECONDS = 0.02
+"""About how much work the last, smallest chunks hold."""
+
+
+MAX_CHUNK = 64
 """The most tasks in one chunk."""
 
 
-def chunk_size(seconds_per_task: float | None, tasks: int, workers: int) -> int:
-    """How many tasks to send a worker at once: about :data:`CHUNK_SECONDS` of work, at most :data:`MAX_CHUNK`,
-    and no more than leaves four chunks a worker (so that all finish together); 1 when the time is unknown.
+def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_per_task: float | None = None) -> int:
+    """How many of the ``tasks`` tasks still to send to send a worker at once: a share of them that leaves two
+    chunks a worker, so that the chunks shrink towards the end and the workers all finish together (guided
+    self-scheduling), but about :data:`CHUNK_SECONDS` of work at most (``seconds_per_task``: the CPU a task
+    took, bots included; a wall clock on a loaded machine would shrink the chunks just when the judge's own
+    work per chunk costs most), :data:`CHUNK_WALL_SECONDS` of wall time at most (``wall_per_task``: bots
+    that wait), :data:`MAX_CHUNK` tasks at most, and :data:`MIN_CHUNK_SECONDS` of work at least (a chunk costs
+    the judge the same however small: about 0.2 ms of CPU, several times that on a loaded machine), the last
+    chunk taking what would be left below that; 1 when the time is unknown.
 
-    >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 20, 2), chunk_size(0.2, 320, 2), chunk_size(None, 320, 2)
-    (16, 2, 1, 1)
+    >>> chunk_size(0.003, 320, 2), chunk_size(0.003, 40, 2), chunk_size(0.003, 20, 2), chunk_size(0.2, 320, 2)
+    (64, 10, 6, 1)
+    >>> chunk_size(0.003, 320, 2, wall_per_task=0.25), chunk_size(None, 320, 2)
+    (4, 1)
     """
     if not seconds_per_task or seconds_per_task <= 0:
         return 1
-    return max(1, min(int(CHUNK_SECONDS / seconds_per_task), MAX_CHUNK, tasks // (4 * workers)))
+    largest = min(int(CHUNK_SECONDS / seconds_per_task), MAX_CHUNK)
+    if wall_per_task and wall_per_task > 0:
+        largest = min(largest, int(CHUNK_WALL_SECONDS / wall_per_task))
+    smallest = max(1, min(int(MIN_CHUNK_SECONDS / seconds_per_task), largest))
+    size = max(smallest, min(largest, -(-tasks // (2 * workers))))
+    return tasks if tasks - size < smallest else size
 
 
-def _run_chunk(fn: Callable[[Any], Any], tasks: Sequence[Any]) -> tuple[list[Any], float]:
-    """In a worker: ``fn`` on each task, and the seconds per task."""
-    start = time.perf_counter()
+def chunks(tasks: Sequence[T], pace: tuple[float, float] | None, workers: int) -> Iterator[list[T]]:
+    """``tasks`` cut in chunks of :func:`chunk_size`, each sized by the tasks left after it; ``pace``: the CPU and
+    wall seconds a task took (None: unknown, one task a chunk).
+
+    >>> [len(chunk) for chunk in chunks(list(range(100)), (0.003, 0.003), 2)]
+    [25, 19, 14, 11, 8, 6, 6, 11]
+    """
+    cpu, wall = pace or (None, None)
+    start = 0
+    while start < len(tasks):
+        size = chunk_size(cpu, len(tasks) - start, workers, wall)
+        yield list(tasks[start:start + size])
+        start += size
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU seconds and its children's (a bot's program, once reaped; on Windows, this process's
+    alone)."""
+    if sys.platform == "win32":
+        return time.process_time()
+    import resource
+
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run_chunk(fn: Callable[[Any], Any], tasks: Sequence[Any]) -> tuple[list[Any], tuple[float, float]]:
+    """In a worker: ``fn`` on each task; the results, and the CPU and wall seconds per task."""
+    wall, cpu = time.perf_counter(), _cpu_seconds()
     results = [fn(task) for task in tasks]
-    return results, (time.perf_counter() - start) / max(1, len(tasks))
+    count = max(1, len(tasks))
+    return results, ((_cpu_seconds() - cpu) / count, (time.perf_counter() - wall) / count)
 
 
-def _seconds_per_task(done: set[Future[Any]]) -> float | None:
-    """The shortest time per task among finished chunks (None if they all failed: their errors come later)."""
-    times = [future.result()[1] for future in done if future.exception() is None]
-    return min(times) if times else None
+def _pace(done: set[Future[Any]]) -> tuple[float, float] | None:
+    """The CPU and wall seconds per task of the quickest finished chunk (None if they all failed: their errors
+    come later)."""
+    paces = [future.result()[1] for future in done if future.exception() is None]
+    return min(paces) if paces else None

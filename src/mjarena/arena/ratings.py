@@ -1,7 +1,11 @@
-"""OpenSkill ratings beside the points: a thin wrapper around ``openskill.models.PlackettLuce``.
+"""OpenSkill ratings beside the points: ``openskill.models.PlackettLuce`` with its defaults, each player a team of
+one, computed here with the same floating-point operations in the same order, so that every ``mu`` and ``sigma``
+is the very number ``PlackettLuce().rate`` gives (``tests/test_tournament.py`` checks them against it, game by
+game), at a tenth of its cost: ``rate`` deep-copies its teams and checks its arguments on every game, which made
+the rating the largest part of the judge's own work per game.
 
 Games are fed one at a time, in a fixed order (the tournament uses game-id order), so the same games always give
-the same ratings.  Each player is a team of one; the ranks are the game's ranks (1 best), ties allowed.
+the same ratings.  The ranks are the game's ranks (1 best), ties allowed.
 
 >>> ratings = Ratings(["a", "b", "c", "d"])
 >>> ratings.update({"a": 1, "b": 2, "c": 2, "d": 4})
@@ -12,41 +16,103 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from math import exp, sqrt
 
 __all__ = ["Ratings"]
+
+MU = 25.0
+"""A new player's mean (PlackettLuce's default)."""
+SIGMA = 25.0 / 3.0
+"""A new player's uncertainty."""
+_BETA_SQUARED = (25.0 / 6.0) ** 2
+_TAU_SQUARED = (25.0 / 300.0) * (25.0 / 300.0)
+_KAPPA = 0.0001
 
 
 class Ratings:
     """One PlackettLuce rating (``mu``, ``sigma``) per player; ``ordinal`` (mu - 3 sigma) is the display rating."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        from openskill.models import PlackettLuce
-
-        self._model = PlackettLuce()
-        self._ratings: dict[str, Any] = {name: self._model.rating(name=name) for name in names}
+        self._mu: dict[str, float] = {}
+        self._sigma: dict[str, float] = {}
+        for name in names:
+            self._mu[name] = MU
+            self._sigma[name] = SIGMA
 
     def update(self, ranks: Mapping[str, int | float]) -> None:
         """Rate one game: ``ranks`` maps each rated player of the game to its rank (lower is better).
 
         Fewer than two players: nothing to learn, the ratings stay as they are.
         """
-        names = [name for name in ranks if name in self._ratings]
-        if len(names) < 2:
+        means, sigmas = self._mu, self._sigma
+        # PlackettLuce.rate: the teams sorted by rank (a stable sort), each sigma widened by tau, then Algorithm 4
+        seated = sorted([(float(rank), index, name) for index, (name, rank) in enumerate(ranks.items())
+                         if name in means])
+        if len(seated) < 2:
             return
-        teams = [[self._ratings[name]] for name in names]
-        rated = self._model.rate(teams, ranks=[float(ranks[name]) for name in names])
-        for name, team in zip(names, rated, strict=True):
-            self._ratings[name] = team[0]
+        players = [name for _, _, name in seated]
+        widened = [sqrt(sigmas[name] * sigmas[name] + _TAU_SQUARED) for name in players]
+        new_mu, new_sigma = _compute([means[name] for name in players], widened, [int(rank) for rank, _, _ in seated])
+        for name, mu, sigma in zip(players, new_mu, new_sigma, strict=True):
+            means[name] = mu
+            sigmas[name] = sigma
 
     def mu(self, name: str) -> float:
         """The rating's mean."""
-        return float(self._ratings[name].mu)
+        return self._mu[name]
 
     def sigma(self, name: str) -> float:
         """The rating's uncertainty."""
-        return float(self._ratings[name].sigma)
+        return self._sigma[name]
 
     def ordinal(self, name: str) -> float:
-        """The conservative display rating, ``mu - 3 * sigma`` (0 for a new player)."""
-        return float(self._ratings[name].ordinal())
+        """The conservative display rating, ``mu - 3 * sigma`` (0 for a new player), as openskill writes it."""
+        return 1 * ((self._mu[name] - 3.0 * self._sigma[name]) + (0 / 1))
+
+
+def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[list[float], list[float]]:
+    """``PlackettLuce._compute`` for teams of one player of weight 1, sorted by rank: the new means and sigmas,
+    the same operations in the same order.  A team's ``sigma_squared`` is ``0.0 + (sigma * 1.0) ** 2`` there,
+    ``sigma * sigma`` to the last bit (both correctly rounded), and ``x * 1.0`` is ``x``; the terms of a team
+    ranked above another are computed there but add nothing; and the averaging of tied teams' changes that
+    follows adds 0.0 to every mean (it compares each player with itself): none of these change a number, so
+    they are left out here."""
+    count = len(mus)
+    squared = [sigma * sigma for sigma in sigmas]
+    collective = 0.0
+    for value in squared:
+        collective += value + _BETA_SQUARED
+    c = sqrt(collective)
+    c_squared = c**2
+    exps = [exp(mu / c) for mu in mus]
+    ties = [rank.count(mine) for mine in rank]  # sorted: the teams of one rank are side by side
+    first = [rank.index(mine) for mine in rank]
+    sum_q = []
+    for q in range(count):  # over the teams ranked at or below q's rank, in order
+        start = first[q]
+        total = exps[start]
+        for i in range(start + 1, count):
+            total += exps[i]
+        sum_q.append(total)
+    new_mu, new_sigma = [], []
+    for i in range(count):
+        omega = 0.0
+        delta = 0.0
+        mine = exps[i]
+        for q in range(first[i] + ties[i]):
+            share = mine / sum_q[q]
+            tied = ties[q]
+            delta += share * (1 - share) / tied
+            if q == i:
+                omega += (1 - share) / tied
+            else:
+                omega -= share / tied
+        team_squared = squared[i]
+        omega *= team_squared / c
+        delta *= team_squared / c_squared
+        delta *= sqrt(team_squared) / c
+        sigma = sigmas[i]
+        ratio = sigma * sigma / team_squared
+        new_mu.append(mus[i] + ratio * omega)
+        new_sigma.append(sigma * sqrt(max(1 - ratio * delta, _KAPPA)))
+    return new_mu, new_sigma

@@ -288,10 +288,12 @@ def table_games(
     """
     draws = as_draws(seed)
     games: list[Seating] = []
+    shuffler = random.Random()  # seeded again for each wall: the draws of random.Random(seed), without a new one
     for wall in range(games_per_table):
         wall_seed = draws("wall", round_no, table, wall)
         base = list(players)
-        random.Random(draws("seats", round_no, table, wall)).shuffle(base)
+        shuffler.seed(draws("seats", round_no, table, wall))
+        shuffler.shuffle(base)
         if duplicate:
             for rotation in range(TABLE):
                 seats = tuple(base[(seat + rotation) % TABLE] for seat in range(TABLE))

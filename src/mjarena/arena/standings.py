@@ -1,5 +1,6 @@
 """The tally of a tournament's games and its formats: the standings (points, average rank, OpenSkill rating,
-errors by kind), the ratings after each round, and the table as text, CSV and JSON.
+errors by kind), the ratings after each round, and the table as text, CSV and JSON; what the tally needs of a game
+(:class:`GameSummary`).
 
 Games are counted in game-id order, never in completion order, so the same games always give the same table.
 """
@@ -8,15 +9,41 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mjarena.arena.tournament_settings import Settings
 from mjarena.spreadsheet import csv_text
 
-__all__ = ["ERROR_KINDS", "Tally", "compute_standings", "format_standings", "standings_csv", "standings_json"]
+__all__ = ["ERROR_KINDS", "GameSummary", "Tally", "compute_standings", "format_standings", "standings_csv",
+           "standings_json", "summarize"]
 
 ERROR_KINDS = ("timeout", "crash", "memory", "output_limit", "bad_output", "illegal_action", "false_hu")
 """The kinds of a seat's error, each a column of ``standings.csv``."""
+
+Seat = tuple[str, bool, str, "str | None", int, float]
+"""One seat of a game as the standings see it: bot, house, status, reason, rank, points."""
+
+
+class GameSummary(NamedTuple):
+    """What the standings and the Swiss pairing need of one game: its id, round and seats (:data:`Seat`, seat 0
+    first).  A worker sends this much back beside the game's line of ``games.jsonl``, not the whole record.
+
+    >>> summarize({"game": "r001-t001-g001", "round": 1, "results": [{"bot": "a", "house": False, "status": "in",
+    ...     "reason": None, "rank": 1, "points": 4.0}]}).seats
+    (('a', False, 'in', None, 1, 4.0),)
+    """
+
+    game: str
+    round: int  # 0: a record that names no round
+    seats: tuple[Seat, ...]
+
+
+def summarize(record: Mapping[str, Any]) -> GameSummary:
+    """The :class:`GameSummary` of a record of ``games.jsonl``."""
+    round_no = record.get("round")
+    return GameSummary(record["game"], round_no if type(round_no) is int else 0, tuple(
+        (seat["bot"], seat["house"], seat["status"], seat["reason"], seat["rank"], seat["points"])
+        for seat in record["results"]))
 
 
 def compute_standings(settings: Settings, records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -31,8 +58,10 @@ def compute_standings(settings: Settings, records: Mapping[str, Mapping[str, Any
 class Tally:
     """The standings of a growing set of games, taken in game-id order (:func:`compute_standings` in steps).
 
-    A tournament reports its standings after every round; a tally carried from round to round rates each game
-    once instead of every game again at every report (the ratings are the work: a tenth of a millisecond a game).
+    A tournament reports its standings after every round; a tally carried from round to round counts each game
+    once instead of every game again at every report.  :meth:`add` counts a game's points, ranks and errors at
+    once (the Swiss pairing needs the points) and leaves its rating for later: the games waiting are rated in one
+    batch, in the order counted, when the ratings are asked for (:meth:`rows`, :meth:`ratings_by_round`).
     :meth:`extend` takes the games not yet counted, all of which must come after the last one counted.
     """
 
@@ -46,8 +75,9 @@ class Tally:
         self._ratings = Ratings(settings.names)
         self.counted: list[str] = []
         """The game ids counted, in order."""
+        self._unrated: list[tuple[int, dict[str, int]]] = []  # (round, ranks) of the games counted since
         self._by_round: dict[str, list[tuple[int, float, float]]] = {name: [] for name in settings.names}
-        self._round = 0  # the round of the last game counted (0: none yet)
+        self._round = 0  # the round of the last game rated (0: none yet)
         self._snapshot(0)
 
     def can_extend(self, records: Mapping[str, Any]) -> bool:
@@ -58,31 +88,46 @@ class Tally:
         last = counted[-1]
         return sum(1 for gid in records if gid <= last) == len(counted) and all(gid in records for gid in counted)
 
-    def extend(self, records: Mapping[str, Mapping[str, Any]]) -> None:
-        """Count the games of ``records`` not counted yet (see :meth:`can_extend`)."""
+    def extend(self, records: Mapping[str, Mapping[str, Any] | GameSummary]) -> None:
+        """Count the games of ``records`` (records of ``games.jsonl`` or :class:`GameSummary`) not counted yet
+        (see :meth:`can_extend`)."""
         last = self.counted[-1] if self.counted else None
-        stats, ratings = self._stats, self._ratings
         for gid in sorted(gid for gid in records if last is None or gid > last):
-            round_no = records[gid].get("round")
-            if type(round_no) is int and round_no != self._round:
+            record = records[gid]
+            self.add(record if isinstance(record, GameSummary) else summarize(record))
+
+    def add(self, game: GameSummary) -> None:
+        """Count one game, which comes after every game counted so far."""
+        stats = self._stats
+        ranks: dict[str, int] = {}
+        for name, house, status, reason, rank, points in game.seats:
+            if house or name not in stats:
+                continue
+            row = stats[name]
+            row["games"] += 1
+            row["points"] += points
+            row["rank_sum"] += rank
+            if status == "error":
+                kind = reason or "error"
+                row["errors"][kind] = row["errors"].get(kind, 0) + 1
+            ranks[name] = rank
+        self._unrated.append((game.round, ranks))
+        self.counted.append(game.game)
+
+    def points(self) -> dict[str, float]:
+        """Each entrant's points over the games counted (summed in game-id order)."""
+        return {name: row["points"] for name, row in self._stats.items()}
+
+    def _rate(self) -> None:
+        """Rate the games counted and not rated yet, in order; the ratings at the end of each round kept."""
+        ratings = self._ratings
+        for round_no, ranks in self._unrated:
+            if round_no and round_no != self._round:
                 if self._round:
                     self._snapshot(self._round)  # the ratings at the end of the round before
                 self._round = round_no
-            ranks: dict[str, int] = {}
-            for seat in records[gid]["results"]:
-                name = seat["bot"]
-                if seat["house"] or name not in stats:
-                    continue
-                row = stats[name]
-                row["games"] += 1
-                row["points"] += seat["points"]
-                row["rank_sum"] += seat["rank"]
-                if seat["status"] == "error":
-                    kind = seat["reason"] or "error"
-                    row["errors"][kind] = row["errors"].get(kind, 0) + 1
-                ranks[name] = seat["rank"]
             ratings.update(ranks)
-            self.counted.append(gid)
+        self._unrated.clear()
 
     def _rating(self, name: str, round_no: int) -> tuple[int, float, float]:
         return round_no, round(self._ratings.mu(name), 4), round(self._ratings.sigma(name), 4)
@@ -94,11 +139,13 @@ class Tally:
     def ratings_by_round(self) -> dict[str, list[tuple[int, float, float]]]:
         """Each entrant's ``(round, mu, sigma)`` before the first game (round 0) and after each round counted
         so far (the last one as it stands), from the one pass that rates the games for :meth:`rows`."""
+        self._rate()
         return {name: [*history, self._rating(name, self._round)] if self._round else list(history)
                 for name, history in self._by_round.items()}
 
     def rows(self) -> list[dict[str, Any]]:
         """The table of the games counted so far."""
+        self._rate()
         specs = {bot.name: bot.spec for bot in self.settings.bots}
         ratings = self._ratings
         rows = []

@@ -14,12 +14,15 @@ An entrant count that is not a multiple of 4 is padded with house bots (``builti
 …) that take the last places of a Swiss round; their results are neither scored nor rated nor listed.
 
 Results on disk (``DIR``): ``tournament.json`` (the parameters; a resume with other parameters is refused),
-``games.jsonl`` (one line per finished game, appended and fsync'ed at once), ``replays/<game id>.json``,
+``games.jsonl`` (one line per finished game, appended and fsync'ed in groups), ``replays/<game id>.json``,
 ``standings.json`` and ``standings.csv``.  Running again on the same ``DIR`` plays only the games that are not
 in ``games.jsonl``: game ids are ``r<round>-t<table>-g<game>``, walls and seats derive from the seed, and round
 ``r + 1`` of a Swiss tournament depends only on the results of rounds ``<= r``, so the schedule comes out the
-same.  Results are applied in game-id order, never in completion order, so the executor and the number of
-workers change nothing but the speed.
+same.  Results are applied and written in game-id order, never in completion order, so the executor and the number
+of workers change nothing but the speed: ``games.jsonl`` and ``standings.json`` are the same bytes.  A worker sends
+back a game's line already written as JSON and what the standings need of it (:class:`Played`); the judge's own
+work per game (the loop, the pool's threads, the group commit, the ratings) is what caps the games per second on
+many cores, so it is kept near a tenth of a millisecond (``benchmarks/tournament.py`` measures it).
 
 On Ray (``--executor ray``, an executor whose results come from another machine) every entrant is planned on
 this machine before any game (:meth:`Tournament.ship_bots`, :mod:`mjarena.arena.shipped_bots`): sources are built
@@ -35,23 +38,31 @@ failed and exits with status 3), the finished games kept, and running again play
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from mjarena.agents.errors import JudgeError
 from mjarena.arena.results_file import GroupCommit, check_records, has_games, read_records
 from mjarena.arena.schedules import HOUSE_PREFIX, HOUSE_SPEC, game_id, round_robin_schedule, table_games
-from mjarena.arena.standings import Tally, compute_standings, format_standings, standings_csv, standings_json
+from mjarena.arena.standings import (
+    GameSummary,
+    Tally,
+    format_standings,
+    standings_csv,
+    standings_json,
+    summarize,
+)
 from mjarena.arena.tournament_settings import (
     SECRET_FILE,
     Settings,
     TournamentError,
     read_secret,
     read_settings,
-    round_tables,
+    swiss_round,
     write_secret,
 )
 from mjarena.files import write_atomically
@@ -62,7 +73,7 @@ if TYPE_CHECKING:
     from mjarena.arena.shipped_bots import ShippedBot
     from mjarena.limits import Limits
 
-__all__ = ["GameTask", "Tournament", "play_game", "run_tournament"]
+__all__ = ["GameTask", "Played", "Tournament", "play_game", "run_tournament"]
 
 
 # -- one game (runs in a worker) -----------------------------------------------------------------------
@@ -114,9 +125,23 @@ class GameTask:
         return replace(self, programs=tuple(None if bot is None else bot.relocated(places) for bot in self.programs))
 
 
-def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game: ``{"record": <the games.jsonl line>}``, plus ``"replay"`` when ``replay_path`` is None.  Its
-    seats play their ``programs`` when it has them (:mod:`mjarena.arena.shipped_bots`), else their specs."""
+class Played(NamedTuple):
+    """What a worker sends back of one game, small to pickle: its line of ``games.jsonl`` (JSON text, the newline
+    included), what the standings and the Swiss pairing need of it (:class:`~mjarena.arena.standings.GameSummary`),
+    the replay when the worker could not write it (None when it did), and the path of the replay it wrote while
+    that replay is not yet on disk (None when the worker fsync'ed it: ``sync_replay``; else the judge puts it
+    there, with the other replays of a group of games, before their lines: :class:`GroupCommit`)."""
+
+    line: str
+    summary: GameSummary
+    replay: dict[str, Any] | None
+    unsynced: str | None
+
+
+def play_game(task: GameTask) -> Played:
+    """Play one game (:class:`Played`); the replay written to ``replay_path`` (fsync'ed there with
+    ``sync_replay``), or sent back when that is None.  Its seats play their ``programs`` when it has them
+    (:mod:`mjarena.arena.shipped_bots`), else their specs."""
     from mjarena.arena.match import run_match
     from mjarena.replay import save
 
@@ -127,23 +152,27 @@ def play_game(task: GameTask) -> dict[str, Any]:
         factory = seat_factory(task.programs)
     result = run_match(list(task.specs), rules=task.rules, seed=task.wall_seed, limits=task.limits,
                        make_agent=factory)
-    house = {name for name in task.names if name.startswith(HOUSE_PREFIX)}
+    names = task.names
+    house = [name.startswith(HOUSE_PREFIX) for name in names]
+    seats = [(names[seat.seat], house[seat.seat], seat) for seat in result.seats]
     record = {
         "game": task.game_id, "round": task.round, "table": task.table, "number": task.number,
-        "wall_seed": task.wall_seed, "rotation": task.rotation, "bots": list(task.names),
+        "wall_seed": task.wall_seed, "rotation": task.rotation, "bots": list(names),
         "results": [
-            {"seat": seat.seat, "bot": task.names[seat.seat], "house": task.names[seat.seat] in house,
-             "status": seat.status, "reason": seat.reason, "detail": seat.detail, "rank": seat.rank,
-             "points": seat.points}
-            for seat in result.seats
+            {"seat": seat.seat, "bot": name, "house": is_house, "status": seat.status, "reason": seat.reason,
+             "detail": seat.detail, "rank": seat.rank, "points": seat.points}
+            for name, is_house, seat in seats
         ],
     }
+    summary = GameSummary(task.game_id, task.round, tuple(
+        (name, is_house, seat.status, seat.reason, seat.rank, seat.points) for name, is_house, seat in seats))
+    line = json.dumps(record, ensure_ascii=False) + "\n"
     replay = result.to_json()
     replay["tournament"] = {key: record[key] for key in ("game", "round", "table", "number", "bots")}
-    if task.replay_path is not None:
-        save(replay, task.replay_path, sync=task.sync_replay)
-        return {"record": record}
-    return {"record": record, "replay": replay}
+    if task.replay_path is None:
+        return Played(line, summary, replay, None)
+    save(replay, task.replay_path, sync=task.sync_replay)
+    return Played(line, summary, None, None if task.sync_replay else task.replay_path)
 
 
 # -- the tournament in its folder ---------------------------------------------------------------------
@@ -196,12 +225,18 @@ class Tournament:
             settings = replace(settings, secret=read_secret(self.out_dir))
         self.settings = settings
         self._round_robin: list[list[tuple[str, ...]]] | None = None
-        self._tally: Tally | None = None  # the standings as last written, carried on to the next report
+        self._tally: Tally | None = None  # the games finished in game-id order, up to some game (None: none yet)
         self._shipped: dict[str, ShippedBot | None] | None = None  # each entrant's plan for a cluster (ship_bots)
+        self._replays = str(self.out_dir / "replays")
         numbered = read_records(self.out_dir / "games.jsonl")
         if numbered and settings.format == "round-robin":
             self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
-        self.records = check_records(settings, numbered, self.out_dir / "games.jsonl", self._round_robin)
+        records = check_records(settings, numbered, self.out_dir / "games.jsonl", self._round_robin)
+        self.games: dict[str, GameSummary] = {gid: summarize(record) for gid, record in records.items()}
+        """The finished games by id, as the standings see them (the lines of ``games.jsonl`` stay on disk)."""
+        self._finished_in: dict[int, int] = {}  # round -> games of it finished
+        for game in self.games.values():
+            self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1
 
     def tables(self, round_no: int) -> list[tuple[str, ...]]:
         """The tables of round ``round_no`` (from 1); a Swiss round needs every game of the rounds before."""
@@ -210,11 +245,35 @@ class Tournament:
             if self._round_robin is None:
                 self._round_robin = round_robin_schedule(settings.names, settings.rounds, settings.draws)
             return self._round_robin[round_no - 1]
-        earlier = {gid: record for gid, record in self.records.items() if record["round"] < round_no}
         expected = (round_no - 1) * settings.tables * settings.games_at_table
-        if len(earlier) != expected:
-            raise RuntimeError(f"round {round_no} needs the {expected} games before it, {len(earlier)} finished")
-        return round_tables(settings, round_no, earlier)
+        finished = sum(count for number, count in self._finished_in.items() if number < round_no)
+        if finished != expected:
+            raise RuntimeError(f"round {round_no} needs the {expected} games before it, {finished} finished")
+        return swiss_round(settings, round_no, self._tally_through(round_no - 1).points())
+
+    def _tally_through(self, round_no: int | None) -> Tally:
+        """A tally of exactly the finished games of rounds up to ``round_no`` (None: all): the one carried from
+        game to game when it holds those, else a fresh one (a folder whose games were not finished in order)."""
+        tally, games = self._tally, self.games
+        wanted = len(games) if round_no is None else sum(
+            count for number, count in self._finished_in.items() if number <= round_no)
+        if tally is not None and len(tally.counted) == wanted and (
+                round_no is None or not tally.counted or games[tally.counted[-1]].round <= round_no):
+            return tally
+        tally = self._tally = Tally(self.settings)
+        tally.extend(games if round_no is None else {gid: game for gid, game in games.items()
+                                                      if game.round <= round_no})
+        return tally
+
+    def _count(self, game: GameSummary) -> None:
+        """Keep one finished game; the tally carried on counts it when it comes after the tally's last game."""
+        self.games[game.game] = game
+        self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1
+        tally = self._tally
+        if tally is not None and (not tally.counted or game.game > tally.counted[-1]):
+            tally.add(game)
+        else:
+            self._tally = None  # rebuilt when next asked for
 
     def ship_bots(self) -> None:
         """Plan every entrant for a cluster whose nodes see no file of this machine (built here, their folders
@@ -242,6 +301,8 @@ class Tournament:
         settings = self.settings
         specs = {bot.name: bot.spec for bot in settings.bots}
         shipped = self._shipped
+        replays = f"{self._replays}{os.sep}" if replays_here else None
+        common = (settings.time_limit, settings.memory_limit)
         tasks = []
         for table_no, players in enumerate(self.tables(round_no), 1):
             for game in table_games(players, seed=settings.draws, round_no=round_no, table=table_no,
@@ -249,11 +310,10 @@ class Tournament:
                 gid = game_id(round_no, table_no, game.number)
                 tasks.append(GameTask(
                     gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
-                    tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), settings.time_limit,
-                    settings.memory_limit, str(self.replay_path(gid)) if replays_here else None, settings.rules,
-                    self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
-                    game_budget=settings.game_budget,
-                    programs=None if shipped is None else tuple(shipped.get(name) for name in game.seats),
+                    tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), *common,
+                    None if replays is None else f"{replays}{gid}.json", settings.rules, self.sandbox,
+                    settings.toolchains, settings.language_limits, sync_replays, settings.game_budget,
+                    None if shipped is None else tuple(shipped.get(name) for name in game.seats),
                 ))
         return tasks
 
@@ -263,47 +323,39 @@ class Tournament:
 
     def standings(self) -> list[dict[str, Any]]:
         """The table from every finished game."""
-        return compute_standings(self.settings, self.records)
+        return self._tally_through(None).rows()
 
     def write_standings(self, through_round: int | None = None) -> list[dict[str, Any]]:
         """Write ``standings.json`` and ``standings.csv``; return the rows.  ``through_round``: only the games of
         rounds up to that one (the next round's games may be finishing already)."""
-        records = self.records
-        if through_round is not None:
-            records = {gid: record for gid, record in records.items() if record["round"] <= through_round}
-        if self._tally is None or not self._tally.can_extend(records):
-            self._tally = Tally(self.settings)
-        self._tally.extend(records)
-        rows = self._tally.rows()
+        rows = self._tally_through(through_round).rows()
         write_atomically(self.out_dir / "standings.json", standings_json(rows))
         write_atomically(self.out_dir / "standings.csv", standings_csv(rows))
         return rows
-
-    def _finish(self, commits: GroupCommit, outcome: Mapping[str, Any]) -> None:
-        """Keep one finished game: its replay (when the worker could not write it), then its line (written and
-        fsync'ed after the replay by ``commits``, with the other games finished meanwhile)."""
-        record = outcome["record"]
-        replay = self.replay_path(record["game"])
-        if "replay" in outcome:
-            from mjarena.replay import save
-
-            save(outcome["replay"], replay, sync=False)
-        commits.put(json.dumps(record, ensure_ascii=False) + "\n", replay)
-        self.records[record["game"]] = record
 
     def run(self, executor: Executor, *, progress: bool | None = None, log: IO[str] | None = None
             ) -> list[dict[str, Any]]:
         """Play every game not yet in ``games.jsonl``, round by round; print the standings to ``log`` (stderr)
         after each round played.  ``progress``: on stderr, a live bar on a terminal and a line every few percent
-        on a pipe or file (:func:`mjarena.progress.progress_bar`; False: none)."""
+        on a pipe or file (:func:`mjarena.progress.progress_bar`; False: none).
+
+        Every game of a batch goes to the executor at once: a round-robin tournament's whole schedule, a Swiss
+        tournament's round (the next one needs its points), the next round sent off before a round's standings
+        are written.  Results are kept in game-id order, whatever order they come in: ``games.jsonl`` is the
+        same bytes on any executor and any number of workers."""
         from mjarena.progress import progress_bar
 
         log = sys.stderr if log is None else log
         settings = self.settings
         if executor.remote and self._shipped is None:  # another machine plays: the bots' files go to it
             self.ship_bots()
-        shown = progress_bar(settings.total_games, desc="games", initial=len(self.records),
+        shown = progress_bar(settings.total_games, desc="games", initial=len(self.games),
                              enabled=progress is not False)
+        # A round-robin schedule is known in advance: every round is queued at once, so the workers go on with
+        # the next round while a round's standings are written (no barrier between rounds); a Swiss round
+        # needs the points of the rounds before it.
+        batches = [range(1, settings.rounds + 1)] if settings.format == "round-robin" else [
+            range(round_no, round_no + 1) for round_no in range(1, settings.rounds + 1)]
         with open(self.out_dir / "games.jsonl", "a", encoding="utf-8") as out, GroupCommit(out) as commits, \
                 shown as bar:
             def report(round_no: int) -> None:
@@ -314,30 +366,86 @@ class Tournament:
                       flush=True)
                 bar.refresh()
 
-            # A round-robin schedule is known in advance: every round is queued at once, so the workers go on with
-            # the next round while a round's standings are written (no barrier between rounds); a Swiss round
-            # needs the standings of the rounds before it.
-            batches = [range(1, settings.rounds + 1)] if settings.format == "round-robin" else [
-                range(round_no, round_no + 1) for round_no in range(1, settings.rounds + 1)]
-            for rounds in batches:
-                pending = [task for round_no in rounds
-                           for task in self.tasks(round_no, replays_here=not executor.remote, sync_replays=False)
-                           if task.game_id not in self.records]
-                left = {round_no: 0 for round_no in rounds}
-                for task in pending:
-                    left[task.round] += 1
-                unreported = [round_no for round_no in rounds if left[round_no]]
-                try:
-                    for task, outcome in executor.run(play_game, pending):
-                        self._finish(commits, outcome)
-                        bar.update(1)
-                        left[task.round] -= 1
-                        while unreported and not left[unreported[0]]:
-                            report(unreported.pop(0))
-                except JudgeError as error:  # no bot's fault: no game of it recorded, none charged to a bot
-                    raise JudgeError(f"{error}; the {len(self.records)} games finished are kept: run the same "
-                                     "command again to play the rest") from None
+            try:
+                _Batches(self, executor, batches, commits, bar, report).play()
+            except JudgeError as error:  # no bot's fault: no game of it recorded, none charged to a bot
+                raise JudgeError(f"{error}; the {len(self.games)} games finished are kept: run the same "
+                                 "command again to play the rest") from None
         return self.write_standings()
+
+
+class _Batches:
+    """:meth:`Tournament.run`'s loop: each batch of rounds sent to the executor in one go (the next one as soon as
+    its tables are known, before the standings are written), the results kept in game-id order."""
+
+    def __init__(self, tournament: Tournament, executor: Executor, batches: list[range], commits: GroupCommit,
+                 bar: Any, report: Any) -> None:
+        self.tournament, self.executor, self.commits, self.bar, self.report = (tournament, executor, commits, bar,
+                                                                               report)
+        self.batches = iter(batches)
+
+    def start(self) -> tuple[list[GameTask], Any] | None:
+        """The next batch's games not finished, already sent to the executor, and their results (None: done)."""
+        tournament = self.tournament
+        for rounds in self.batches:
+            pending = [task for round_no in rounds
+                       for task in tournament.tasks(round_no, replays_here=not self.executor.remote,
+                                                    sync_replays=False)
+                       if task.game_id not in tournament.games]
+            if not pending:
+                continue
+            return pending, self.executor.run(play_game, pending)
+        return None
+
+    def play(self) -> None:
+        upcoming = self.start()
+        while upcoming is not None:
+            pending, results = upcoming
+            upcoming = self._keep(pending, results)
+
+    def _keep(self, pending: list[GameTask], results: Any) -> tuple[list[GameTask], Any] | None:
+        """Take one batch's results, keeping them in game-id order; the next batch, once started."""
+        tournament, commits = self.tournament, self.commits
+        left: dict[int, int] = {}
+        for task in pending:
+            left[task.round] = left.get(task.round, 0) + 1
+        index = {task.game_id: number for number, task in enumerate(pending)}
+        arrived: dict[int, Played] = {}
+        position = 0
+        upcoming = None
+        for task, played in results:
+            arrived[index[task.game_id]] = played
+            lines: list[tuple[str, str | None]] = []
+            while position in arrived:
+                played = arrived.pop(position)
+                round_no = pending[position].round
+                position += 1
+                lines.append((played.line, self._replay(played)))
+                tournament._count(played.summary)
+                left[round_no] -= 1
+                if not left[round_no]:  # the round is whole: the next batch goes before its standings are written
+                    commits.put(lines)
+                    self.bar.update(len(lines))
+                    lines = []
+                    if position == len(pending):
+                        upcoming = self.start()
+                    self.report(round_no)
+            if lines:
+                commits.put(lines)
+                self.bar.update(len(lines))
+        return upcoming
+
+    def _replay(self, played: Played) -> str | None:
+        """The path of the game's replay to put on disk before its line (None: it is there already); a replay
+        sent back is written here first."""
+        if played.replay is None:
+            return played.unsynced
+        from mjarena.replay import save
+
+        path = self.tournament.replay_path(played.summary.game)
+        save(played.replay, path, sync=False)
+        return str(path)
+
 
 def run_tournament(
     settings: Settings,

@@ -30,6 +30,7 @@ __all__ = [
     "read_secret",
     "read_settings",
     "round_tables",
+    "swiss_round",
     "write_secret",
 ]
 
@@ -214,6 +215,12 @@ def round_tables(settings: Settings, round_no: int, records: Mapping[str, Mappin
             for seat in records[gid]["results"]:
                 if not seat["house"]:
                     points[seat["bot"]] = points.get(seat["bot"], 0.0) + seat["points"]
+    return swiss_round(settings, round_no, points)
+
+
+def swiss_round(settings: Settings, round_no: int, points: Mapping[str, float]) -> list[tuple[str, ...]]:
+    """The tables of Swiss round ``round_no`` from each entrant's ``points`` over the rounds before it (summed in
+    game-id order, as :func:`round_tables` and :class:`~mjarena.arena.standings.Tally` both sum them)."""
     return swiss_tables(settings.names, points, random.Random(settings.draws("swiss", round_no)))
 
 

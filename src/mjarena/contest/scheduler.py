@@ -100,6 +100,10 @@ class Scheduler:
         self._lock = threading.Lock()
         self.replaying: set[int] = set()
         """Finished games being played again (:meth:`replay`)."""
+        self.timing = {"games": 0, "own": 0.0, "played": 0.0}
+        """The games committed in the round now being played, the scheduler's own CPU seconds on them (its
+        thread's: the database, the task, the pool's hand-over; :func:`time.thread_time`) and the seconds they
+        took to play (waited for, in the workers); logged and started again as each round ends."""
 
     @property
     def stopping(self) -> bool:
@@ -212,6 +216,12 @@ class Scheduler:
             return
         with db.transaction() as tx:
             tx.finish_round(number, self.clock())
+        with self._lock:
+            games, own, played = self.timing["games"], self.timing["own"], self.timing["played"]
+            self.timing = {"games": 0, "own": 0.0, "played": 0.0}
+        if games:
+            log.info("round %d finished: %d games, the scheduler's own CPU %.2f ms a game beside %.1f ms a game "
+                     "played in the workers", number, games, own * 1000 / games, played * 1000 / games)
 
     def play(self, game_id: int) -> None:
         """Play one game and commit its result (nothing when stopping, or when another thread plays it); a
@@ -229,6 +239,7 @@ class Scheduler:
                 self._playing.discard(game_id)
 
     def _play(self, game_id: int) -> None:
+        own = time.thread_time()
         contest = self.contest
         db = contest.db
         game = db.game(game_id)
@@ -252,7 +263,9 @@ class Scheduler:
             game = db.game(game_id)
             assert game is not None
         try:
+            started = time.perf_counter()
             outcome = self._outcome(game)
+            played = time.perf_counter() - started
         except Exception as error:  # the bots' failures are results: whatever is raised is the judge's
             if not self._stop.is_set():  # (stopping kills the workers: those games are dropped, not failed)
                 self.judge_failed(game_id, error)
@@ -264,6 +277,11 @@ class Scheduler:
                 tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"], outcome.get("node"))
         except Exception as error:  # the disk full, say: nothing written, the game played again
             self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
+            return
+        with self._lock:
+            self.timing["games"] += 1
+            self.timing["own"] += time.thread_time() - own
+            self.timing["played"] += played
 
     def _outcome(self, game: Any) -> dict[str, Any]:
         """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back."""
