@@ -108,10 +108,28 @@ def test_own_time_under_a_cpu_hog(hog: list[subprocess.Popen[bytes]], kind: str,
         assert isinstance(error, BotError) and error.reason == "timeout", f"{name}: {error}"
 
 
-def test_a_compile_out_of_time_on_a_busy_machine_is_built_again(hog: list[subprocess.Popen[bytes]],
-                                                                 tmp_path: Path) -> None:
-    """A compiler that needs more than its (tiny) limit of its own time beside the hog: the judge's failure, kept
-    nowhere, so the same source is compiled again at the next try (never a cached ``compile_error``)."""
+@pytest.fixture
+def one_busy_core() -> Iterator[None]:
+    """This process (and so the compilers it starts) on one core beside eight busy loops pinned to it, each in a
+    session of its own: a newcomer there gets about a ninth of that core, however quiet the rest of the machine."""
+    before = os.sched_getaffinity(0)
+    core = min(before)
+    os.sched_setaffinity(0, {core})  # the loops started next inherit it
+    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"], start_new_session=True) for _ in range(8)]
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def test_a_compile_out_of_time_on_a_busy_machine_is_built_again(one_busy_core: None, tmp_path: Path) -> None:
+    """A compiler that the busy core starves (it gets less CPU than its own time allows before the wall-clock cap,
+    five times its limit, ends it): the judge's failure, kept nowhere, so the same source is compiled again at the
+    next try (never a cached ``compile_error``).  A compiler that had its CPU and still passed its limit is the
+    source's verdict: that is the other half of the rule (``test_builds.py``)."""
     table = tmp_path / "table.json"
     table.write_text(json.dumps({"languages": {"slow": {
         "suffixes": [".slow"], "package": "dash", "source_name": "bot.slow",
