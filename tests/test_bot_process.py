@@ -329,13 +329,14 @@ def test_a_program_that_cannot_start_is_the_judges_error_not_a_crash(make) -> No
 
 
 @requires_bwrap
-def test_what_a_bot_leaves_that_its_box_cannot_delete_is_its_own_crash(make_boxed) -> None:
-    """Not every box that cannot start a program is the judge's failure: one whose last program left folders
-    nested too deep to delete is the bot's doing (else a bot could turn a losing game into a judge error)."""
+def test_folders_nested_past_the_longest_path_are_wiped_and_the_bot_plays_on(make_boxed) -> None:
+    """A program that leaves folders nested past PATH_MAX in its /tmp: the box's init deletes them relative to open
+    folders (issue 41: whatever the depth, one call an entry), so the next start is an ordinary one, neither a
+    judge error (a bot could turn a losing game into one) nor the bot's crash.  (Past its bounded time such litter
+    is the bot's own failure: ``test_box_leftovers.py``.)"""
     process = make_boxed(bot("deep_tmp_bot.py"))
     assert process.ask("0 0").response == "PASS"
-    error = fails(process, HAND, BotCrash)
-    assert "cannot start" in error.detail and "cannot wipe" in error.detail
+    assert process.ask(HAND).response == "PASS"
 
 
 def _built(tmp_path: Path) -> Path:

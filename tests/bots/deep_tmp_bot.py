@@ -1,6 +1,6 @@
 """A restart-mode test bot that leaves in ``/tmp`` folders nested past the longest path (4096 bytes) before it
-answers ``PASS``: the box cannot delete them for its next start.  That is the bot's doing (a ``crash``), not
-the judge's."""
+answers ``PASS``: only relative steps reach them, as the box's init deletes them before the next start (neither a
+judge error nor the bot's crash: ``test_bot_process.py``)."""
 
 import json
 import os
