@@ -285,8 +285,9 @@ class Transaction(SessionWrites):
         self._c.execute("DELETE FROM thinking WHERE game_id = ?", (game_id,))
         for result in results:
             if result.get("thinking") is not None:
-                self._c.execute("INSERT INTO thinking (game_id, seat, seconds, answers) VALUES (?, ?, ?, ?)",
-                                (game_id, result["seat"], result["thinking"], result.get("answers", 0)))
+                self._c.execute("INSERT INTO thinking (game_id, seat, seconds, answers, peak_mib) "
+                                "VALUES (?, ?, ?, ?, ?)", (game_id, result["seat"], result["thinking"],
+                                                           result.get("answers", 0), result.get("peak_mib")))
 
 
 class Database(SessionReads):
@@ -532,6 +533,14 @@ class Database(SessionReads):
             "JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
             "WHERE g.state = 'finished' AND s.team_id = ?", (team_id,))
         return {int(game_id): float(seconds) for game_id, seconds in rows}
+
+    def peaks_of(self, team_id: int) -> dict[int, float]:
+        """Team ``team_id``'s peak memory in MiB in each of its finished games that measured it: ``{game id: MiB}``."""
+        rows = self._rows(
+            "SELECT s.game_id, k.peak_mib FROM seats s JOIN games g ON g.id = s.game_id "
+            "JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
+            "WHERE g.state = 'finished' AND s.team_id = ? AND k.peak_mib IS NOT NULL", (team_id,))
+        return {int(game_id): float(peak) for game_id, peak in rows}
 
     def team_flags(self) -> dict[int, set[str]]:
         """``{team id: its flags}`` (:data:`TEAM_FLAGS`) of the teams that have any."""
