@@ -294,7 +294,7 @@ def test_peak_memory_per_game_goes_from_the_box_to_the_replay_the_statistics_and
     for seat in replay["seats"]:  # a program's peak, as its box measured it; none for an in-process house bot
         assert (seat.get("peak_mib") or 0) > 1 if teams[seat["seat"]] else "peak_mib" not in seat
     red = next(seat for seat in replay["seats"] if teams[seat["seat"]] == "red")
-    assert db.peaks_of(db.team("red").id)[game] == red["peak_mib"]
+    assert db.thinking_of(db.team("red").id, "peak_mib")[game] == red["peak_mib"]
     stats = contest_statistics(server.contest)["red"]
     assert 0 < stats["memory_per_game"] <= stats["memory_max"] and stats["memory_max"] >= red["peak_mib"]
     page = server.client.get("/teams/red").text

@@ -78,6 +78,7 @@ def contest_statistics(contest: Any, exclude: Collection[int] = (), *, team: str
              if game.id not in exclude]
     thinking = {(item.name, game_id): seconds for item in teams
                 for game_id, seconds in db.thinking_of(item.id).items()}
-    peaks = {(item.name, game_id): mib for item in teams for game_id, mib in db.peaks_of(item.id).items()}
+    peaks = {(item.name, game_id): mib for item in teams
+             for game_id, mib in db.thinking_of(item.id, "peak_mib").items()}
     found = team_statistics(games, thinking, peaks)
     return found if team is None else {name: item for name, item in found.items() if name == team}

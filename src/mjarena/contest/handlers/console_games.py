@@ -14,7 +14,6 @@ from starlette.responses import RedirectResponse, Response
 
 from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
-from mjarena.contest.export import pairs_report
 from mjarena.contest.handlers.console_controls import console_view
 from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, note, posted
 from mjarena.contest.handlers.context import ContestContext, context_of
@@ -116,12 +115,9 @@ async def admin_replay(request: Request) -> Response:
 
 
 def report(context: ContestContext) -> dict[str, Any]:
-    """The report of pairs, made again only when the results changed (it reads every replay)."""
-    mark = context.db.results_mark()
-    cached = context.pairs_report
-    if cached.get("mark") != mark:
-        cached["report"], cached["mark"] = pairs_report(context.contest), mark
-    return cached["report"]
+    """The report of pairs, brought up to date when the results changed (:class:`mjarena.contest.pairs.KeptPairs`:
+    only the replays of the games finished or played again since are read)."""
+    return context.pairs.report(context.contest)
 
 
 async def pairs(request: Request) -> Response:
