@@ -302,3 +302,32 @@ def test_peak_memory_per_game_goes_from_the_box_to_the_replay_the_statistics_and
     for seat in replay["seats"]:  # a replay made before the field stays valid
         seat.pop("peak_mib", None)
     check(replay)
+
+
+def test_the_consoles_replay_is_built_once_per_record_and_a_teams_page_reads_its_games_once(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import json
+
+    from mjarena.contest.db import Database
+
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    console(server)
+    db, views = server.contest.db, server.app.state.context.views
+    game = server.games("red")[0]["id"]
+    first = server.client.get(f"/admin/replays/{game}")
+    assert first.status_code == 200 and 'id="mj-data"' in first.text and views.builds == 1
+    assert server.client.get(f"/admin/replays/{game}").text == first.text and views.builds == 1  # kept
+    replay = json.loads(db.replay(game) or "{}")
+    results = [{key: seat[key] for key in ("seat", "status", "reason", "detail", "rank", "points")}
+               for seat in replay["seats"]]
+    with db.transaction() as tx:  # played again: its new record is shown
+        assert tx.replace_result(game, 2000.0, results, json.dumps(replay))
+    assert server.client.get(f"/admin/replays/{game}").status_code == 200 and views.builds == 2
+    read: list[int] = []
+    games = Database.games
+    monkeypatch.setattr(Database, "games", lambda self, **kwargs: read.append(1) or games(self, **kwargs))
+    page = server.client.get("/teams/red")
+    assert page.status_code == 200 and f'href="/replays/{game}"' in page.text and len(read) == 1
