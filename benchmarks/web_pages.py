@@ -1,6 +1,6 @@
 """The two web apps' pages and API, each request as a ratio to a bare Starlette route's through the same client.
 
-    python benchmarks/web_pages.py [--repeat 15] [--calls 20] [--json FILE]
+    python benchmarks/web_pages.py [--repeat 15] [--calls 20] [--games 0] [--json FILE]
 
 A contest of four teams (no bot uploaded, no game: what is timed is the handlers' own work, not the games'),
 in a temporary folder, its app in-process (Starlette's test client); a team's session and a console session are
@@ -14,6 +14,12 @@ a figure the machine's load cannot move.  Meant for a before/after check of a ch
 alone (issue 45's handlers by area), in the same run:
 
     python benchmarks/trees.py OLD_CHECKOUT NEW_CHECKOUT --repeat 2 -- web_pages.py --repeat 5
+
+With ``--games N`` the contest holds N finished games of its four teams (greedy bots' games, recorded as the judge
+records them: replays, results, thinking), and the pages that grow with them are timed besides: the report of
+pairs, a game's replay (its page, its view, the console's), the teams' pages; and ``/admin/pairs`` and
+``/teams/red`` right after a result changed (one game played again before each request, its write not timed):
+what every finished game costs them during a contest (issue 44, pages under load).
 """
 
 from __future__ import annotations
@@ -37,10 +43,47 @@ from _bench import Record, interleave, machine_line, median, parser
 CONTEST_PAGES = ["/", "/rounds", "/results", "/teams/red", "/team", "/admin", "/admin/games", "/api/standings",
                  "/api/games", "/api/rounds", "/api/submissions"]
 SERVE_PAGES = ["/", "/play", "/api/play", "/tiles/1.svg"]
+GAME_PAGES = ["/admin/pairs", "/replays/1", "/api/replays/1", "/admin/replays/1", "/admin/teams/red"]
+"""The pages timed besides with ``--games``; and, after a result changed, :data:`CHANGED_PAGES`."""
+CHANGED_PAGES = ["/admin/pairs", "/teams/red"]
+
+
+def fill(contest: Any, games: int) -> None:
+    """Record ``games`` finished games of the contest's teams (four a table, one table a round), each a greedy
+    bots' game with a replay and results as the judge records them (a dozen games played, their replays reused)."""
+    from mjarena.arena.match import run_match
+    from mjarena.contest.games import thinking
+
+    teams = contest.db.teams()
+    played = [run_match(["builtin:greedy"] * 4, seed=seed) for seed in range(12)]
+    for number in range(1, games + 1):
+        result = played[number % len(played)]
+        order = teams[number % 4:] + teams[:number % 4]
+        replay = result.to_json()
+        replay["contest"] = {"game": number, "node": "bench", "players": [
+            {"seat": seat, "team": team.name, "version": None} for seat, team in enumerate(order)]}
+        results = [{"seat": seat.seat, "team": order[seat.seat].name, "status": seat.status, "reason": seat.reason,
+                    "detail": seat.detail, "rank": seat.rank, "points": seat.points,
+                    **thinking([{"elapsed_ms": 1.0}] * 30)} for seat in result.seats]
+        with contest.db.transaction() as tx:
+            [game_id] = tx.add_round(number, float(number), [[(1, number, [team.id for team in order])]])
+            tx.start_game(game_id, float(number), {})
+            tx.finish_game(game_id, float(number) + 0.5, results, json.dumps(replay), node="bench")
+            tx.finish_round(number, float(number) + 0.5)
+
+
+def play_again(contest: Any) -> None:
+    """Record game 1's result again, as *Play again* does: the results' mark moves."""
+    db = contest.db
+    game = db.game(1)
+    results = [{"seat": seat.seat, "team": seat.team, "status": seat.status, "reason": seat.reason,
+                "detail": seat.detail, "rank": seat.rank, "points": seat.points} for seat in game.seats]
+    with db.transaction() as tx:
+        tx.replace_result(1, time.time(), results, db.replay(1) or "")
 
 
 @contextmanager
-def clients() -> Iterator[dict[str, Any]]:
+def clients(games: int = 0) -> Iterator[dict[str, Any]]:
     """Test clients, started (their lifespans run): ``anchor`` (a bare route), ``contest`` (a team's session, the
     console's session and the team's bearer token sent with every request) and ``serve`` (an empty folder)."""
     from starlette.applications import Starlette
@@ -59,6 +102,7 @@ def clients() -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as folder:
         contest, tokens = Contest.create(Path(folder) / "contest", ["red", "blue", "green", "gold"],
                                          Settings(sandbox="none", duration=60.0))
+        fill(contest, games)
         red = next(team.id for team in contest.db.teams() if team.name == "red")
         with contest.db.transaction() as tx:
             tx.add_session(hash_token("team-cookie"), red, "csrf", time.time() + 3600)
@@ -71,14 +115,16 @@ def clients() -> Iterator[dict[str, Any]]:
                     contest_app(contest), cookies={"mjarena_contest": "team-cookie", "mjarena_admin": "console-cookie"},
                     headers={"authorization": f"Bearer {tokens['teams']['red']}"})),
                 "serve": running.enter_context(TestClient(serve_app(Path(folder) / "served"))),
+                "contest_object": contest,
             }
 
 
-def pages() -> list[tuple[str, str]]:
-    return [("contest", path) for path in CONTEST_PAGES] + [("serve", path) for path in SERVE_PAGES]
+def pages(games: int = 0) -> list[tuple[str, str]]:
+    return ([("contest", path) for path in CONTEST_PAGES + (GAME_PAGES if games else [])]
+            + [("serve", path) for path in SERVE_PAGES])
 
 
-def count_calls(requests: int = 10) -> dict[str, float]:
+def count_calls(requests: int = 10, games: int = 0) -> dict[str, float]:
     """The Python calls per request of each page, in every thread (the hook set before any thread starts)."""
     count = [0]
 
@@ -88,8 +134,8 @@ def count_calls(requests: int = 10) -> dict[str, float]:
 
     threading.setprofile(hook)
     found = {}
-    with clients() as started:
-        for client, path in pages():
+    with clients(games) as started:
+        for client, path in pages(games):
             started[client].get(path)  # once before: what a first request builds, built
             sys.setprofile(hook)
             count[0] = 0
@@ -105,28 +151,37 @@ def main() -> None:
     arguments = parser(__doc__)
     arguments.add_argument("--repeat", type=int, default=15, help="alternating rounds (default 15)")
     arguments.add_argument("--calls", type=int, default=20, help="requests per page and round (default 20)")
+    arguments.add_argument("--games", type=int, default=0, help="finished games in the contest (default 0)")
     arguments.add_argument("--count-calls", action="store_true", help=argparse.SUPPRESS)
     args = arguments.parse_args()
     if args.count_calls:
-        print(json.dumps(count_calls()))
+        print(json.dumps(count_calls(games=args.games)))
         return
     record = Record("web_pages")
+    record.note("games", args.games)
     print(machine_line())
-    with clients() as started:
-        def timed(client: str, path: str) -> Callable[[], float]:
+    with clients(args.games) as started:
+        def timed(client: str, path: str, changed: bool = False) -> Callable[[], float]:
             def run() -> float:
-                began = time.process_time()
+                spent = 0.0
                 for _ in range(args.calls):
+                    if changed:
+                        play_again(started["contest_object"])
+                    began = time.process_time()
                     status = started[client].get(path).status_code
+                    spent += time.process_time() - began
                     assert status == 200, f"{client} {path}: {status}"
-                return (time.process_time() - began) / args.calls
+                return spent / args.calls
 
             return run
 
-        for client, path in [("anchor", "/"), *pages()]:
+        for client, path in [("anchor", "/"), *pages(args.games)]:
             started[client].get(path)  # once before the rounds: what a first request builds, built
         contenders = {"anchor": timed("anchor", "/")}
-        contenders.update({f"{client} {path}": timed(client, path) for client, path in pages()})
+        contenders.update({f"{client} {path}": timed(client, path) for client, path in pages(args.games)})
+        if args.games:
+            contenders.update({f"contest {path} after a result changed": timed("contest", path, changed=True)
+                               for path in CHANGED_PAGES})
         rounds = interleave(contenders, args.repeat)
     anchor = median(rounds.pop("anchor")) * 1000
     print(f"CPU time, medians of {args.repeat} alternating rounds of {args.calls} requests; the anchor, a bare "
@@ -135,7 +190,8 @@ def main() -> None:
         figure = record.add(f"GET {name} / a bare route", median(times) * 1000, "ms",
                             anchor=("a bare Starlette route, ms", anchor))
         print(f"  {name}: {figure['value']:.2f} ms, {figure['ratio']:.2f}x the bare route")
-    counted = subprocess.run([sys.executable, __file__, "--count-calls"], capture_output=True, text=True, check=True)
+    counted = subprocess.run([sys.executable, __file__, "--count-calls", "--games", str(args.games)],
+                             capture_output=True, text=True, check=True)
     print("Python calls per request (every thread's)")
     for name, calls in json.loads(counted.stdout.splitlines()[-1]).items():
         record.add(f"Python calls per GET {name}", calls, "calls")

@@ -200,11 +200,12 @@ def test_one_deal_in_outside_the_field_does_not_stand_out() -> None:
 # -- contests of bots ------------------------------------------------------------------------------------------
 
 
-def fill_contest(server: Server, played: list[list[tuple[list[str], dict[str, Any]]]]) -> None:
-    """Record the games in the contest's database as the scheduler records a finished game."""
+def fill_contest(server: Server, played: list[list[tuple[list[str], dict[str, Any]]]], first: int = 1) -> None:
+    """Record the games in the contest's database as the scheduler records a finished game (rounds numbered from
+    ``first``)."""
     db = server.contest.db
     ids = {team.name: team.id for team in db.teams()}
-    for number, games in enumerate(played, 1):
+    for number, games in enumerate(played, first):
         now = 1000.0 + number
         with db.transaction() as tx:
             tables = [[(1, replay["seed"], [ids[name] for name in seats])] for seats, replay in games]
@@ -292,3 +293,27 @@ def test_the_pairs_of_a_tournament_folder(tmp_path: Path, capsys: Any) -> None:
     assert capsys.readouterr().out.splitlines()[0].startswith("from,to,both_ways,games,discards,taken,")
     assert main(["pairs", str(tmp_path / "nothing")]) == 2
     assert "no tournament here" in capsys.readouterr().err
+
+
+def test_the_consoles_report_of_pairs_reads_only_the_replays_of_games_finished_or_played_again_since(
+        colluding: Any, tmp_path: Path) -> None:
+    from mjarena.contest.export import pairs_report
+
+    server = Server(tmp_path / "contest", sorted(COLLUDING))
+    fill_contest(server, colluding[:10])  # 20 games
+    console(server)
+    kept = server.app.state.context.pairs
+    assert "20 finished games" in server.client.get("/admin/pairs").text and kept.read == 20
+    assert server.client.get("/admin/pairs.csv").status_code == 200 and kept.read == 20  # no result changed
+    fill_contest(server, colluding[10:12], first=11)  # 4 more
+    assert "24 finished games" in server.client.get("/admin/pairs").text and kept.read == 24
+    db = server.contest.db
+    before = kept.report(server.contest)
+    other = json.loads(db.replay(4) or "{}")
+    results = [{key: seat[key] for key in ("seat", "status", "reason", "detail", "rank", "points")}
+               for seat in other["seats"]]
+    with db.transaction() as tx:  # game 3 played again (another game's record, so that its counts change)
+        assert tx.replace_result(3, 2000.0, results, json.dumps(other))
+    assert server.client.get("/admin/pairs").status_code == 200 and kept.read == 25
+    after = kept.report(server.contest)
+    assert after == pairs_report(server.contest) and after["pairs"] != before["pairs"]  # as if every replay was read

@@ -274,3 +274,60 @@ def test_the_transcript_is_numbered_by_the_move_at_which_each_exchange_was_asked
             draws = [row["move"] for row in panel["rows"] if row["request"].startswith("2 ")]
             assert draws and all(view["steps"][move]["event"]["type"] == "draw" and
                                  view["steps"][move]["event"]["seat"] == panel["seat"] for move in draws)
+
+
+def test_peak_memory_per_game_goes_from_the_box_to_the_replay_the_statistics_and_the_teams_pages(
+        tmp_path: Path) -> None:
+    import json
+
+    from mjarena.contest.statistics import contest_statistics
+    from mjarena.replay import check
+
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    db = server.contest.db
+    game = server.games("red")[0]["id"]
+    replay = json.loads(db.replay(game) or "{}")
+    teams = {player["seat"]: player["team"] for player in replay["contest"]["players"]}
+    for seat in replay["seats"]:  # a program's peak, as its box measured it; none for an in-process house bot
+        assert (seat.get("peak_mib") or 0) > 1 if teams[seat["seat"]] else "peak_mib" not in seat
+    red = next(seat for seat in replay["seats"] if teams[seat["seat"]] == "red")
+    assert db.thinking_of(db.team("red").id, "peak_mib")[game] == red["peak_mib"]
+    stats = contest_statistics(server.contest)["red"]
+    assert 0 < stats["memory_per_game"] <= stats["memory_max"] and stats["memory_max"] >= red["peak_mib"]
+    page = server.client.get("/teams/red").text
+    assert f'{stats["memory_per_game"]:.1f} MiB (max {stats["memory_max"]:.1f} MiB)' in page
+    for seat in replay["seats"]:  # a replay made before the field stays valid
+        seat.pop("peak_mib", None)
+    check(replay)
+
+
+def test_the_consoles_replay_is_built_once_per_record_and_a_teams_page_reads_its_games_once(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import json
+
+    from mjarena.contest.db import Database
+
+    server = Server(tmp_path / "cup")
+    for team in TEAMS:
+        server.upload(team)
+    play_round(server)
+    console(server)
+    db, views = server.contest.db, server.app.state.context.views
+    game = server.games("red")[0]["id"]
+    first = server.client.get(f"/admin/replays/{game}")
+    assert first.status_code == 200 and 'id="mj-data"' in first.text and views.builds == 1
+    assert server.client.get(f"/admin/replays/{game}").text == first.text and views.builds == 1  # kept
+    replay = json.loads(db.replay(game) or "{}")
+    results = [{key: seat[key] for key in ("seat", "status", "reason", "detail", "rank", "points")}
+               for seat in replay["seats"]]
+    with db.transaction() as tx:  # played again: its new record is shown
+        assert tx.replace_result(game, 2000.0, results, json.dumps(replay))
+    assert server.client.get(f"/admin/replays/{game}").status_code == 200 and views.builds == 2
+    read: list[int] = []
+    games = Database.games
+    monkeypatch.setattr(Database, "games", lambda self, **kwargs: read.append(1) or games(self, **kwargs))
+    page = server.client.get("/teams/red")
+    assert page.status_code == 200 and f'href="/replays/{game}"' in page.text and len(read) == 1

@@ -105,6 +105,8 @@ def test_a_misbehaving_bot_is_recorded_and_the_others_play_on(mode: str, reason:
     result = run_match(bots, seed=21)
     bad = result.seats[3]
     assert (bad.status, bad.reason) == ("error", reason), bad.detail
+    if reason in ("memory", "crash"):  # the failed answer's peak memory is kept as the seat's peak of the game
+        assert bad.peak_mib is not None and bad.peak_mib > 0
     assert bad.rank == 4 and bad.points == 1
     assert all(seat.status in ("won", "in") for seat in result.seats[:3])
     assert result.events[-1].type == "end"

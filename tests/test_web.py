@@ -108,6 +108,17 @@ def test_timeline_marks_the_step_where_a_bot_crashed() -> None:
     assert view["steps"][mark["step"]]["errors"] == [mark]
 
 
+def test_the_viewer_opens_at_the_first_move_or_from_an_error_at_the_first_error() -> None:
+    data = run_match([*BOTS["noi2014"][:2], CRASHING_BOT, BOTS["noi2014"][3]], seed=4).to_json()
+    view = timeline(data)
+    first_move = next(i for i, e in enumerate(data["events"]) if e["type"] not in ("deal", "dice")) + 1
+    assert view["opening"] == first_move and view["steps"][first_move]["event"]["type"] == "draw"
+    assert view["steps"][first_move - 1]["event"]["type"] == "deal"  # the table just dealt is the step before
+    [mark] = view["errors"]
+    assert view["first_error"] == mark["step"] > first_move  # seat 2 crashes at its own first turn
+    assert timeline(run_match(BOTS["noi2014"], seed=7).to_json())["first_error"] is None
+
+
 class _FalseHu:
     def act(self, game: Any, seat: int, legal: Sequence[Action]) -> Action:
         return Action("hu") if game.decision.stage == "draw" else legal[-1]

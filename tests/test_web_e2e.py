@@ -128,7 +128,7 @@ def test_replay_step_through_to_the_end(page: Any, server: str, root: Path) -> N
     page.click("text=noi-crash.json")
     page.wait_for_selector("body[data-ready=replay]")
     start, last = _counter(page)
-    assert start > 0 and page.locator(".seat .hand .tile").count() == 52, "it opens on the table just dealt"
+    assert start > 0 and page.locator(".seat .hand .tile").count() == 53, "it opens at the first move (a draw)"
     page.keyboard.press("Home")
     assert _counter(page)[0] == 0
     crash_step = None
@@ -152,6 +152,10 @@ def test_replay_step_through_to_the_end(page: Any, server: str, root: Path) -> N
     page.keyboard.press("ArrowLeft")
     assert _counter(page)[0] == last - 1
     page.locator(f"#log li[data-step='{crash_step}']").click()
+    assert _counter(page)[0] == crash_step
+    page.goto(page.url.split("#")[0] + "#error")
+    page.reload()  # arriving from an error: it opens at the error's move
+    page.wait_for_selector("body[data-ready=replay]")
     assert _counter(page)[0] == crash_step
     page.keyboard.press("Home")
     page.select_option("#speed", "5")  # 8x
@@ -382,7 +386,7 @@ def test_the_ending_stays_hidden_until_the_last_move_unless_asked_for(page: Any,
     page.goto(f"{server}/replays/thupc.json")
     page.wait_for_selector("body[data-ready=replay]")
     step, last = _counter(page)
-    assert step < last  # it opens on the table just dealt
+    assert step < last  # it opens at the first move
     assert not page.locator("#outcome").is_visible() and not page.locator(".resultbox").is_visible()
     page.keyboard.press("End")
     assert page.locator("#outcome.now").is_visible() and page.locator(".resultbox").is_visible()

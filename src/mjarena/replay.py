@@ -53,6 +53,7 @@ class SeatOutcome:
     target: list[str] | None = None
     distance: int | None = None
     chance: int | None = None
+    peak_mib: float | None = None  # a program's peak resident memory over the game (left out of a replay if None)
 
 
 @dataclass
@@ -76,7 +77,8 @@ class MatchResult:
             "rules": self.rules,
             "seed": self.seed,
             "wall": [format_tile(kind, notation) for kind in self.wall],
-            "seats": [asdict(seat) for seat in self.seats],
+            "seats": [{key: value for key, value in asdict(seat).items() if value is not None or key != "peak_mib"}
+                      for seat in self.seats],
             "events": [event_dict(event, notation=notation) for event in self.events],
             "decisions": self.decisions,
             "transcripts": {str(seat): lines for seat, lines in self.transcripts.items()},
@@ -114,7 +116,7 @@ def load(path: str | Path) -> dict[str, Any]:
 _SEAT_KEYS: dict[str, tuple[type, ...]] = {
     "seat": (int,), "bot": (str,), "status": (str,), "reason": (str, type(None)), "detail": (str, type(None)),
     "rank": (int,), "points": (int, float), "target": (list, type(None)), "distance": (int, type(None)),
-    "chance": (int, type(None)),
+    "chance": (int, type(None)), "peak_mib": (int, float, type(None)),
 }
 _STATUSES = ("won", "in", "error")
 

@@ -54,7 +54,9 @@ class BotzoneAgent:
 
     ``transcript`` lists every exchange as ``(request, response, elapsed_ms, mode, debug, stderr)`` (``response``
     None and ``mode`` ``"error"`` when the bot failed; ``debug`` the answer's Botzone ``debug`` field, ``stderr``
-    the tail of the bot's standard error, when any); ``error`` is the :class:`AgentError` that ended its game.
+    the tail of the bot's standard error, when any); ``error`` is the :class:`AgentError` that ended its game;
+    ``peak_kib`` the bot's peak resident memory over the game in KiB (the most any answer reported; None when no
+    answer reported one, as a scripted bot's).
     ``protocol`` is the module of request and response strings: :mod:`mjarena.protocol.botzone` (NOI 2014) or
     :mod:`mjarena.protocol.baida`; each has ``requests_for``, ``stage_kind``, ``parse_response`` and ``check_pass``.
     """
@@ -67,6 +69,7 @@ class BotzoneAgent:
         self.error: AgentError | None = None
         self.seat: int | None = None
         self.closed = False
+        self.peak_kib: int | None = None
         self._cursor = 0  # events before this index have been told to the bot
 
     def __repr__(self) -> str:
@@ -117,6 +120,7 @@ class BotzoneAgent:
         try:
             reply = self.transport.ask(request.text)
         except AgentError as error:
+            self._note_memory(error.memory_kib)
             elapsed = (error.elapsed or 0.0) * 1000.0
             queued = error.queued
             self.transcript.append(Exchange(
@@ -125,11 +129,16 @@ class BotzoneAgent:
                 overloaded=error.overloaded or None,
             ))
             raise
+        self._note_memory(reply.memory_kib)
         queued_ms = None if reply.queued is None else reply.queued * 1000.0
         self.transcript.append(
             Exchange(request.text, reply.response, reply.elapsed_ms, reply.mode, reply.debug, reply.stderr, queued_ms)
         )
         return reply
+
+    def _note_memory(self, kib: int | None) -> None:
+        if kib:
+            self.peak_kib = max(self.peak_kib or 0, kib)
 
     def close(self) -> None:
         """Close the transport (kill the bot's process if it is kept running).  Safe to call twice."""

@@ -69,7 +69,8 @@ class AgentError(Exception):
     Optional context: ``request`` (the request being answered), ``elapsed`` (seconds of its own time spent on
     it), ``queued`` (seconds it waited for a busy machine's CPU on top of that; ``overloaded`` when that was much:
     a verdict reached while the judge's machine was overloaded), ``stderr``
-    (the tail of what a program wrote to its standard error).
+    (the tail of what a program wrote to its standard error), ``memory_kib`` (the program's peak resident memory
+    in KiB, when measured).
     """
 
     reason: str = "error"
@@ -84,6 +85,7 @@ class AgentError(Exception):
         stderr: str = "",
         queued: float | None = None,
         overloaded: bool = False,
+        memory_kib: int | None = None,
     ) -> None:
         super().__init__(reason, detail)
         self.reason = reason
@@ -93,13 +95,14 @@ class AgentError(Exception):
         self.stderr = stderr
         self.queued = queued
         self.overloaded = overloaded
+        self.memory_kib = memory_kib
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.detail}"
 
     def __reduce__(self) -> tuple[Any, ...]:
         extra = {"request": self.request, "elapsed": self.elapsed, "stderr": self.stderr, "queued": self.queued,
-                 "overloaded": self.overloaded}
+                 "overloaded": self.overloaded, "memory_kib": self.memory_kib}
         return (_rebuild, (type(self), self.reason, self.detail, extra))
 
 

@@ -63,9 +63,11 @@ __all__ = [
     "count_pairs",
     "exposures",
     "game_from_replay",
+    "merge_counts",
     "negative_binomial_tail",
     "pair_name",
     "pairs_csv",
+    "report_of_counts",
     "report_text",
     "stage_of",
 ]
@@ -398,7 +400,37 @@ def collusion_report(games: Iterable[TableGame], *, error_rate: float = ERROR_RA
     Holm adjustment over every row) and ``stands_out`` (``q`` at most ``error_rate``).  Rows come sorted
     by ``q``, then by the ratio of ``taken``, highest first; ``standing_out`` repeats the rows that stand out."""
     games = list(games)
-    counts = count_pairs(games)
+    return report_of_counts(count_pairs(games), len(games), error_rate=error_rate)
+
+
+def merge_counts(parts: Iterable[Mapping[tuple[str, str], PairCounts]]) -> dict[tuple[str, str], PairCounts]:
+    """The counts of several sets of games together, from each set's :func:`count_pairs` (in the games' order:
+    the same counts, in the same order, as counting all the games at once).
+
+    >>> one = count_pairs([TableGame(("a", "b", None, None), [{"type": "play", "seat": 0}])])
+    >>> merge_counts([one, one])["a", "b"] == count_pairs([TableGame(("a", "b", None, None),
+    ...                                                    [{"type": "play", "seat": 0}])] * 2)["a", "b"]
+    True
+    """
+    merged: dict[tuple[str, str], PairCounts] = {}
+    for part in parts:
+        for pair, counted in part.items():
+            into = merged.setdefault(pair, PairCounts())
+            into.games += counted.games
+            into.discards += counted.discards
+            into.claims += counted.claims
+            into.wins += counted.wins
+            for stage, values in counted.stages.items():
+                kept = into.stages.setdefault(stage, [0, 0, 0])
+                for index, value in enumerate(values):
+                    kept[index] += value
+    return merged
+
+
+def report_of_counts(counts: Mapping[tuple[str, str], PairCounts], games: int, *,
+                     error_rate: float = ERROR_RATE) -> dict[str, Any]:
+    """:func:`collusion_report` of ``games`` games whose pairs counted ``counts`` (:func:`count_pairs`, or
+    :func:`merge_counts` of counts kept game by game)."""
     teams = sorted({name for pair in counts for name in pair})
     expected: dict[str, dict[tuple[str, str], _Expected]] = {}
     dispersion: dict[str, float | None] = {}
@@ -439,7 +471,7 @@ def collusion_report(games: Iterable[TableGame], *, error_rate: float = ERROR_RA
         row["p"], row["q"], row["stands_out"] = float(f"{row['p']:.3g}"), float(f"{q:.3g}"), q <= error_rate
     rows.sort(key=lambda row: (2.0 if row["q"] is None else row["q"], -(row["taken_ratio"] or 0.0),
                                row["both_ways"], row["from"], row["to"]))
-    return {"games": len(games), "teams": teams, "error_rate": error_rate, "dispersion": dispersion, "pairs": rows,
+    return {"games": games, "teams": teams, "error_rate": error_rate, "dispersion": dispersion, "pairs": rows,
             "standing_out": [row for row in rows if row["stands_out"]]}
 
 

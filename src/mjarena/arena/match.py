@@ -101,6 +101,7 @@ def run_match(
             close = getattr(agent, "close", None)
             if close is not None:
                 close()
+    peaks = {seat: getattr(agent, "peak_kib", None) for seat, agent in enumerate(agents)}
     results = judge.rank(game, targets, {seat: reason for seat, (reason, _) in errors.items()})
     seats = []
     for result in sorted(results, key=lambda r: r.seat):
@@ -110,6 +111,7 @@ def run_match(
                 seat=result.seat, bot=bots[result.seat], status=result.status, reason=reason, detail=detail,
                 rank=result.rank, points=result.points, distance=result.distance, chance=result.chance,
                 target=[format_tile(k, judge.notation) for k in result.target] if result.target else None,
+                peak_mib=round(kib / 1024, 1) if (kib := peaks.get(result.seat)) else None,
             )
         )
     return MatchResult(judge.name, seed, list(wall), seats, list(game.events), decisions, transcripts)

@@ -285,8 +285,9 @@ class Transaction(SessionWrites):
         self._c.execute("DELETE FROM thinking WHERE game_id = ?", (game_id,))
         for result in results:
             if result.get("thinking") is not None:
-                self._c.execute("INSERT INTO thinking (game_id, seat, seconds, answers) VALUES (?, ?, ?, ?)",
-                                (game_id, result["seat"], result["thinking"], result.get("answers", 0)))
+                self._c.execute("INSERT INTO thinking (game_id, seat, seconds, answers, peak_mib) "
+                                "VALUES (?, ?, ?, ?, ?)", (game_id, result["seat"], result["thinking"],
+                                                           result.get("answers", 0), result.get("peak_mib")))
 
 
 class Database(SessionReads):
@@ -525,13 +526,19 @@ class Database(SessionReads):
         return {int(team_id): (int(count), float(total or 0.0), float(most or 0.0))
                 for team_id, count, total, most in rows}
 
-    def thinking_of(self, team_id: int) -> dict[int, float]:
-        """The seconds that team ``team_id`` thought in each of its finished games: ``{game id: seconds}``."""
+    def thinking_of(self, team_id: int, measure: str = "seconds") -> dict[int, float]:
+        """What team ``team_id`` used in each of its finished games that measured it: ``{game id: figure}``, of
+        ``measure`` ``seconds`` (thinking) or ``peak_mib`` (peak memory)."""
+        column = {"seconds": "k.seconds", "peak_mib": "k.peak_mib"}[measure]
         rows = self._rows(
-            "SELECT s.game_id, k.seconds FROM seats s JOIN games g ON g.id = s.game_id "
+            f"SELECT s.game_id, {column} FROM seats s JOIN games g ON g.id = s.game_id "
             "JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
-            "WHERE g.state = 'finished' AND s.team_id = ?", (team_id,))
-        return {int(game_id): float(seconds) for game_id, seconds in rows}
+            f"WHERE g.state = 'finished' AND s.team_id = ? AND {column} IS NOT NULL", (team_id,))
+        return {int(game_id): float(figure) for game_id, figure in rows}
+
+    def replay_marks(self) -> dict[int, float]:
+        """Each finished game's :meth:`replay_mark` (``{game id: mark}``), read without the replays."""
+        return dict(self._rows("SELECT id, COALESCE(replayed, finished) FROM games WHERE state = 'finished'"))
 
     def team_flags(self) -> dict[int, set[str]]:
         """``{team id: its flags}`` (:data:`TEAM_FLAGS`) of the teams that have any."""

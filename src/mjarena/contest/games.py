@@ -206,7 +206,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
          "detail": _relative(seat.detail), "rank": seat.rank, "points": seat.points,
-         **thinking(result.transcripts.get(seat.seat, []))}
+         "peak_mib": seat.peak_mib, **thinking(result.transcripts.get(seat.seat, []))}
         for seat in result.seats
     ]
     # the errors and standard error a bot wrote name its files relative to its folder, not where the server keeps it

@@ -17,7 +17,7 @@ keeps each uploaded file exactly as sent; ``DIR/builds/`` is the build cache (it
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -416,18 +416,19 @@ class Contest:
             teams[name] = {"first": first, "points": points, "versions": versions.get(name, [])}
         return {"rounds": list(range(1, last + 1)), "teams": teams}
 
-    def version_figures(self, team: str, exclude: Collection[int] = ()) -> dict[int, dict[str, Any]]:
+    def version_figures(self, team: str, exclude: Collection[int] = (),
+                        games: Sequence[Mapping[str, Any]] | None = None) -> dict[int, dict[str, Any]]:
         """For each version of ``team`` that has played: finished ``games``, ``points``, ``points_per_game``,
         ``errors`` (games in which it erred; ``error_kinds``: those by kind, as the console counts them), and its
         thinking time in seconds per game, on average and at most: ``thinking_per_game`` and ``thinking_max``
         (None for games recorded before thinking was kept);
-        ``exclude``: games left out (frozen ones)."""
+        ``exclude``: games left out (frozen ones); ``games``: :meth:`games` of ``team``, when read already."""
         from mjarena.contest.failures import kind_of
 
         found = self.db.team(team)
         thought = self.db.thinking_of(found.id) if found is not None else {}
         figures: dict[int, dict[str, Any]] = {}
-        for game in self.games(team):
+        for game in self.games(team) if games is None else games:
             for seat in game["players"]:
                 if seat["team"] != team or game["state"] != "finished" or game["id"] in exclude:
                     continue

@@ -115,6 +115,15 @@ def _thinking(mean: float | None, most: float | None) -> str:
     return "—" if mean is None else f"{_seconds(mean)} (max {_seconds(most)})"
 
 
+def _memory(mean: float | None, most: float | None) -> str:
+    """A team's peak memory per game: its mean, and its most in one game.
+
+    >>> _memory(12.34, 40.0), _memory(None, None)
+    ('12.3 MiB (max 40.0 MiB)', '—')
+    """
+    return "—" if mean is None or most is None else f"{mean:.1f} MiB (max {most:.1f} MiB)"
+
+
 def limits_text(limits: Mapping[str, Any]) -> str:
     """The limits in force, as the standings and the teams' pages show them (``Settings.limits_json``).
 
@@ -319,10 +328,12 @@ def statistics_table(stats: Mapping[str, Any] | None) -> str:
     rows = [("games", str(stats["games"])), ("wins (first place)", f'{stats["wins"]} ({stats["win_rate"]:.0%})'),
             ("average place", f'{stats["average_place"]:.2f}'), ("games with an error, by kind",
                                                                   escape(_errors_text(stats["errors"]))),
-            ("thinking per game", _thinking(stats["thinking_per_game"], stats["thinking_max"]))]
+            ("thinking per game", _thinking(stats["thinking_per_game"], stats["thinking_max"])),
+            ("peak memory per game", _memory(stats.get("memory_per_game"), stats.get("memory_max")))]
     body = "".join(f'<tr><th scope="row">{name}</th><td class="num">{value}</td></tr>' for name, value in rows)
     return (f'<section><h2>Statistics</h2><table class="list" id="statistics"><tbody>{body}</tbody></table>'
-            '<p class="muted">Over its finished games; memory is not measured per game.</p></section>')
+            '<p class="muted">Over its finished games; peak memory is its bots\' resident memory (the whole process '
+            'tree, as measured against the memory limit), the most in each game.</p></section>')
 
 
 def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, Any]],

@@ -134,13 +134,15 @@ ADDED_COLUMNS = (
     ("games", "replayed", "DOUBLE PRECISION"),
     ("seats", "planned_team_id", "INTEGER"),
     ("games", "node", "VARCHAR(255)"),
+    ("thinking", "peak_mib", "DOUBLE PRECISION"),
 )
 """Columns added to :data:`SCHEMA`'s tables after contests were made with them: ``(table, column, type)``, added
 to an older database when it is opened.  ``games.finished`` is when a game first finished (its place in time, for
 the freeze: it never moves); ``games.replayed`` when its result was last replaced by playing it again;
 ``seats.planned_team_id`` the team planned in a seat that a house bot played, the team disabled before the game
 started (``team_id`` is then NULL); ``games.node`` the machine that played a finished game (filled from the
-replays when the column is added to an older database)."""
+replays when the column is added to an older database); ``thinking.peak_mib`` a seat's peak resident memory in the
+game (MiB; NULL for games played before it was kept)."""
 
 TEAM_FLAGS = ("disabled", "hidden")
 """``disabled``: the team plays no more games (its results stay); ``hidden``: left out of the public standings."""

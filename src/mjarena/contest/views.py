@@ -72,11 +72,11 @@ class ViewCache:
                 self._kept.move_to_end(key)
         return found
 
-    async def get(self, key: Hashable, build: Callable[[], tuple[int, bytes]], *, client: str, now: float,
+    async def get(self, key: Hashable, build: Callable[[], tuple[int, bytes]], *, client: str | None, now: float,
                   ) -> tuple[int, bytes]:
         """The answer under ``key`` (its status and its gzip-compressed bytes), built by ``build()`` (its status and
-        bytes, in a worker thread) when not kept; 429 when ``client`` has had its builds for this minute.  Called
-        in the event loop (one loop per cache)."""
+        bytes, in a worker thread) when not kept; 429 when ``client`` has had its builds for this minute (None: the
+        organiser's console, not limited).  Called in the event loop (one loop per cache)."""
         found = self._kept_copy(key)
         if found is not None:
             return found
@@ -86,7 +86,7 @@ class ViewCache:
                 found = self._kept_copy(key)
                 if found is not None:
                     return found
-                if not self._limiter.allow(client, now=now):
+                if client is not None and not self._limiter.allow(client, now=now):
                     wait = max(1, round(self._limiter.retry_after(client, now=now)))
                     raise HTTPException(429, f"too many replays asked for: at most {self._limiter.count} a minute "
                                         f"that were not viewed before; try again in {wait} s",

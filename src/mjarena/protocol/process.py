@@ -320,6 +320,7 @@ class BotProcess:
         error.elapsed = elapsed
         error.queued = deadline.queued
         error.overloaded = overloaded
+        error.memory_kib = (child.peak_kib or None) if child is not None else None
         self.thinking += elapsed
         self._child = None
         self.error = error

@@ -28,7 +28,7 @@ from mjarena.table import Table, TimelineError
 from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
 
-__all__ = ["decision_steps", "describe", "seat_names", "tile_names", "timeline"]
+__all__ = ["decision_steps", "describe", "opening_step", "seat_names", "tile_names", "timeline"]
 
 def seat_names(rules: str) -> tuple[str, ...]:
     """How the rule set names its seats.
@@ -116,7 +116,9 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
 
     A discard's step carries ``effect``: what it did to the discarder's hand (:func:`_effect`).  ``distances``
     holds each seat's distance to a win after every step (seat 0 first, one value per step, None where the
-    hand is not whole: :mod:`mjarena.web.distances`).
+    hand is not whole: :mod:`mjarena.web.distances`).  ``opening`` is the step the viewer opens at (the first move:
+    :func:`opening_step`), ``first_error`` the step of the first error placed (where a link from an error opens;
+    None when there is none).
 
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
@@ -155,9 +157,12 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
     for mark in marks:
         if mark["step"] is not None:
             steps[mark["step"]].setdefault("errors", []).append(mark)
+    placed = [mark["step"] for mark in marks if mark["step"] is not None]
     return {
         "rules": judge.name,
         "seed": data.get("seed"),
+        "opening": opening_step(steps),
+        "first_error": min(placed, default=None),
         "seat_names": list(seat_names(judge.name)),
         "seats": [{key: seat.get(key) for key in ("seat", "bot", "status", "reason", "detail", "rank", "points")}
                   for seat in data["seats"]],
@@ -167,6 +172,19 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
         "steps": steps,
         "distances": [list(seat) for seat in zip(*distances, strict=True)],
     }
+
+
+def opening_step(steps: Sequence[dict[str, Any]]) -> int:
+    """The step the viewer opens at: the game's first move (the first event that is neither the deal nor the dice;
+    the table just dealt is the step before it), or the last step of a game that has none.
+
+    >>> opening_step([{"event": None}, {"event": {"type": "dice"}}, {"event": {"type": "deal"}},
+    ...               {"event": {"type": "draw"}}, {"event": {"type": "play"}}])
+    3
+    """
+    moves = (number for number, step in enumerate(steps)
+             if step.get("event") is not None and step["event"]["type"] not in ("deal", "dice"))
+    return next(moves, len(steps) - 1)
 
 
 def tile_names(rules: str) -> dict[int, str]:

@@ -128,7 +128,7 @@ def replay_of(context: ContestContext, game_id: int) -> dict[str, Any]:
     return json.loads(body)
 
 
-def packed(request: Request, answer: tuple[int, bytes]) -> Response:
+def packed(request: Request, answer: tuple[int, bytes], media_type: str = "application/json") -> Response:
     """A kept view (:mod:`mjarena.contest.views`): sent compressed to a client that accepts gzip."""
     status, body = answer
     headers = {"cache-control": "no-store", "vary": "accept-encoding"}
@@ -136,7 +136,7 @@ def packed(request: Request, answer: tuple[int, bytes]) -> Response:
         headers["content-encoding"] = "gzip"
     else:
         body = gzip.decompress(body)
-    return Response(body, status_code=status, media_type="application/json", headers=headers)
+    return Response(body, status_code=status, media_type=media_type, headers=headers)
 
 
 def client_of(request: Request) -> str:

@@ -14,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 
 from mjarena.arena.collusion import pairs_csv
 from mjarena.contest import admin_pages
-from mjarena.contest.export import pairs_report
+from mjarena.contest.handlers.api import packed
 from mjarena.contest.handlers.console_controls import console_view
 from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, note, posted
 from mjarena.contest.handlers.context import ContestContext, context_of
@@ -94,34 +94,34 @@ async def release_game(request: Request) -> Response:
 
 
 async def admin_replay(request: Request) -> Response:
-    """A finished game in the viewer as the organiser sees it: every seat's output."""
+    """A finished game in the viewer as the organiser sees it: every seat's output; built once per replay and kept
+    (:mod:`mjarena.contest.views`, not counted against any client's builds)."""
     logged_in(request)
-    db = context_of(request).db
+    context = context_of(request)
+    db = context.db
     raw_id = request.path_params["id"]
     game_id = ascii_number(raw_id)
-    body = db.replay(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
-    if game_id is None or body is None:
+    mark = db.replay_mark(game_id) if game_id is not None else None
+    if game_id is None or mark is None:
         raise HTTPException(404, f"no finished game {raw_id}")
 
-    def build() -> tuple[dict[str, Any] | None, str | None]:
+    def build() -> tuple[int, bytes]:
         from mjarena.web.library import UploadError, check_replay
 
         try:
-            return {"name": str(game_id), **check_replay(body.encode())}, None
+            view = {"name": str(game_id), **check_replay((db.replay(game_id) or "").encode())}
         except UploadError as error:
-            return None, f"this replay cannot be shown: {error}"
+            return 422, admin_pages.admin_replay_page(game_id, None, f"this replay cannot be shown: {error}").encode()
+        return 200, admin_pages.admin_replay_page(game_id, view).encode()
 
-    view, problem = await run_in_threadpool(build)
-    return html(admin_pages.admin_replay_page(game_id, view, problem), 200 if view is not None else 422)
+    answer = await context.views.get(("admin replay", game_id, mark), build, client=None, now=context.clock())
+    return packed(request, answer, "text/html; charset=utf-8")
 
 
 def report(context: ContestContext) -> dict[str, Any]:
-    """The report of pairs, made again only when the results changed (it reads every replay)."""
-    mark = context.db.results_mark()
-    cached = context.pairs_report
-    if cached.get("mark") != mark:
-        cached["report"], cached["mark"] = pairs_report(context.contest), mark
-    return cached["report"]
+    """The report of pairs, brought up to date when the results changed (:class:`mjarena.contest.pairs.KeptPairs`:
+    only the replays of the games finished or played again since are read)."""
+    return context.pairs.report(context.contest)
 
 
 async def pairs(request: Request) -> Response:

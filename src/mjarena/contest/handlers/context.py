@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mjarena.contest.auth import RateLimiter
+from mjarena.contest.pairs import KeptPairs
 from mjarena.contest.views import ViewCache
 
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ class ContestContext:
     """What the handlers share: ``contest`` (:class:`mjarena.contest.model.Contest`), ``clock`` (epoch
     seconds), ``judge`` (plays games again for the console; None: the console says it cannot), ``on_submission``
     (told of each stored upload: the builder's queue), ``uploads`` (each team's upload rate), ``views`` (the
-    replays' kept views), and what the pages keep between requests (the race chart, the report of pairs, the
-    node that played each game)."""
+    replays' kept views), and what the pages keep between requests (the race chart, ``pairs``: the report of
+    pairs, the node that played each game)."""
 
     contest: Contest
     clock: Callable[[], float] = time.time
@@ -55,7 +56,7 @@ class ContestContext:
     uploads: RateLimiter = field(init=False)
     views: ViewCache = field(default_factory=ViewCache)
     drawn_race: dict[str, Any] = field(default_factory=dict)
-    pairs_report: dict[str, Any] = field(default_factory=dict)
+    pairs: KeptPairs = field(default_factory=KeptPairs)
 
     def __post_init__(self) -> None:
         self.uploads = RateLimiter(self.contest.settings.uploads_per_minute, 60.0)

@@ -15,6 +15,7 @@ from mjarena.contest.disk import disk_notice
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.handlers.sessions import viewer_name
 from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_shown, shown_standings
+from mjarena.contest.model import game_json
 from mjarena.contest.public import frozen_games, hidden_from
 from mjarena.contest.statistics import contest_statistics
 from mjarena.untrusted import number as ascii_number
@@ -60,15 +61,21 @@ async def team_games(request: Request) -> Response:
     context = context_of(request)
     contest = context.contest
     name = request.path_params["name"]
-    if context.db.team(name) is None or hidden_from(contest, name, viewer_name(request)):
+    team = context.db.team(name)
+    if team is None or hidden_from(contest, name, viewer_name(request)):
         raise HTTPException(404, f"no team {name!r}")
     who = viewer_name(request)
-    games = await run_in_threadpool(lambda: masked(context, contest.games(name), who))
-    hidden = () if who == name else frozen_games(contest, context.clock())
-    figures = await run_in_threadpool(contest.version_figures, name, hidden)
-    stats = await run_in_threadpool(lambda: contest_statistics(contest, hidden, team=name))
-    return HTMLResponse(pages.team_games_page(name, games, who, versions_chart(name, figures),
-                                              context.settings.limits_json(), figures, stats.get(name)))
+
+    def view() -> str:  # the team's games read once, for its list, its versions' figures and its statistics
+        rows = context.db.games(states=("running", "finished"), team_id=team.id)
+        every = [game_json(game) for game in reversed(rows)]  # as Contest.games lists them
+        hidden = () if who == name else frozen_games(contest, context.clock())
+        figures = contest.version_figures(name, hidden, games=every)
+        stats = contest_statistics(contest, hidden, team=name, games=rows)
+        return pages.team_games_page(name, masked(context, every, who), who, versions_chart(name, figures),
+                                     context.settings.limits_json(), figures, stats.get(name))
+
+    return HTMLResponse(await run_in_threadpool(view))
 
 
 def results_view(context: ContestContext, who: str | None) -> str:

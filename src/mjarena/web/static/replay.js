@@ -235,12 +235,10 @@
     event.preventDefault();
     handler();
   });
-  // Open on the table just dealt (step 0 is the empty table before the deal), on the step in the address, or,
-  // for "#error" (a link from an error), on the first error's move.
-  const firstMove = steps.findIndex((item) => item.event && !["deal", "dice"].includes(item.event.type));
-  const firstError = view.errors.find((mark) => mark.step !== null);
-  const fromHash = location.hash === "#error" ? (firstError ? firstError.step : NaN)
+  // Open at the game's first move (view.opening: mjarena.web.timeline; step 0 is the empty table before the deal),
+  // on the step in the address, or, for "#error" (a link from an error), on the first error's move.
+  const fromHash = location.hash === "#error" ? (view.first_error ?? NaN)
     : location.hash.length > 1 ? Number(location.hash.slice(1)) : NaN;
-  go(Number.isInteger(fromHash) ? fromHash : Math.max(0, firstMove - 1));
+  go(Number.isInteger(fromHash) ? fromHash : view.opening);
   document.body.dataset.ready = "replay";
 })();
