@@ -1,0 +1,195 @@
+"""Gettext catalogs with the standard library alone: a ``.po`` file read, written as a ``.mo``, and checked.
+
+Babel extracts the messages and keeps the ``.po`` files (``make catalogs``); this module is what the package needs
+at install and at run time, where Babel may be missing: ``setup.py`` loads it by its path (it imports nothing of
+mjarena) to compile each catalog, and :mod:`mjarena.i18n` compiles a ``.po`` in memory when no ``.mo`` is there
+(an editable install).
+
+>>> entries = read_po('msgid ""\\nmsgstr "Content-Type: text/plain; charset=UTF-8\\\\n"\\n\\n'
+...                   '#, python-format\\nmsgid "%(n)s games"\\nmsgstr "%(n)s 局"\\n')
+>>> [(entry.msgid, entry.msgstr, entry.flags) for entry in entries[1:]]
+[('%(n)s games', ('%(n)s 局',), ('python-format',))]
+>>> import gettext, io
+>>> gettext.GNUTranslations(io.BytesIO(mo_bytes(entries))).gettext("%(n)s games")
+'%(n)s 局'
+>>> catalog_problems(read_po('msgid "Round %(n)s"\\nmsgstr "第 %(round)s 轮"\\n'))
+['line 1: "Round %(n)s": placeholders %(n)s in English, %(round)s in the translation']
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["CatalogError", "Entry", "catalog_problems", "compile_po", "mo_bytes", "placeholders", "read_po"]
+
+
+class CatalogError(ValueError):
+    """A ``.po`` file that cannot be read: the message names the line."""
+
+
+@dataclass
+class Entry:
+    """One message of a catalog: ``msgstr`` has one form, or one per plural form (``msgid_plural`` set)."""
+
+    msgid: str
+    msgstr: tuple[str, ...] = ("",)
+    msgid_plural: str | None = None
+    flags: tuple[str, ...] = ()
+    line: int = 0
+    comments: list[str] = field(default_factory=list)
+
+    @property
+    def fuzzy(self) -> bool:
+        return "fuzzy" in self.flags
+
+
+_KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*\")\s*$")
+
+
+def _unquote(text: str, line: int) -> str:
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, str):
+        raise CatalogError(f"line {line}: expected a quoted string, got {text[:40]!r}")
+    return value
+
+
+def read_po(text: str) -> list[Entry]:
+    """The entries of a ``.po`` file's text, the header (``msgid ""``) first when it has one; obsolete
+    (``#~``) entries left out; :class:`CatalogError` for a line that is not gettext's."""
+    entries: list[Entry] = []
+    current: dict[str, object] = {}
+    last: str | None = None
+    flags: list[str] = []
+    comments: list[str] = []
+
+    def finish() -> None:
+        nonlocal current, flags, comments, last
+        if "msgid" in current:
+            if "msgctxt" in current:
+                raise CatalogError(f"line {current['line']}: msgctxt is not supported")
+            forms = current.get("msgstr", {})
+            assert isinstance(forms, dict)
+            msgstr = tuple(forms[index] for index in sorted(forms)) or ("",)
+            entries.append(Entry(str(current["msgid"]), msgstr, current.get("msgid_plural"),  # type: ignore[arg-type]
+                                 tuple(flags), int(current["line"]), comments))  # type: ignore[call-overload]
+        current, flags, comments, last = {}, [], [], None
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#~"):
+            if not line:
+                finish()
+            continue
+        if line.startswith("#"):
+            if "msgid" in current and last is not None and last.startswith("msgstr"):
+                finish()
+            if line.startswith("#,"):
+                flags.extend(flag.strip() for flag in line[2:].split(",") if flag.strip())
+            else:
+                comments.append(line)
+            continue
+        if line.startswith('"'):
+            if last is None:
+                raise CatalogError(f"line {number}: a continued string with nothing to continue")
+            _append(current, last, _unquote(line, number))
+            continue
+        match = _KEYWORD.match(line)
+        if match is None:
+            raise CatalogError(f"line {number}: not a gettext line: {line[:60]!r}")
+        keyword, index, quoted = match.groups()
+        if keyword == "msgid" and "msgid" in current:
+            finish()
+        if keyword == "msgid":
+            current["line"] = number
+        key = f"msgstr[{index or 0}]" if keyword.startswith("msgstr") else keyword
+        last = key
+        _append(current, key, _unquote(quoted, number), start=True)
+    finish()
+    return entries
+
+
+def _append(current: dict[str, object], key: str, value: str, *, start: bool = False) -> None:
+    if key.startswith("msgstr["):
+        forms = current.setdefault("msgstr", {})
+        assert isinstance(forms, dict)
+        index = int(key[7:-1])
+        forms[index] = value if start else forms.get(index, "") + value
+    else:
+        current[key] = value if start else str(current.get(key, "")) + value
+
+
+def mo_bytes(entries: Iterable[Entry]) -> bytes:
+    """The GNU ``.mo`` file of ``entries``: untranslated and fuzzy ones left out (gettext then gives the English).
+
+    The layout is gettext's: a header of seven words, the tables of original and translated strings (length and
+    offset, sorted by original), then the strings themselves, each ending in NUL.
+    """
+    pairs = {}
+    for entry in entries:
+        if (entry.fuzzy and entry.msgid) or not any(entry.msgstr):
+            continue
+        key = entry.msgid if entry.msgid_plural is None else f"{entry.msgid}\0{entry.msgid_plural}"
+        pairs[key.encode()] = "\0".join(entry.msgstr).encode()
+    keys = sorted(pairs)
+    header = 7 * 4
+    originals_at = header
+    translations_at = originals_at + 8 * len(keys)
+    strings_at = translations_at + 8 * len(keys)
+    originals, translations, blob = [], [], b""
+    for key in keys:
+        originals.append((len(key), strings_at + len(blob)))
+        blob += key + b"\0"
+    for key in keys:
+        translations.append((len(pairs[key]), strings_at + len(blob)))
+        blob += pairs[key] + b"\0"
+    out = struct.pack("<7I", 0x950412DE, 0, len(keys), originals_at, translations_at, 0, 0)
+    for length, offset in originals + translations:
+        out += struct.pack("<2I", length, offset)
+    return out + blob
+
+
+def compile_po(po: Path, mo: Path) -> None:
+    """Write ``mo``, the compiled catalog of the ``.po`` file ``po``."""
+    mo.write_bytes(mo_bytes(read_po(po.read_text(encoding="utf-8"))))
+
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdifgr]|%[-#0 +]*\d*(?:\.\d+)?[sdifgr]|\{(\w*)[^{}]*\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The placeholders of a message, sorted: ``%(name)s``, ``%s`` and ``{name}`` (``%%`` and ``{{`` are
+    literal).
+
+    >>> placeholders("%(n)d games in {round}, 100%% done {{not this}}")
+    ['%(n)d', '{round}']
+    """
+    text = text.replace("%%", "").replace("{{", "").replace("}}", "")
+    return sorted(match.group(0) for match in _PLACEHOLDER.finditer(text))
+
+
+def catalog_problems(entries: Sequence[Entry]) -> list[str]:
+    """What is wrong with a translated catalog, one line each: a message without a translation (or only a fuzzy
+    one), or a translation whose placeholders differ from the English ones."""
+    problems = []
+    for entry in entries:
+        if not entry.msgid:
+            continue
+        where = f"line {entry.line}: {entry.msgid[:60]!r}".replace("'", '"')
+        if entry.fuzzy or not all(entry.msgstr):
+            problems.append(f"{where}: no translation" + (" (fuzzy)" if entry.fuzzy else ""))
+            continue
+        english = placeholders(entry.msgid)
+        for form in entry.msgstr:
+            translated = placeholders(form)
+            if translated != english and not (entry.msgid_plural and translated == placeholders(entry.msgid_plural)):
+                problems.append(f"{where}: placeholders {' '.join(english) or 'none'} in English, "
+                                f"{' '.join(translated) or 'none'} in the translation")
+    return problems
