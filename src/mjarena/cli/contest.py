@@ -65,6 +65,7 @@ def _log_cli(contest: Any, action: str, detail: str) -> None:
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
+    from mjarena.i18n import locale_of
 
     try:
         secret = None if args.secret is None else parse_secret(args.secret)
@@ -78,7 +79,8 @@ def _create(args: argparse.Namespace) -> int:
                             build_workers=args.build_workers, compile_wall=args.compile_wall,
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
-                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by)
+                            open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by,
+                            language=locale_of(args.language) or args.language)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -322,6 +324,8 @@ def add_parsers(sub: Any) -> None:
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
                         help="a team's sources and builds; an upload past it is refused (64)")
+    create.add_argument("--language", default="en", metavar="TAG",
+                        help="the pages' language for visitors who chose none: en or zh-CN (en)")
     create.add_argument("--json", action="store_true",
                         help='print {"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}')
     create.set_defaults(handler=_create)
