@@ -102,7 +102,7 @@ def _real_details() -> list[str]:
     game = judge.new_game(judge.shuffled_wall(2014))
     held = game.hands[0].counts
     missing = next(kind for kind in range(27) if held[kind] == 0)
-    for action in (Action("peng", 0), Action("play", missing)):
+    for action in (Action("peng", 0), Action("play", missing), Action("gang", missing), Action("hu")):
         why = why_illegal(judge, game, 0, action, game.decision.stage, game.decision.legal[0])
         details.append(f"'X' is not legal at this {game.decision.stage}: {why}")
     return details

@@ -177,7 +177,8 @@ def placeholders(text: str) -> list[str]:
 
 def catalog_problems(entries: Sequence[Entry]) -> list[str]:
     """What is wrong with a translated catalog, one line each: a message without a translation (or only a fuzzy
-    one), or a translation whose placeholders differ from the English ones."""
+    one), or a translation whose placeholders differ from the English ones (a placeholder may be used more or fewer
+    times, as the language's word order wants, but not left out nor made up)."""
     problems = []
     for entry in entries:
         if not entry.msgid:
@@ -186,10 +187,11 @@ def catalog_problems(entries: Sequence[Entry]) -> list[str]:
         if entry.fuzzy or not all(entry.msgstr):
             problems.append(f"{where}: no translation" + (" (fuzzy)" if entry.fuzzy else ""))
             continue
-        english = placeholders(entry.msgid)
+        english = sorted(set(placeholders(entry.msgid)))
         for form in entry.msgstr:
-            translated = placeholders(form)
-            if translated != english and not (entry.msgid_plural and translated == placeholders(entry.msgid_plural)):
+            translated = sorted(set(placeholders(form)))
+            if translated != english and not (entry.msgid_plural and
+                                              translated == sorted(set(placeholders(entry.msgid_plural)))):
                 problems.append(f"{where}: placeholders {' '.join(english) or 'none'} in English, "
                                 f"{' '.join(translated) or 'none'} in the translation")
     return problems

@@ -99,6 +99,21 @@ TEMPLATES = (
     N_("it is not its turn to discard: this is a claim on the discard %(tile)s"),
     N_("only the discarder's next player may %(action)s"),
     N_("PASS must name another player"),
+    N_("a %(verb)s of the discard %(tile)s needs two %(tile)s in the hand; it holds %(held)s"),
+    N_("an open %(verb)s of the discard %(tile)s needs three %(tile)s in the hand; it holds %(held)s"),
+    N_("an open %(verb)s of the discard %(tile)s needs three %(tile)s in the hand (or a PENG of %(tile)s); "
+       "it holds %(held)s"),
+    N_("a %(verb)s of %(tile)s needs four %(tile)s in the hand, or one and a PENG of it; it holds %(held)s"),
+    N_("a %(verb)s of %(tile)s needs four %(tile)s in the hand, or one and a PENG of it; it holds %(held)s "
+       "and has a PENG of it"),
+    N_("after the %(claim)s it would discard %(tile)s, which it does not hold"),
+    N_("after the %(claim)s it would discard %(tile)s, which it does not hold (the claim takes it)"),
+    N_("%(verb)s of %(tile)s"),
+    N_("no %(tile)s"),
+    N_("one %(tile)s"),
+    N_("two %(tile)s"),
+    N_("three %(tile)s"),
+    N_("four %(tile)s"),
 )
 """Every sentence a bot's ``detail`` is made of, in English (the catalog's msgids)."""
 
@@ -111,14 +126,29 @@ SUFFIXES = (
 ``; stderr:`` is followed by the bot's own standard error, never translated."""
 
 
+_VALUES = {"verb": r"[A-Z]+", "tile": r"[^\s;:,()]+", "code": r"-?\d+", "position": r"\d+"}
+"""What some placeholders can hold (any other: any text), so that a short sentence such as ``one %(tile)s`` is
+never read into a longer detail."""
+
+
+def _regex(template: str) -> str:
+    """The regular expression of a template: each placeholder a group, a repeated one its back-reference."""
+    pieces = re.split(r"%\((\w+)\)s", template)
+    regex, seen = "", set()
+    for index, piece in enumerate(pieces):
+        if index % 2 == 0:
+            regex += re.escape(piece)
+        elif piece in seen:
+            regex += f"(?P={piece})"
+        else:
+            seen.add(piece)
+            regex += f"(?P<{piece}>{_VALUES.get(piece, '.+?')})"
+    return regex + r"\Z"
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    compiled = []
-    for template in TEMPLATES:
-        pieces = re.split(r"%\((\w+)\)s", template)
-        regex = "".join(re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>.+?)"
-                        for index, piece in enumerate(pieces))
-        compiled.append((re.compile(regex + r"\Z", re.DOTALL), template))
+    compiled = [(re.compile(_regex(template), re.DOTALL), template) for template in TEMPLATES]
     # the longest templates first, so "no answer within 1 s: why" is not read as "no answer within 1 s: why s"
     return tuple(sorted(compiled, key=lambda pair: -len(pair[1])))
 
