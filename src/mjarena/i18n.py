@@ -18,14 +18,31 @@ The language of a page: the ``lang`` cookie (the switch on the pages sets it), e
 
 from __future__ import annotations
 
-import gettext
+import gettext as _gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
 from mjarena.catalogs import mo_bytes, read_po
 
-__all__ = ["COOKIE", "DEFAULT", "LOCALES", "N_", "format_datetime", "format_number", "html_lang", "locale_of",
-           "negotiate", "translator"]
+__all__ = [
+    "COOKIE",
+    "DEFAULT",
+    "LOCALES",
+    "N_",
+    "activated",
+    "active",
+    "format_datetime",
+    "format_number",
+    "gettext",
+    "html_lang",
+    "locale_of",
+    "negotiate",
+    "ngettext",
+    "translator",
+]
 
 DOMAIN = "mjarena"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -101,23 +118,23 @@ def html_lang(locale: str) -> str:
 
 
 @cache
-def translator(locale: str) -> gettext.NullTranslations:
+def translator(locale: str) -> _gettext.NullTranslations:
     """The translations of ``locale`` (``zh_CN``, or a tag such as ``zh-CN``): the compiled ``.mo`` when there is
     one, else the ``.po`` compiled in memory; English (the messages themselves) for ``en`` or a locale without a
     catalog."""
     chosen = locale_of(locale) or DEFAULT
     if chosen == DEFAULT:
-        return gettext.NullTranslations()
+        return _gettext.NullTranslations()
     folder = LOCALE_DIR / chosen / "LC_MESSAGES"
     mo, po = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
     if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as stream:
-            return gettext.GNUTranslations(stream)
+            return _gettext.GNUTranslations(stream)
     if po.is_file():
         import io
 
-        return gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
-    return gettext.NullTranslations()
+        return _gettext.GNUTranslations(io.BytesIO(mo_bytes(read_po(po.read_text(encoding="utf-8")))))
+    return _gettext.NullTranslations()
 
 
 def format_number(value: float, locale: str, digits: int = 0) -> str:
@@ -157,3 +174,40 @@ def format_datetime(epoch: float, locale: str, zone: str | None = None) -> str:
         return f"{moment.year}年{moment.month}月{moment.day}日 {moment:%H:%M:%S} ({named})"
     return f"{moment:%Y-%m-%d %H:%M:%S} {named}" if not zone else f"{moment:%Y-%m-%d %H:%M:%S} ({named})"
 
+
+
+_ACTIVE: ContextVar[str] = ContextVar("mjarena_locale", default=DEFAULT)
+
+
+def active() -> str:
+    """The locale of what is being written now (a request's, set by :func:`activated`; English outside one)."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def activated(locale: str) -> Iterator[str]:
+    """Write in ``locale`` inside the block (a web request's language, set by its middleware).
+
+    >>> with activated("zh-CN"):
+    ...     gettext("timeout"), active()
+    ('超时', 'zh_CN')
+    >>> gettext("timeout")
+    'timeout'
+    """
+    chosen = locale_of(locale) or DEFAULT
+    token = _ACTIVE.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _ACTIVE.reset(token)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the active locale (pages write ``_("Standings")`` with ``from mjarena.i18n import gettext as
+    _``)."""
+    return translator(_ACTIVE.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of ``singular``/``plural`` for ``count`` in the active locale."""
+    return translator(_ACTIVE.get()).ngettext(singular, plural, count)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from mjarena.i18n import N_, translator
+from mjarena.i18n import N_, active, translator
 
 __all__ = ["KIND_LABELS", "SUFFIXES", "TEMPLATES", "kind_label", "render"]
 
@@ -165,10 +165,12 @@ def _sentence(text: str, locale: str, depth: int = 0) -> str:
     return words.gettext(text) if text.strip() else text
 
 
-def render(detail: str | None, locale: str) -> str:
-    """A stored ``detail`` in the reader's language (``en`` gives it back as it is)."""
+def render(detail: str | None, locale: str | None = None) -> str:
+    """A stored ``detail`` in the reader's language (``en`` gives it back as it is; None: the active one,
+    :func:`mjarena.i18n.active`)."""
     if not detail:
         return detail or ""
+    locale = locale or active()
     words = translator(locale)
     head, stderr = detail, None
     marker = SUFFIXES[0][0]
@@ -182,7 +184,7 @@ def render(detail: str | None, locale: str) -> str:
     return text if stderr is None else text + words.gettext(marker) + stderr
 
 
-def kind_label(code: str | None, locale: str) -> str:
+def kind_label(code: str | None, locale: str | None = None) -> str:
     """The label of an error's code in the reader's language (an unknown code as it is).
 
     >>> kind_label("bad_output", "zh_CN"), kind_label("bad_output", "en"), kind_label("new_kind", "zh_CN")
@@ -191,4 +193,4 @@ def kind_label(code: str | None, locale: str) -> str:
     if not code:
         return ""
     label = KIND_LABELS.get(code)
-    return translator(locale).gettext(label) if label else code
+    return translator(locale or active()).gettext(label) if label else code
