@@ -79,6 +79,6 @@ clean:
 LOCALE := src/mjarena/locale
 catalogs: $(BIN)/python
 	$(BIN)/python -m pip install --quiet 'babel>=2.12'
-	$(BIN)/pybabel extract -F $(LOCALE)/babel.cfg -k N_ --no-wrap --sort-by-file --project mjarena \
+	$(BIN)/pybabel extract -F $(LOCALE)/babel.cfg -k N_ -k NC_:1c,2 --no-wrap --sort-by-file --project mjarena \
 		--copyright-holder "mjarena contributors" -o $(LOCALE)/mjarena.pot .
-	$(BIN)/pybabel update -D mjarena -i $(LOCALE)/mjarena.pot -d $(LOCALE) --no-wrap --no-fuzzy-matching
+	$(BIN)/pybabel update -D mjarena -i $(LOCALE)/mjarena.pot -d $(LOCALE) --no-wrap --no-fuzzy-matching --ignore-obsolete

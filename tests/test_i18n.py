@@ -41,7 +41,11 @@ def test_every_po_entry_survives_compilation():
     compiled = gettext.GNUTranslations(io.BytesIO(mo_bytes(entries)))
     assert compiled.info()["language"] == "zh_CN"
     for entry in entries[1:]:
-        assert compiled.gettext(entry.msgid) == entry.msgstr[0]
+        if entry.context is None:
+            assert compiled.gettext(entry.msgid) == entry.msgstr[0]
+        else:
+            assert compiled.pgettext(entry.context, entry.msgid) == entry.msgstr[0]
+    assert any(entry.context for entry in entries)
 
 
 def test_plural_forms_compile():
@@ -69,13 +73,13 @@ def locale_dir(tmp_path, monkeypatch):
 
 
 def test_an_editable_install_reads_the_po_and_an_installed_one_the_mo(locale_dir):
-    assert i18n.translator("zh-CN").gettext("timeout") == "超时"  # no .mo: the .po, compiled in memory
+    assert i18n.translator("zh-CN").gettext("did not exit") == "未退出"  # no .mo: the .po, compiled in memory
     i18n.translator.cache_clear()
     po = locale_dir / "mjarena.po"
     altered = locale_dir / "altered.po"
-    altered.write_text(po.read_text(encoding="utf-8").replace('msgstr "超时"', 'msgstr "超时了"'), encoding="utf-8")
+    altered.write_text(po.read_text(encoding="utf-8").replace('msgstr "未退出"', 'msgstr "没有退出"'), encoding="utf-8")
     compile_po(altered, locale_dir / "mjarena.mo")  # as setup.py's build step does
-    assert i18n.translator("zh_CN").gettext("timeout") == "超时了"
+    assert i18n.translator("zh_CN").gettext("did not exit") == "没有退出"
 
 
 def _real_details() -> list[str]:

@@ -48,12 +48,15 @@ def english_words(msgid: str) -> str:
 def glossary_problems(entries, rows) -> list[str]:
     """A translation without the glossary's word for a term its English uses, or with a word it says not to use."""
     problems = []
+    longest_first = sorted(rows, key=lambda row: -len(row[0]))
     for entry in entries:
         if not entry.msgid:
             continue
         prose = english_words(entry.msgid)
-        for term, chinese, avoided in rows:
-            if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", prose, re.IGNORECASE):
+        for term, chinese, avoided in longest_first:  # "Swiss draw" is checked, then no longer read as "draw"
+            found = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)
+            if found.search(prose):
+                prose = found.sub(" ", prose)
                 problems += [f"{entry.msgid!r}: {form!r} lacks {' or '.join(chinese)} for {term!r}"
                              for form in entry.msgstr if not any(word in form for word in chinese)]
             problems += [f"{entry.msgid!r}: {form!r} uses {word!r}, not {term!r}'s word"
@@ -107,13 +110,16 @@ def test_the_catalog_follows_the_glossary(catalog):
 
 
 def test_the_glossary_check_fails_on_a_made_up_catalog():
-    rows = [("GANG", ["杠"], ["槓"]), ("hand", ["手牌"], []), ("response", ["回应"], [])]
+    rows = [("GANG", ["杠"], ["槓"]), ("hand", ["手牌"], []), ("response", ["回应"], []), ("draw", ["摸牌"], []),
+            ("Swiss draw", ["抽签"], [])]
     made_up = read_po('msgid "GANG of %(tile)s"\nmsgstr "槓 %(tile)s"\n\nmsgid "the hand does not win"\n'
-                      'msgstr "不能和"\n\nmsgid "no \\"response\\" in %(hand)s"\nmsgstr "没有 \\"response\\""\n')
+                      'msgstr "不能和"\n\nmsgid "no \\"response\\" in %(hand)s"\nmsgstr "没有 \\"response\\""\n\n'
+                      'msgid "the Swiss draw"\nmsgstr "瑞士轮抽签"\n\nmsgid "a draw"\nmsgstr "抽签"\n')
     assert glossary_problems(made_up, rows) == [
         "'GANG of %(tile)s': '槓 %(tile)s' lacks 杠 for 'GANG'",
         "'GANG of %(tile)s': '槓 %(tile)s' uses '槓', not 'GANG''s word",
         "'the hand does not win': '不能和' lacks 手牌 for 'hand'",
+        "'a draw': '抽签' lacks 摸牌 for 'draw'",
     ]
 
 

@@ -14,12 +14,12 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from mjarena.contest.language import LanguageMiddleware, switch_language
-from mjarena.i18n import active, gettext
+from mjarena.i18n import active, pgettext
 from mjarena.verdicts import render
 
 
 def _page(request):  # a sync endpoint runs in a thread: the language goes with it
-    return PlainTextResponse(f"{active()} {gettext('timeout')} {render('exit code 3')}")
+    return PlainTextResponse(f"{active()} {pgettext('error kind', 'timeout')} {render('exit code 3')}")
 
 
 @pytest.fixture

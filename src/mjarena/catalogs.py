@@ -42,6 +42,7 @@ class Entry:
     flags: tuple[str, ...] = ()
     line: int = 0
     comments: list[str] = field(default_factory=list)
+    context: str | None = None
 
     @property
     def fuzzy(self) -> bool:
@@ -73,13 +74,14 @@ def read_po(text: str) -> list[Entry]:
     def finish() -> None:
         nonlocal current, flags, comments, last
         if "msgid" in current:
-            if "msgctxt" in current:
-                raise CatalogError(f"line {current['line']}: msgctxt is not supported")
             forms = current.get("msgstr", {})
             assert isinstance(forms, dict)
             msgstr = tuple(forms[index] for index in sorted(forms)) or ("",)
             entries.append(Entry(str(current["msgid"]), msgstr, current.get("msgid_plural"),  # type: ignore[arg-type]
-                                 tuple(flags), int(current["line"]), comments))  # type: ignore[call-overload]
+                                 tuple(flags), int(current["line"]), comments,  # type: ignore[call-overload]
+                                 current.get("msgctxt")))  # type: ignore[arg-type]
+        elif "msgctxt" in current:
+            raise CatalogError(f"line {current['line']}: a msgctxt without its msgid")
         current, flags, comments, last = {}, [], [], None
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -105,9 +107,9 @@ def read_po(text: str) -> list[Entry]:
         if match is None:
             raise CatalogError(f"line {number}: not a gettext line: {line[:60]!r}")
         keyword, index, quoted = match.groups()
-        if keyword == "msgid" and "msgid" in current:
+        if keyword in ("msgid", "msgctxt") and "msgid" in current:
             finish()
-        if keyword == "msgid":
+        if keyword in ("msgid", "msgctxt") and "line" not in current:
             current["line"] = number
         key = f"msgstr[{index or 0}]" if keyword.startswith("msgstr") else keyword
         last = key
@@ -127,7 +129,8 @@ def _append(current: dict[str, object], key: str, value: str, *, start: bool = F
 
 
 def mo_bytes(entries: Iterable[Entry]) -> bytes:
-    """The GNU ``.mo`` file of ``entries``: untranslated and fuzzy ones left out (gettext then gives the English).
+    """The GNU ``.mo`` file of ``entries``: untranslated and fuzzy ones left out (gettext then gives the English);
+    a message with a context (``msgctxt``) keyed as gettext's ``pgettext`` looks it up.
 
     The layout is gettext's: a header of seven words, the tables of original and translated strings (length and
     offset, sorted by original), then the strings themselves, each ending in NUL.
@@ -137,6 +140,8 @@ def mo_bytes(entries: Iterable[Entry]) -> bytes:
         if (entry.fuzzy and entry.msgid) or not any(entry.msgstr):
             continue
         key = entry.msgid if entry.msgid_plural is None else f"{entry.msgid}\0{entry.msgid_plural}"
+        if entry.context is not None:
+            key = f"{entry.context}\x04{key}"  # gettext's pgettext looks a message up so
         pairs[key.encode()] = "\0".join(entry.msgstr).encode()
     keys = sorted(pairs)
     header = 7 * 4
@@ -183,7 +188,8 @@ def catalog_problems(entries: Sequence[Entry]) -> list[str]:
     for entry in entries:
         if not entry.msgid:
             continue
-        where = f"line {entry.line}: {entry.msgid[:60]!r}".replace("'", '"')
+        where = f"line {entry.line}: {entry.msgid[:60]!r}".replace("'", '"') + (
+            f" ({entry.context})" if entry.context else "")
         if entry.fuzzy or not all(entry.msgstr):
             problems.append(f"{where}: no translation" + (" (fuzzy)" if entry.fuzzy else ""))
             continue

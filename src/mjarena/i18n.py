@@ -10,8 +10,10 @@ The language of a page: the ``lang`` cookie (the switch on the pages sets it), e
 
 >>> negotiate(None, "zh-CN,zh;q=0.9,en;q=0.8"), negotiate("en", "zh-CN"), negotiate(None, "fr, de", "zh_CN")
 ('zh_CN', 'en', 'zh_CN')
->>> translator("zh_CN").gettext("crash"), translator("en").gettext("crash")
-('崩溃', 'crash')
+>>> translator("zh_CN").gettext("did not exit"), translator("en").gettext("did not exit")
+('未退出', 'did not exit')
+>>> translator("zh_CN").pgettext("error kind", "memory")
+'内存超限'
 >>> html_lang("zh_CN"), html_lang("en")
 ('zh-CN', 'en')
 """
@@ -31,6 +33,7 @@ __all__ = [
     "COOKIE",
     "DEFAULT",
     "LOCALES",
+    "NC_",
     "N_",
     "activated",
     "active",
@@ -41,6 +44,7 @@ __all__ = [
     "locale_of",
     "negotiate",
     "ngettext",
+    "pgettext",
     "translator",
 ]
 
@@ -58,6 +62,16 @@ def N_(message: str) -> str:
 
     >>> N_("timeout")
     'timeout'
+    """
+    return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` (where one English word has two translations: ``memory`` the error kind,
+    ``memory`` the limit) for the catalog; :func:`pgettext` translates it.
+
+    >>> NC_("error kind", "memory")
+    'memory'
     """
     return message
 
@@ -189,10 +203,10 @@ def activated(locale: str) -> Iterator[str]:
     """Write in ``locale`` inside the block (a web request's language, set by its middleware).
 
     >>> with activated("zh-CN"):
-    ...     gettext("timeout"), active()
-    ('超时', 'zh_CN')
-    >>> gettext("timeout")
-    'timeout'
+    ...     gettext("did not exit"), pgettext("error kind", "timeout"), active()
+    ('未退出', '超时', 'zh_CN')
+    >>> gettext("did not exit")
+    'did not exit'
     """
     chosen = locale_of(locale) or DEFAULT
     token = _ACTIVE.set(chosen)
@@ -206,6 +220,11 @@ def gettext(message: str) -> str:
     """``message`` in the active locale (pages write ``_("Standings")`` with ``from mjarena.i18n import gettext as
     _``)."""
     return translator(_ACTIVE.get()).gettext(message)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in ``context`` (marked with :func:`NC_`) in the active locale."""
+    return translator(_ACTIVE.get()).pgettext(context, message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

@@ -25,13 +25,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from mjarena.i18n import N_, active, translator
+from mjarena.i18n import N_, NC_, active, translator
 
 __all__ = ["KIND_LABELS", "SUFFIXES", "TEMPLATES", "kind_label", "render"]
 
-KIND_LABELS = {"crash": N_("crash"), "timeout": N_("timeout"), "memory": N_("memory"),
-               "bad_output": N_("bad output"), "output_limit": N_("output limit"),
-               "illegal_action": N_("illegal action"), "false_hu": N_("false HU"), "other": N_("other")}
+KIND = "error kind"
+KIND_LABELS = {
+    "crash": NC_("error kind", "crash"),
+    "timeout": NC_("error kind", "timeout"),
+    "memory": NC_("error kind", "memory"),
+    "bad_output": NC_("error kind", "bad output"),
+    "output_limit": NC_("error kind", "output limit"),
+    "illegal_action": NC_("error kind", "illegal action"),
+    "false_hu": NC_("error kind", "false HU"),
+    "other": NC_("error kind", "other"),
+}
 """Each error's stable code (a seat's ``reason``, or a kind of :mod:`mjarena.contest.failures`) and its label."""
 
 STAGES = (N_("draw"), N_("discard"), N_("claim"), N_("target"))
@@ -193,4 +201,4 @@ def kind_label(code: str | None, locale: str | None = None) -> str:
     if not code:
         return ""
     label = KIND_LABELS.get(code)
-    return translator(locale or active()).gettext(label) if label else code
+    return translator(locale or active()).pgettext(KIND, label) if label else code
