@@ -50,6 +50,13 @@ def test_the_switch_keeps_the_choice_in_a_cookie(client):
     assert client.get("/", headers={"Accept-Language": "zh-CN"}).text.startswith("en ")
 
 
+def test_without_next_the_switch_goes_back_to_the_page_it_was_on(client):
+    answer = client.get("/lang/zh-CN", headers={"Referer": "http://testserver/teams/ada?x=1"}, follow_redirects=False)
+    assert answer.headers["location"] == "/teams/ada?x=1"
+    answer = client.get("/lang/zh-CN", headers={"Referer": "http://evil.example/x"}, follow_redirects=False)
+    assert answer.headers["location"] == "/"
+
+
 @pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "/\\evil.example", "rounds"])
 def test_the_switch_goes_back_only_to_the_site(client, target):
     answer = client.get("/lang/en", params={"next": target}, follow_redirects=False)

@@ -83,17 +83,30 @@ def safe_next(target: str | None) -> str:
     return target
 
 
+def _referring_path(request: Request) -> str | None:
+    """The path (and query) of the page of this site the visitor came from (its ``Referer``), or None."""
+    from urllib.parse import urlsplit
+
+    referer = urlsplit(request.headers.get("referer", ""))
+    if not referer.path or referer.netloc != request.headers.get("host", ""):
+        return None
+    return referer.path + (f"?{referer.query}" if referer.query else "")
+
+
 async def switch_language(request: Request) -> Response:
-    """``GET /lang/{tag}?next=PATH``: keep the language in the ``lang`` cookie and go back to ``PATH``."""
+    """``GET /lang/{tag}?next=PATH``: keep the language in the ``lang`` cookie and go back to ``PATH`` (without
+    one: to the page of the site the visitor came from, else the standings)."""
     chosen = locale_of(request.path_params.get("tag"))
-    response = RedirectResponse(safe_next(request.query_params.get("next")), status_code=303)
+    target = request.query_params.get("next") or _referring_path(request)
+    response = RedirectResponse(safe_next(target), status_code=303)
     if chosen is not None:
         response.set_cookie(COOKIE, html_lang(chosen), max_age=COOKIE_SECONDS, samesite="lax", httponly=True)
     return response
 
 
-def language_links(current: str, path: str) -> str:
-    """The switch: a link to each language, in its own name, back to ``path``; the current one marked.
+def language_links(current: str, path: str | None = None) -> str:
+    """The switch: a link to each language, in its own name, back to ``path`` (None: to the page it is on, read
+    from the ``Referer`` the site's own links send); the current one marked.
 
     >>> language_links("zh_CN", "/rounds")  # doctest: +NORMALIZE_WHITESPACE
     '<span class="languages"><a href="/lang/en?next=/rounds" hreflang="en" lang="en">English</a>
@@ -103,6 +116,6 @@ def language_links(current: str, path: str) -> str:
     for locale, name in LOCALES.items():
         tag = html_lang(locale)
         mark = ' aria-current="true"' if locale == current else ""
-        links.append(f'<a href="/lang/{tag}?next={escape(quote(safe_next(path), safe="/?=&"))}" hreflang="{tag}" '
-                     f'lang="{tag}"{mark}>{escape(name)}</a>')
+        back = "" if path is None else f'?next={escape(quote(safe_next(path), safe="/?=&"))}'
+        links.append(f'<a href="/lang/{tag}{back}" hreflang="{tag}" lang="{tag}"{mark}>{escape(name)}</a>')
     return f'<span class="languages">{" ".join(links)}</span>'
