@@ -139,3 +139,16 @@ def test_the_contest_s_default_language(tmp_path, capsys):
     assert Contest.open(tmp_path / "c").settings.language == "zh_CN"
     assert main(["contest", "create", str(tmp_path / "d"), "--language", "fr"]) != 0
     assert "--language fr: expected one of en, zh-CN" in capsys.readouterr().err
+
+
+def test_a_build_s_own_words_read_in_chinese_and_the_compiler_s_stay():
+    from mjarena.builds import load_toolchains
+    from mjarena.builds.builder import KEEP_NOTE
+    from mjarena.verdicts import render_build
+
+    java = next(chain for chain in load_toolchains().values() if chain.expect_message)
+    for message in (java.expect_message, KEEP_NOTE):
+        assert re.search(r"[\u4e00-\u9fff]", render_build(message, "zh_CN")), message
+        assert render_build(message, "en") == message
+    compiler = "Main.java:3: error: ';' expected"
+    assert render_build(compiler, "zh_CN") == compiler

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from mjarena.i18n import N_, NC_, active, translator
 
-__all__ = ["KIND_LABELS", "SUFFIXES", "TEMPLATES", "kind_label", "render"]
+__all__ = ["BUILD_TEMPLATES", "KIND_LABELS", "SUFFIXES", "TEMPLATES", "kind_label", "render", "render_build"]
 
 KIND = "error kind"
 KIND_LABELS = {
@@ -125,6 +125,22 @@ TEMPLATES = (
 )
 """Every sentence a bot's ``detail`` is made of, in English (the catalog's msgids)."""
 
+BUILD_TEMPLATES = (
+    N_("the compiler ran out of time: a compile may take %(wall)s s of wall-clock time and %(cpu)s s of CPU time, "
+       "and this one passed the %(which)s limit; %(note)s"),
+    N_("the compiler used more than %(limit)s MiB"),
+    N_("the build is too large: what the compiler writes may take at most %(size)s in the build folder (and "
+       "%(tmp)s MiB in /tmp, %(file)s MiB a file); %(note)s"),
+    N_("the compiler failed (exit code %(code)s)"),
+    N_("the compiler made no %(file)s"),
+    N_("the class holding main must be called Main (public class Main), in a file of any name"),
+    N_("this verdict is kept for this source: change the source to try again"),
+    N_("wall-clock"),
+    N_("CPU"),
+)
+"""The first line of a ``compile_error``'s message (:mod:`mjarena.builds.builder`), before the compiler's own
+output, which is never translated."""
+
 SUFFIXES = (
     (N_("; stderr:\n"), False),
     (N_(" (it was still waiting for input: read one line, not to the end of input; the judge keeps standard input "
@@ -156,7 +172,7 @@ def _regex(template: str) -> str:
 
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    compiled = [(re.compile(_regex(template), re.DOTALL), template) for template in TEMPLATES]
+    compiled = [(re.compile(_regex(template), re.DOTALL), template) for template in (*TEMPLATES, *BUILD_TEMPLATES)]
     # the longest templates first, so "no answer within 1 s: why" is not read as "no answer within 1 s: why s"
     return tuple(sorted(compiled, key=lambda pair: -len(pair[1])))
 
@@ -190,6 +206,26 @@ def render(detail: str | None, locale: str | None = None) -> str:
             head, tail = head[: -len(suffix)], words.gettext(suffix) + tail
     text = _sentence(head, locale) + tail
     return text if stderr is None else text + words.gettext(marker) + stderr
+
+
+def render_build(message: str | None, locale: str | None = None) -> str:
+    r"""A build's message in the reader's language: its first line, the judge's (:data:`BUILD_TEMPLATES`), rendered;
+    the compiler's output after it as it is.
+
+    >>> print(render_build("the compiler used more than 512 MiB\nbot.cpp:1: error: x", "zh_CN"))
+    编译器使用的内存超过 512 MiB
+    bot.cpp:1: error: x
+    >>> render_build("bot.cpp:1:1: error: expected ';'", "zh_CN")
+    "bot.cpp:1:1: error: expected ';'"
+    """
+    if not message:
+        return message or ""
+    first, newline, rest = message.partition("\n")
+    locale = locale or active()
+    for pattern, _template in _patterns():
+        if pattern.match(first):
+            return _sentence(first, locale) + newline + rest
+    return message
 
 
 def kind_label(code: str | None, locale: str | None = None) -> str:
