@@ -152,3 +152,15 @@ def test_a_build_s_own_words_read_in_chinese_and_the_compiler_s_stay():
         assert render_build(message, "en") == message
     compiler = "Main.java:3: error: ';' expected"
     assert render_build(compiler, "zh_CN") == compiler
+
+
+@pytest.mark.parametrize("detail", [
+    # a timeout on a busy machine, as docs/protocol.md's *Time* quotes one (the judge says how the time went)
+    "no answer within 1.000 s (1.028 s of its own time, 2.944 s of wall time of which 1.916 s waiting for a busy "
+    "machine's CPU)",
+    "no answer within 0.500 s: the thinking budget of 30 s for the game is used up (29.500 s over 50 answers) "
+    "(0.511 s)",
+])
+def test_how_the_time_went_reads_in_chinese(detail):
+    chinese = render(detail, "zh_CN")
+    assert not re.search(r"[A-Za-z]{3,}", chinese.replace("CPU", "")), chinese

@@ -53,6 +53,17 @@ TEMPLATES = (
     # the bot process (protocol.process)
     N_("no answer within %(seconds)s s"),
     N_("no answer within %(seconds)s s: %(why)s"),
+    N_("no answer within %(seconds)s s (%(spent)s)"),
+    N_("no answer within %(seconds)s s: %(why)s (%(spent)s)"),
+    N_("printed %(bytes)s bytes but neither exited nor printed the keep-running marker within %(seconds)s s "
+       "(%(spent)s)"),
+    N_("printed %(bytes)s bytes but neither exited nor printed the keep-running marker within %(seconds)s s: "
+       "%(why)s (%(spent)s)"),
+    # how the time went (protocol.bot_pipes.Deadline.spent)
+    N_("%(seconds)s s"),
+    N_("%(own)s s of its own time, %(wall)s s of wall time of which %(queued)s s waiting for a busy machine's CPU"),
+    N_("%(own)s s of its own time, %(wall)s s of wall time (the wall-clock cap) of which %(queued)s s waiting for "
+       "a busy machine's CPU"),
     N_("printed %(bytes)s bytes but neither exited nor printed the keep-running marker within %(seconds)s s"),
     N_("printed %(bytes)s bytes but neither exited nor printed the keep-running marker within %(seconds)s s: "
        "%(why)s"),
@@ -150,7 +161,9 @@ SUFFIXES = (
 ``; stderr:`` is followed by the bot's own standard error, never translated."""
 
 
-_VALUES = {"verb": r"[A-Z]+", "tile": r"[^\s;:,()]+", "code": r"-?\d+", "position": r"\d+"}
+_NUMBER = r"\d+(?:\.\d+)?"
+_VALUES = {"verb": r"[A-Z]+", "tile": r"[^\s;:,()]+", "code": r"-?\d+", "position": r"\d+", "seconds": _NUMBER,
+           "own": _NUMBER, "wall": _NUMBER, "queued": _NUMBER, "spent": r"[^()]+(?:\([^()]*\)[^()]*)?"}
 """What some placeholders can hold (any other: any text), so that a short sentence such as ``one %(tile)s`` is
 never read into a longer detail."""
 
