@@ -164,3 +164,11 @@ def test_a_build_s_own_words_read_in_chinese_and_the_compiler_s_stay():
 def test_how_the_time_went_reads_in_chinese(detail):
     chinese = render(detail, "zh_CN")
     assert not re.search(r"[A-Za-z]{3,}", chinese.replace("CPU", "")), chinese
+
+
+def test_an_error_kind_is_told_apart_from_the_same_english_word():
+    from mjarena.verdicts import KIND_LABELS, kind_label
+
+    labels = [kind_label(code, "zh_CN") for code in KIND_LABELS]
+    assert len(set(labels)) == len(labels)
+    assert kind_label("memory", "zh_CN") != i18n.translator("zh_CN").gettext("memory")  # 内存超限, not 内存
