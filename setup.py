@@ -25,6 +25,7 @@ class BuildPyWithCatalogs(build_py):
         if getattr(self, "editable_mode", False):
             return
         spec = importlib.util.spec_from_file_location("_mjarena_catalogs", Path("src/mjarena/catalogs.py"))
+        assert spec is not None and spec.loader is not None
         catalogs = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = catalogs  # its dataclasses look their module up there
         spec.loader.exec_module(catalogs)

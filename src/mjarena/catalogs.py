@@ -137,14 +137,14 @@ def mo_bytes(entries: Iterable[Entry]) -> bytes:
     The layout is gettext's: a header of seven words, the tables of original and translated strings (length and
     offset, sorted by original), then the strings themselves, each ending in NUL.
     """
-    pairs = {}
+    pairs: dict[bytes, bytes] = {}
     for entry in entries:
         if (entry.fuzzy and entry.msgid) or not any(entry.msgstr):
             continue
-        key = entry.msgid if entry.msgid_plural is None else f"{entry.msgid}\0{entry.msgid_plural}"
+        original = entry.msgid if entry.msgid_plural is None else f"{entry.msgid}\0{entry.msgid_plural}"
         if entry.context is not None:
-            key = f"{entry.context}\x04{key}"  # gettext's pgettext looks a message up so
-        pairs[key.encode()] = "\0".join(entry.msgstr).encode()
+            original = f"{entry.context}\x04{original}"  # gettext's pgettext looks a message up so
+        pairs[original.encode()] = "\0".join(entry.msgstr).encode()
     keys = sorted(pairs)
     header = 7 * 4
     originals_at = header
