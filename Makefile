@@ -42,7 +42,7 @@ toolchains:
 screenshots: $(BIN)/python browser
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	MJARENA_SCREENSHOTS=docs/screenshots MJARENA_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q tests/test_web_e2e.py \
-		tests/test_contest_e2e.py
+		tests/test_contest_e2e.py tests/test_contest_organiser_browser.py
 
 # Every benchmark prints ratios to an anchor measured in the same run and merges its figures into one JSON file
 # (benchmarks/results.json, the README's source); about 5 minutes on 2 cores.  Written whole or not at all.

@@ -162,7 +162,7 @@ def test_a_bot_error_is_re_raised_and_written_in_the_transcript() -> None:
     with pytest.raises(BotTimeout) as caught:
         agent.act(FakeGame([*dealt(1), Event("draw", 1, (8,))]), 1, [])
     assert caught.value is timeout and isinstance(caught.value, AgentError)
-    assert agent.transcript[-1] == ("2 W9", None, 1000.0, "error", None, None)
+    assert agent.transcript[-1] == ("2 W9", None, 1000.0, "error", None, None, None, None)
     assert bot.closed and agent.error is timeout
 
 

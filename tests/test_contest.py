@@ -501,7 +501,7 @@ def test_the_team_page_gives_each_versions_games_points_per_game_errors_and_time
     assert all(word in head for word in ("submitted", "games", "points per game", "errors"))
     row = page.split('<tr data-version="1">', 1)[1].split("</tr>", 1)[0]
     cells = [cell.split(">", 1)[1] for cell in row.split("</td>")[:-1]]
-    assert cells[0] == "v1" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells[1])
+    assert cells[0] == "v1" and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", cells[1])
     assert cells[4:7] == ["1", f"{mine[1]:.3f}", "0"]
     assert page.index('data-version="2"') < page.index('data-version="1"')  # newest first
 

@@ -142,6 +142,29 @@ def test_every_submission_with_its_source_and_build_log(server: Server) -> None:
     assert server.client.get("/admin/submissions/3").status_code == 404
 
 
+def test_the_organiser_builds_a_submission_or_a_teams_latest_again(server: Server, monkeypatch: Any,
+                                                                     capsys: Any) -> None:
+    """The console's Build again (a submission; a team's latest) and ``mjarena contest rebuild``: each compiles the
+    source afresh, its cached verdict dropped, and is written in the organiser's log."""
+    import mjarena.builds.builder as builder_module
+
+    server.upload("blue", b"def oops(:\n")
+    compiles: list[list[str]] = []
+    real_run = builder_module.run
+    monkeypatch.setattr(builder_module, "run", lambda argv, **kw: compiles.append(list(argv)) or real_run(argv, **kw))
+    csrf = console(server)
+    again = server.client.post("/admin/submissions/1/rebuild", data={"csrf": csrf}, follow_redirects=False)
+    assert again.status_code == 303 and again.headers["location"] == "/admin/submissions/1"
+    assert server.client.post("/admin/teams/blue/rebuild", data={"csrf": csrf}).status_code == 200
+    assert server.client.post("/admin/teams/nobody/rebuild", data={"csrf": csrf}).status_code == 404
+    assert main(["contest", "rebuild", str(server.contest.root), "--submission", "1"]) == 1
+    assert "compile_error" in capsys.readouterr().out
+    assert len([argv for argv in compiles if "version" not in " ".join(argv)]) >= 3, "compiled each time"
+    assert server.contest.db.submission(1).status == "compile_error"
+    logged = [entry for entry in server.contest.db.admin_log() if entry[1] == "rebuild"]
+    assert len(logged) == 3 and all("submission 1 (blue v1" in entry[2] for entry in logged)
+
+
 def test_a_game_played_again_from_its_record_replaces_its_result_in_one_transaction(server: Server) -> None:
     for team in TEAMS:
         server.upload(team)

@@ -239,3 +239,32 @@ def test_eviction_keeps_current_pinned_and_shared_builds_and_a_game_rebuilds_an_
     answer = run(program.argv, sandbox=Sandbox(kind="none"), readable=program.readable,
                  stdin=json.dumps({"requests": ["0 0"]}).encode() + b"\n", time_limit=10.0)
     assert b"red-v3 debug" in answer.stdout, answer.stderr
+
+
+def test_a_compile_out_of_time_on_a_busy_machine_is_tried_again_and_logged(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that the machine was too busy to compile (BuildBusy) stays pending and is queued again, each try
+    in the organiser's log; after the last try its verdict says so (and nothing was cached)."""
+    import mjarena.contest.building as building_module
+    from mjarena.builds import BuildBusy
+
+    def busy(path: Path, **_: Any) -> Any:
+        raise BuildBusy(f"{path.name}: the compiler ran out of time while the judge's machine was busy")
+
+    monkeypatch.setattr(building_module, "build_source", busy)
+    contest = make(tmp_path / "cup", ["a"])
+    submission = upload(contest, "a", BOT)
+    builder = Builder(contest, workers=1, retry=0.0)
+    queued: list[int] = []
+    monkeypatch.setattr(builder, "submit", queued.append)
+    for tries in range(1, building_module.BUSY_TRIES + 1):
+        builder.build(submission.id)
+        expected = "pending" if tries < building_module.BUSY_TRIES else "compile_error"
+        assert status(contest, submission).status == expected
+    deadline = time.monotonic() + 5
+    while len(queued) < building_module.BUSY_TRIES - 1 and time.monotonic() < deadline:
+        time.sleep(0.01)  # (the retries are timers)
+    assert queued == [submission.id] * (building_module.BUSY_TRIES - 1)
+    assert "machine was busy" in status(contest, submission).message
+    logged = [entry for entry in contest.db.admin_log() if entry[1] == "build busy"]
+    assert len(logged) == building_module.BUSY_TRIES

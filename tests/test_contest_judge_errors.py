@@ -241,6 +241,45 @@ def test_a_judge_fault_that_stays_holds_the_game_for_the_organiser(tmp_path: Pat
     assert server.client.post(f"/admin/games/{game.id}/release", data={"csrf": csrf}).status_code == 404
 
 
+def test_a_held_game_shows_each_judge_error_with_the_seat_whose_box_failed_and_the_one_before(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red's build is gone at every try: the game is held after 3 judge errors, and the console lists each with
+    the seat whose box failed (red's) and the seat whose box ran just before it, so that an organiser sees one
+    team behind repeated errors; the export lists the held game with its errors."""
+    server = four_teams(tmp_path)
+    key = build_key(server, "red", 1)
+    server.scheduler.executor = Meddling(lambda: remove(server.contest.root / "builds", key), times=None)
+    assert server.scheduler.step()
+    for _ in range(MAX_JUDGE_ERRORS):
+        server.scheduler.step()
+    (game,) = server.contest.db.games(round_no=1)
+    red = next(seat.seat for seat in game.seats if seat.team == "red")
+    before = {seat.seat: seat.team for seat in game.seats}.get(red - 1)  # the deal asks seats 0 to 3 in turn
+    errors = server.contest.db.judge_errors()
+    assert game.state == "held" and len(errors) == MAX_JUDGE_ERRORS
+    assert {(error.seat, error.team, error.after_seat, error.after_team) for error in errors} == {
+        (red, "red", red - 1 if red else None, before)}
+    console(server)
+    table = server.client.get("/admin").text.split('id="judge-errors"', 1)[1].split("</table>", 1)[0]
+    shown = f"seat {red} (red), " + (f"after seat {red - 1} ({before})" if red else "the first box of the game")
+    assert table.count(shown) == MAX_JUDGE_ERRORS and table.count(f'data-game="{game.id}"') == MAX_JUDGE_ERRORS
+    from mjarena.contest.export import results
+
+    (held,) = [entry for entry in results(server.contest)["games"] if entry["id"] == game.id]
+    assert held["state"] == "held" and [error["seat"] for error in held["judge_errors"]] == [red] * MAX_JUDGE_ERRORS
+    # once the contest is over, verify takes the held game as accounted for by its errors, and by nothing less
+    server.clock.now = 1000.0 + 11 * 60
+    data = results(server.contest)
+    out = tmp_path / "final.json"
+    out.write_text(json.dumps(data))
+    assert main(["contest", "verify", str(out)]) == 0
+    assert "1 held after judge errors" in capsys.readouterr().out
+    data["games"][0]["judge_errors"].pop()
+    out.write_text(json.dumps(data))
+    assert main(["contest", "verify", str(out)]) == 1
+    assert f"held with {MAX_JUDGE_ERRORS - 1} judge error(s) listed" in capsys.readouterr().err
+
+
 def _die(_: int) -> int:
     os._exit(3)
 

@@ -147,7 +147,7 @@ def test_the_rounds_open_only_when_enough_teams_have_a_bot(tmp_path: Path) -> No
     server.upload("blue")
     assert not server.scheduler.step() and server.contest.round_number() == 0
     standings = server.standings()
-    assert standings["waiting"] == {"ready": 2, "needed": 3}
+    assert standings["waiting"] == {"ready": 2, "needed": 3, "deadline": None}
     assert "The rounds open when 3 teams have a bot that builds: 2 have one." in server.client.get("/").text
     server.upload("green")
     assert play_round(server) == 1 and server.standings()["waiting"] is None
@@ -248,7 +248,7 @@ def test_a_freeze_hides_the_last_minutes_from_the_public_until_the_reveal(tmp_pa
     exported = json.loads(server.client.get("/admin/export.json").text)  # the organiser sees everything
     assert {row["team"]: (row["points"], row["games"]) for row in exported["rows"]} == full
     refused = server.client.post("/admin/window", data={"csrf": csrf, "action": "reveal"})
-    assert refused.status_code == 409 and "once the contest is finished" in refused.text
+    assert refused.status_code == 409 and "waiting for the window" in refused.text
     server.clock.now = 1700.0
     assert not server.scheduler.step()
     assert server.standings()["state"] == "finished" and server.standings()["frozen"] == {"since": 1300.0}

@@ -130,3 +130,11 @@ def test_the_organisers_day_in_chromium(live: Live, page: Any) -> None:  # noqa:
         assert row.locator("td").nth(2).bounding_box()["x"] < 390
     if shots:
         page.screenshot(path=str(Path(shots) / "contest-console-phone.png"), full_page=True)
+    # the standings on a phone: every column, the thinking time too, inside the screen (issue 44)
+    page.goto(url + "/")
+    fits = page.evaluate("(() => { const box = document.getElementById('standings'); "
+                         "return [box.scrollWidth, box.clientWidth]; })()")
+    assert fits[0] <= fits[1], fits
+    for cell in page.locator("#standings-table tbody tr td:last-child").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390, box

@@ -1,6 +1,8 @@
 """Imports point down: every module's imports under src/mjarena, read with ``ast`` (at the top of the file, inside
 functions and under ``TYPE_CHECKING`` alike), against the layer order of docs/architecture.md (read from its
-table, so the order is written once), and no two modules that import each other.
+table, so the order is written once), and no two modules that import each other.  And the package stays in
+pieces a reader can hold: no function or method over :data:`FUNCTION_LINES` lines (its nested functions
+counted in), no module over :data:`MODULE_LINES` but the ones :data:`LONG_MODULES` names, each with its reason.
 
 The checks themselves are tested on small made-up module graphs, so a check that could not fail would show.
 """
@@ -18,6 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PACKAGE = "mjarena"
+FUNCTION_LINES = 100
+MODULE_LINES = 600
+LONG_MODULES = {
+    "mjarena/hand/wild.py": "the wildcard enumerator: one table-driven search, read as a whole",
+}
 
 
 def layer_table(text: str) -> list[tuple[str, list[str]]]:
@@ -154,6 +161,36 @@ def unplaced(graph: Mapping[str, set[str]], layers: Sequence[tuple[str, Sequence
     return sorted(module for module in graph if rank_of(module, layers) is None)
 
 
+def long_functions(tree: ast.AST, where: str, limit: int = FUNCTION_LINES) -> list[str]:
+    """Each function or method of ``tree`` longer than ``limit`` lines (from its ``def`` to its last line, the
+    functions nested in it included), in words.
+
+    >>> code = "def short():\\n    pass\\nclass A:\\n    def long(self):\\n" + "        x = 1\\n" * 3
+    >>> long_functions(ast.parse(code), "a.py", limit=3)
+    ['a.py:4 long is 4 lines (at most 3)']
+    """
+    return [f"{where}:{node.lineno} {node.name} is {node.end_lineno - node.lineno + 1} lines (at most {limit})"
+            for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno is not None and node.end_lineno - node.lineno + 1 > limit]
+
+
+def long_modules(texts: Mapping[str, str], limit: int = MODULE_LINES,
+                 allowed: Mapping[str, str] = LONG_MODULES) -> list[str]:
+    """Each module (its path -> its text) longer than ``limit`` lines that ``allowed`` does not name, in words.
+
+    >>> long_modules({"a/x.py": "1\\n2\\n3\\n", "a/y.py": "1\\n", "a/z.py": "1\\n2\\n3\\n"}, 2, {"a/z.py": "why"})
+    ['a/x.py is 3 lines (at most 2)']
+    """
+    return [f"{path} is {len(text.splitlines())} lines (at most {limit})" for path, text in sorted(texts.items())
+            if len(text.splitlines()) > limit and path not in allowed]
+
+
+def package_texts(source: Path = SOURCE) -> dict[str, str]:
+    """Every Python module of the package: its path under ``src`` -> its text."""
+    return {path.relative_to(source).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted((source / PACKAGE).rglob("*.py"))}
+
+
 @pytest.fixture(scope="module")
 def layers() -> list[tuple[str, list[str]]]:
     found = layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
@@ -202,3 +239,35 @@ def later():
     assert imports_of("mjarena.x", ast.parse(code), modules) == set(modules)
     layers = [("top", ["mjarena.web", "mjarena.contest"]), ("middle", ["mjarena.arena"]), ("low", ["mjarena.x"])]
     assert len(upward_imports({"mjarena.x": imports_of("mjarena.x", ast.parse(code), modules)}, layers)) == 3
+
+
+def test_no_function_is_over_the_bound() -> None:
+    found = [problem for path, text in package_texts().items()
+             for problem in long_functions(ast.parse(text, path), path)]
+    assert found == [], "functions to split (tests/test_layers.py: FUNCTION_LINES):\n" + "\n".join(found)
+
+
+def test_no_module_is_over_the_bound() -> None:
+    texts = package_texts()
+    assert [path for path in LONG_MODULES if path not in texts] == [], "LONG_MODULES names a module that is gone"
+    found = long_modules(texts)
+    assert found == [], "modules to split (tests/test_layers.py: MODULE_LINES):\n" + "\n".join(found)
+
+
+def test_the_size_checks_see_nested_functions_and_methods() -> None:
+    """A long function made of short nested ones is long; a long method is long; async ones count too."""
+    code = "def outer():\n" + "".join(f"    def inner{n}():\n        pass\n" for n in range(3))
+    code += "class Page:\n    async def handler(self):\n" + "        x = 1\n" * 6
+    assert [line.split(" is ")[0] for line in long_functions(ast.parse(code), "m.py", limit=6)] == [
+        "m.py:1 outer", "m.py:9 handler"]
+    assert long_modules({"m.py": code}, limit=10, allowed={}) == ["m.py is 15 lines (at most 10)"]
+
+
+def test_an_import_up_inside_a_function_is_caught() -> None:
+    """The agent factory importing the environments inside a function, as it once did, is an import up."""
+    code = "def policy_agent():\n    from mjarena.env.policy_agent import PolicyAgent\n    return PolicyAgent\n"
+    modules = {"mjarena.env": 0, "mjarena.env.policy_agent": 0, "mjarena.agents.factory": 0}
+    graph = {"mjarena.agents.factory": imports_of("mjarena.agents.factory", ast.parse(code), modules)}
+    layers = [("environments", ["mjarena.env"]), ("agent factory", ["mjarena.agents.factory"])]
+    assert upward_imports(graph, layers) == [
+        "mjarena.agents.factory (agent factory) imports mjarena.env.policy_agent (environments)"]

@@ -392,6 +392,7 @@ def test_a_pool_has_at_most_61_workers_on_windows(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(os, "cpu_count", lambda: 128)
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)  # Windows has none: its CPUs are cpu_count's
     pool = LocalExecutor()
     pool.close()
     assert pool.workers == 61

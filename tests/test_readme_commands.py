@@ -97,11 +97,9 @@ def test_the_quick_readme_commands_run_as_written(tmp_path: Path) -> None:
         for word in words[1:]:
             argv += sorted(str(p.relative_to(tmp_path)) for p in tmp_path.glob(word)) if "*" in word and "/" in word \
                 else [word]
-        for _attempt in range(3):  # a bot's first answer past the 1 s limit on a loaded machine: the load's fault
-            done = subprocess.run([sys.executable, "-m", "mjarena.cli", *argv], cwd=tmp_path, input=stdin,
-                                  capture_output=True, text=True, timeout=300)
-            if done.returncode == 0 or "timeout: no answer within" not in done.stderr:
-                break
+        # once: a loaded machine's wait for a CPU is not the bots' time (RULINGS.md, "Limits per answer")
+        done = subprocess.run([sys.executable, "-m", "mjarena.cli", *argv], cwd=tmp_path, input=stdin,
+                              capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, f"{command}\n{done.stderr[-2000:]}"
         ran += 1
     assert ran >= 7

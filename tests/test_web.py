@@ -486,7 +486,7 @@ def test_waiting_requests_do_not_hold_threads() -> None:
 
 
 def test_the_game_routes_wait_on_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mjarena.web.app as app_module
+    import mjarena.web.handlers.play_pages as app_module
 
     sid = _start(client)
     used: list[Any] = []

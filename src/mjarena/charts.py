@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CHART_CSS", "PALETTE", "Series", "data_table", "line_chart", "nice_ticks", "stack"]
+__all__ = ["CHART_CSS", "PALETTE", "Series", "data_table", "line_chart", "nice_ticks", "series_style", "stack"]
 
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 """Okabe–Ito colours that stay apart under the common colour blindnesses (their yellow is left out: too pale on
@@ -314,11 +314,22 @@ def band_opacity(bands: int) -> float:
     return round(min(0.18, max(0.05, 0.5 / (bands + 1))), 3)
 
 
+def series_style(index: int) -> tuple[str, str, str]:
+    """The ``(colour, dash, shape)`` of the series drawn ``index``-th (:data:`PALETTE`, :data:`DASHES`,
+    :data:`SHAPES` in turn).
+
+    >>> series_style(0), series_style(7)
+    (('#0072B2', '', 'circle'), ('#0072B2', '8 4', 'circle'))
+    """
+    return PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)], SHAPES[index % len(SHAPES)]
+
+
 def _series_group(index: int, item: Series, frame: _Frame, hidden: bool, points_only: bool = False,
-                  opacity: float = 0.18) -> list[str]:
+                  opacity: float = 0.18, style: tuple[str, str, str] | None = None) -> list[str]:
     """One series: band (``opacity``), line, point markers and marks, in a ``chart-series`` group;
-    ``points_only``: the line is not stroked (its path and data stay) and every point has its marker."""
-    colour, dash, shape = PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)], SHAPES[index % len(SHAPES)]
+    ``points_only``: the line is not stroked (its path and data stay) and every point has its marker; ``style``:
+    its ``(colour, dash, shape)`` (default: :func:`series_style` of ``index``)."""
+    colour, dash, shape = style or series_style(index)
     last = f' data-last="{data_number(item.points[-1][1])}"' if item.points else ""
     classes = "chart-series chart-hidden" if hidden else "chart-series"
     out = [f'<g class="{classes}" data-series="{clean(item.name)}" data-colour="{colour}"{last}'
@@ -391,7 +402,8 @@ def _hit_rects(series: Sequence[Series], frame: _Frame) -> list[str]:
 
 
 def _legend(series: Sequence[Series], hidden: Collection[str], top: float, width: int,
-            points_only: Collection[str] = ()) -> tuple[list[str], float]:
+            points_only: Collection[str] = (), styles: Sequence[tuple[str, str, str]] | None = None
+            ) -> tuple[list[str], float]:
     """Legend items (swatch with dash and marker, then the name) in rows that fit ``width`` at
     :data:`PHONE_FONT`; returns the elements and the height used."""
     out, x, y, row = ['<g class="chart-legend">'], 8.0, top, PHONE_FONT + 10
@@ -400,7 +412,7 @@ def _legend(series: Sequence[Series], hidden: Collection[str], top: float, width
         need = 34 + _text_width(name) + 18
         if x > 8 and x + need > width - 8:
             x, y = 8.0, y + row
-        colour, dash = PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)]
+        colour, dash, shape = styles[index] if styles is not None else series_style(index)
         off = item.name in hidden
         dashing = f' stroke-dasharray="{dash}"' if dash else ""
         stroke = "none" if item.name in points_only else colour
@@ -408,7 +420,7 @@ def _legend(series: Sequence[Series], hidden: Collection[str], top: float, width
         out.append(f'<g class="chart-legend-item{" chart-off" if off else ""}" data-series="{clean(item.name)}"'
                    + (' opacity="0.45"' if off else "") + f"><title>{clean(item.name)}</title>"
                    f'<line x1="{x:.1f}" x2="{x + 28:.1f}" y1="{middle:.1f}" y2="{middle:.1f}" stroke="{stroke}" '
-                   f'stroke-width="2.5"{dashing}/>' + _shape(SHAPES[index % len(SHAPES)], x + 14, middle, colour, 3.5)
+                   f'stroke-width="2.5"{dashing}/>' + _shape(shape, x + 14, middle, colour, 3.5)
                    + f'<text x="{x + 34:.1f}" y="{middle:.1f}" dominant-baseline="middle" font-size="{FONT}" '
                    f'fill="#222">{clean(name)}</text></g>')
         x += need
@@ -439,7 +451,8 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
                hidden: Collection[str] = (),
                points_only: Collection[str] = (),
                css: bool = False,
-               chart_id: str | None = None) -> str:
+               chart_id: str | None = None,
+               styles: Sequence[tuple[str, str, str]] | None = None) -> str:
     """One ``<svg>`` element: a line per series over a shared x axis, with legend, axes and tick labels.
 
     ``hlines``: horizontal reference lines ``(y, label)``; ``vlines``: vertical ones ``(x, label)``, labelled
@@ -448,7 +461,8 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     series drawn hidden (class ``chart-hidden``, shown by removing it); ``points_only``: names of series drawn as
     markers without the line (a scatter of values whose order means little); ``css``: embed :data:`CHART_CSS` (for a
     standalone file; a page with ``style-src 'self'`` puts it in its style sheet instead); ``chart_id``: the id of
-    the ``<svg>`` (by default one derived from the content).  The ``<svg>`` carries ``data-x0 data-x1 data-left
+    the ``<svg>`` (by default one derived from the content); ``styles``: each series' ``(colour, dash, shape)``
+    (default: :func:`series_style` of its place in ``series``).  The ``<svg>`` carries ``data-x0 data-x1 data-left
     data-right`` (the x range and where it is drawn) so a script can place the marker for another x.
 
     >>> svg = line_chart([Series("x", [(0, 1.0), (1, 0.5)], marks=[(1, 0.5, "v2")])], title="T", x_label="n",
@@ -464,7 +478,7 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
     title_lines = _title_lines(title, width)
     extra = max(0, len(title_lines) - 1) * (PHONE_FONT + 6)  # a second line of title: the plot keeps its height
     frame = _frame(xs, ys, width, height + extra, len(title_lines))
-    legend, legend_height = _legend(series, set(hidden), height + extra, width, set(points_only))
+    legend, legend_height = _legend(series, set(hidden), height + extra, width, set(points_only), styles)
     total = height + extra + legend_height
     ident = chart_id or "chart-" + hashlib.sha1(f"{title}|{x_label}|{y_label}|{[s.name for s in series]}".encode(
         "utf-8", "replace")).hexdigest()[:10]
@@ -493,7 +507,8 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
                    f'pointer-events="none"/>')
     opacity = band_opacity(sum(1 for item in series if item.band and item.name not in hidden))
     for index, item in enumerate(series):
-        out += _series_group(index, item, frame, item.name in hidden, item.name in points_only, opacity)
+        out += _series_group(index, item, frame, item.name in hidden, item.name in points_only, opacity,
+                             styles[index] if styles is not None else None)
     if not any(item.points for item in series):
         out.append(f'<text class="chart-empty" x="{(frame.left + frame.right) / 2:.1f}" '
                    f'y="{(frame.top + frame.bottom) / 2:.1f}" text-anchor="middle" fill="#666">No data yet</text>')

@@ -118,10 +118,16 @@ class BotzoneAgent:
             reply = self.transport.ask(request.text)
         except AgentError as error:
             elapsed = (error.elapsed or 0.0) * 1000.0
-            self.transcript.append(Exchange(request.text, None, elapsed, "error", stderr=error.stderr or None))
+            queued = error.queued
+            self.transcript.append(Exchange(
+                request.text, None, elapsed, "error", stderr=error.stderr or None,
+                queued_ms=None if queued is None else queued * 1000.0,
+                overloaded=error.overloaded or None,
+            ))
             raise
+        queued_ms = None if reply.queued is None else reply.queued * 1000.0
         self.transcript.append(
-            Exchange(request.text, reply.response, reply.elapsed_ms, reply.mode, reply.debug, reply.stderr)
+            Exchange(request.text, reply.response, reply.elapsed_ms, reply.mode, reply.debug, reply.stderr, queued_ms)
         )
         return reply
 

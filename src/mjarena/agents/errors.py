@@ -13,7 +13,7 @@ Bots that run as programs fail in five ways, each its own class under :class:`Bo
 =====================  ================  ==========================================================
 class                  ``reason``        when
 =====================  ================  ==========================================================
-:class:`BotTimeout`    ``timeout``       no complete answer within the wall-time limit
+:class:`BotTimeout`    ``timeout``       no complete answer within the time limit (own time)
 :class:`BotCrash`      ``crash``         non-zero exit, killed by a signal, or a kept-running bot
                                          that exited before answering
 :class:`BotMemoryError`  ``memory``      peak memory above the limit, or died of an allocation failure
@@ -66,7 +66,9 @@ BOT_REASONS = ("timeout", "crash", "memory", "output_limit", "bad_output")
 class AgentError(Exception):
     """An agent failed to answer: ``reason`` is one word of the result vocabulary, ``detail`` says what happened.
 
-    Optional context: ``request`` (the request being answered), ``elapsed`` (seconds spent on it), ``stderr``
+    Optional context: ``request`` (the request being answered), ``elapsed`` (seconds of its own time spent on
+    it), ``queued`` (seconds it waited for a busy machine's CPU on top of that; ``overloaded`` when that was much:
+    a verdict reached while the judge's machine was overloaded), ``stderr``
     (the tail of what a program wrote to its standard error).
     """
 
@@ -80,6 +82,8 @@ class AgentError(Exception):
         request: str | None = None,
         elapsed: float | None = None,
         stderr: str = "",
+        queued: float | None = None,
+        overloaded: bool = False,
     ) -> None:
         super().__init__(reason, detail)
         self.reason = reason
@@ -87,12 +91,15 @@ class AgentError(Exception):
         self.request = request
         self.elapsed = elapsed
         self.stderr = stderr
+        self.queued = queued
+        self.overloaded = overloaded
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.detail}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        extra = {"request": self.request, "elapsed": self.elapsed, "stderr": self.stderr}
+        extra = {"request": self.request, "elapsed": self.elapsed, "stderr": self.stderr, "queued": self.queued,
+                 "overloaded": self.overloaded}
         return (_rebuild, (type(self), self.reason, self.detail, extra))
 
 
@@ -135,7 +142,7 @@ class _FixedBotError(BotError):
 
 
 class BotTimeout(_FixedBotError):
-    """No complete answer within the wall-time limit (reason ``timeout``)."""
+    """No complete answer within the time limit, in the bot's own time (reason ``timeout``)."""
 
     fixed_reason = "timeout"
 

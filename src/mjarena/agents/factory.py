@@ -10,7 +10,10 @@ tournament workers included; installed, or on ``PYTHONPATH``):
   ``__init__`` takes a ``seed``, else with no argument;
 - an object with an ``act`` method: that agent itself, for every seat that names it;
 - any other callable: a policy ``policy(observation, action_mask) -> action index`` over the observations of
-  :mod:`mjarena.env` (``pip install 'mjarena[rl]'``), played by :class:`mjarena.env.policy_agent.PolicyAgent`.
+  :mod:`mjarena.env` (``pip install 'mjarena[rl]'``), played by the class registered as the entry point
+  ``policy`` of the group ``mjarena.policy_players`` (``pyproject.toml`` registers
+  :class:`mjarena.env.policy_agent.PolicyAgent` there): the factory, a layer below the environments, never
+  imports them.
 
 >>> check_spec("builtin:greedy")
 >>> check_spec("python:mjarena.agents.builtin:GreedyAgent")
@@ -38,10 +41,12 @@ if TYPE_CHECKING:
     from mjarena.limits import Limits
     from mjarena.variants.base import Agent
 
-__all__ = ["BotSpecError", "check_spec", "make_agent"]
+__all__ = ["POLICY_PLAYERS", "BotSpecError", "check_spec", "make_agent", "policy_player"]
 
 BUILTIN = "builtin:"
 PYTHON = "python:"
+POLICY_PLAYERS = "mjarena.policy_players"
+"""The entry-point group of the classes that play a policy over observations: ``policy`` is the one used."""
 
 
 class BotSpecError(ValueError):
@@ -128,6 +133,21 @@ def _python_agent(target: Any, seed: int | None, rules: JudgeRules) -> Agent:
         return target(seed=seed) if takes_seed else target()
     if callable(getattr(target, "act", None)):
         return target
-    from mjarena.env.policy_agent import PolicyAgent  # here, not at the top: the environments need numpy ([rl])
+    player = policy_player()
+    return player(target, rules=rules.name, name=getattr(target, "__name__", "policy"))
 
-    return PolicyAgent(target, rules=rules.name, name=getattr(target, "__name__", "policy"))
+
+def policy_player() -> Any:
+    """The class that plays a policy: the entry point ``policy`` of :data:`POLICY_PLAYERS`, loaded when a spec
+    first names a policy (the environments it lives in need numpy, ``mjarena[rl]``); :class:`BotSpecError` when
+    no installed package registers one.
+
+    >>> policy_player().__name__  # mjarena.env.policy_agent registers itself in pyproject.toml
+    'PolicyAgent'
+    """
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=POLICY_PLAYERS, name="policy"):
+        return entry.load()
+    raise BotSpecError(f"no player of policies is installed (entry point 'policy' of {POLICY_PLAYERS}): "
+                       "install mjarena again, with pip install -e '.[rl]' or pip install 'mjarena[rl]'")

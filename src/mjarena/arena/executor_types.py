@@ -3,12 +3,13 @@ travel to another machine (:class:`Portable`), and the executors' errors."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from mjarena.agents.errors import JudgeError
 
-__all__ = ["Executor", "ExecutorClosed", "ExecutorUnavailable", "NodeFailure", "Portable"]
+__all__ = ["Executor", "ExecutorClosed", "ExecutorUnavailable", "NodeFailure", "Portable", "usable_cores"]
 
 T = TypeVar("T")
 
@@ -51,3 +52,19 @@ class Portable(Protocol):
     def relocated(self, places: Mapping[str, str]) -> Any:
         """The same task with each folder of ``places`` at its new place."""
         ...
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on: its affinity where the system gives one (``os.sched_getaffinity``: Linux;
+    a container or ``taskset`` may allow fewer than the machine has), else ``os.cpu_count()`` (macOS, Windows).
+
+    >>> usable_cores() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        try:
+            return max(1, len(affinity(0)))
+        except OSError:
+            pass
+    return os.cpu_count() or 1

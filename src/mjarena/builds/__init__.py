@@ -23,7 +23,7 @@ from mjarena.builds.builder import (
     compiler_version,
 )
 from mjarena.builds.cache import cache_root, disk_bytes, evict
-from mjarena.builds.errors import BuildError
+from mjarena.builds.errors import BuildBusy, BuildError
 from mjarena.builds.table import SOURCE_SUFFIXES, Toolchain, language_of, load_toolchains, toolchain_for
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "DEFAULT_WALL_LIMIT",
     "MAX_SOURCE_BYTES",
     "SOURCE_SUFFIXES",
+    "BuildBusy",
     "BuildError",
     "BuildResult",
     "Toolchain",

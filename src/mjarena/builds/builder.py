@@ -11,6 +11,14 @@ forever, and what it writes lands in a capped tmpfs before it is copied into the
 room is the source's doing: a ``compile_error`` kept in the cache like any other (a verdict made under smaller
 limits than the current ones is not reused), so that sending the same source again costs nothing.
 
+A compiler's time is its own, as a bot's is (RULINGS.md, "Limits per answer"): the wall-clock limit moves by the
+time its processes waited for a CPU (:func:`~mjarena.sandbox.run`), up to three times the limit, and the compiler
+runs at a lower priority (:data:`NICE`).  A compile that ran out of time while the machine was busy (it had less
+CPU time than nine tenths of its limit, and some task waited for a CPU over :data:`BUSY_SHARE` of the compile's
+time, by the kernel's pressure figure, or the compiler's own processes did) is the judge's failure, never the
+source's verdict: :class:`BuildBusy`, nothing kept, built again at the next try.  A compiler that had its time in
+CPU and still did not finish is the source's doing, however busy the machine.
+
 The user's file name never reaches a command line (uploaded sources are hostile): it appears only in messages,
 where it replaces the fixed name the compiler saw, and the build folder's path is removed from them.  The cache
 keeps a message in terms of the fixed name, and each build's result puts its own source's name in
@@ -32,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.builds.cache import WORK, cache_key, cache_root, discard, new_entry, publish, read_entry
-from mjarena.builds.errors import BuildError
+from mjarena.builds.errors import BuildBusy, BuildError
 from mjarena.builds.table import Toolchain, toolchain_for
 from mjarena.sandbox import RunResult, Sandbox, SandboxUnavailable, check, run
+from mjarena.sandbox.accounting import machine_waited
 from mjarena.sandbox.box import BOX_ENV
 
 __all__ = ["DEFAULT_MEMORY_MIB", "DEFAULT_OUTPUT_BYTES", "DEFAULT_WALL_LIMIT", "MAX_SOURCE_BYTES", "BuildResult",
@@ -51,6 +60,10 @@ DEFAULT_OUTPUT_BYTES = 16 << 20
 :func:`~mjarena.sandbox.build_output.output_cost`: 4 KiB blocks, one more per file)."""
 _ROOM_WORDS = (": No space left on device", ": File too large", "File size limit exceeded")
 """What a compiler says when it could not write (ENOSPC, EFBIG, SIGXFSZ): the build is over its cap."""
+NICE = 10
+"""How much lower than the judge's a compiler's priority is: a compile never slows a game's bots down."""
+BUSY_SHARE = 0.25
+"""A compile that ran out of time while something waited for a CPU for this share of its time: a busy machine."""
 _QUOTED = re.compile(r"^\s*\d*\s*\|")  # a line of the source that GCC quotes under its message
 MESSAGE_LINES = 60
 MESSAGE_CHARS = 6000
@@ -236,6 +249,7 @@ class _Verdict:
     message: str
     cacheable: bool = True
     limit: dict[str, Any] | None = None
+    busy: bool = False
 
 
 KEEP_NOTE = "this verdict is kept for this source: change the source to try again"
@@ -268,10 +282,17 @@ def _out_of_room(result: RunResult, output: str) -> bool:
 
 
 def _compile_verdict(toolchain: Toolchain, result: RunResult, work: Path, limits: _Limits, sandbox: Sandbox,
-                     ) -> _Verdict:
-    """The verdict of one compiler run."""
+                     waited: float = 0.0) -> _Verdict:
+    """The verdict of one compiler run; ``waited``: seconds during which the machine had a task waiting for a CPU
+    meanwhile (besides the compiler's own, ``result.queued``)."""
     output = (result.stderr + result.stdout).decode("utf-8", "replace")
     cpu = toolchain.compile_time_limit
+    starved = result.cpu < min(cpu, 0.9 * limits.wall)  # it had less CPU than its own time allowed it
+    if result.status == "timeout" and starved and max(waited, result.queued) > BUSY_SHARE * result.wall:
+        return _Verdict("compile_error", f"the compiler ran out of time while the judge's machine was busy (a "
+                        f"task waited for a CPU {max(waited, result.queued):.1f} s of the compile's "
+                        f"{result.wall:.1f} s): the judge's failure, not the source's; nothing was kept, it is "
+                        f"built again at the next try", cacheable=False, busy=True)
     if result.status == "timeout":
         which = "CPU" if result.cpu >= cpu else "wall-clock"
         return _Verdict("compile_error", f"the compiler ran out of time: a compile may take {limits.wall:g} s of "
@@ -340,12 +361,16 @@ def _compile(toolchain: Toolchain, data: bytes, folder: Path, sandbox: Sandbox, 
     if not toolchain.compile:
         return _Verdict("ok", ""), 0.0
     argv = _resolved(toolchain, toolchain.compile)
+    before = machine_waited()
     try:
         result = run(argv, sandbox=sandbox, cwd=work, time_limit=toolchain.compile_time_limit,
-                     wall_limit=limits.wall, memory_mib=toolchain.compile_memory_mib, build_output=limits.output)
+                     wall_limit=limits.wall, memory_mib=toolchain.compile_memory_mib, build_output=limits.output,
+                     nice=NICE)
     finally:
         _own(folder)
-    verdict = _compile_verdict(toolchain, result, work, limits, sandbox)
+    after = machine_waited()
+    waited = after - before if before is not None and after is not None else 0.0
+    verdict = _compile_verdict(toolchain, result, work, limits, sandbox, waited)
     if verdict.status != "ok":
         _empty(work)
     return verdict, result.wall
@@ -374,7 +399,7 @@ def toolchain_problem(toolchain: Toolchain, sandbox: Sandbox, root: Path, limits
             discard(folder)
         shown = f"sample{os.path.splitext(toolchain.source_name)[1]}"
         message = tidy_message(verdict.message, folder=folder / WORK, source_name=toolchain.source_name, shown=shown)
-        if verdict.limit is not None and verdict.limit["kind"] == "time":
+        if verdict.busy or (verdict.limit is not None and verdict.limit["kind"] == "time"):
             return f"{message}\n(the machine may be too busy now: nothing was kept, try again)"  # not remembered
         _working[toolchain, sandbox] = None if verdict.status == "ok" else message or "it failed without a message"
     return _working[toolchain, sandbox]
@@ -415,7 +440,8 @@ def build(
 
     A source the compiler rejects gives ``status == "compile_error"`` and the message (so does one whose compile
     runs out of time or passes the output cap: cached too); :class:`BuildError` when it cannot be built here at
-    all (no such file, too big, unknown suffix, toolchain or sandbox missing).
+    all (no such file, too big, unknown suffix, toolchain or sandbox missing), :class:`BuildBusy` when its compile
+    ran out of time on a busy machine (nothing kept: try again).
     """
     start = time.monotonic()
     limits = _Limits(DEFAULT_WALL_LIMIT if wall_limit is None else float(wall_limit),
@@ -471,6 +497,9 @@ def build(
     raw = verdict.message  # kept in terms of the fixed name: result() puts this source's own name in
     message = tidy_message(raw, folder=folder / WORK, source_name=toolchain.source_name,
                            shown=toolchain.source_name) if raw else ""
+    if verdict.busy:
+        discard(folder)
+        raise BuildBusy(f"{path}: {message}")
     if verdict.status != "ok":
         broken = toolchain_problem(toolchain, sandbox, root, limits)
         if broken is not None:

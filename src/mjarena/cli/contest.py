@@ -62,6 +62,13 @@ def _log_cli(contest: Any, action: str, detail: str) -> None:
         tx.log_admin(time.time(), action, f"{detail} (from the command line)")
 
 
+def _deadline(args: argparse.Namespace) -> float:
+    """``--opening-deadline``, or its default: a sixth of the window, at most 10 minutes."""
+    if args.opening_deadline is not None:
+        return float(args.opening_deadline)
+    return min(10.0, args.duration / 6) if args.duration > 0 else 0.0
+
+
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
@@ -80,6 +87,7 @@ def _create(args: argparse.Namespace) -> int:
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
                             open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by,
+                            opening=args.opening, opening_deadline=_deadline(args), name=args.name or "",
                             language=locale_of(args.language) or args.language)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
@@ -113,6 +121,31 @@ def _add_team(args: argparse.Namespace) -> int:
     _log_cli(contest, "add team", args.name)
     print(json.dumps({"team": args.name, "token": token}) if args.json else f"{args.name}: {token}")
     return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    """``contest rebuild DIR (--submission ID | --team NAME)``: build a submission (a team's latest) again here and
+    now (a compile that failed on a busy machine, say); logged in the organiser's log."""
+    from mjarena.contest.building import Builder, rebuild
+    from mjarena.contest.model import ContestError
+
+    if (args.submission is None) == (args.team is None):
+        return _fail("contest rebuild", "give one of --submission ID or --team NAME")
+    try:
+        contest = _open(args)
+        found = rebuild(contest, submission_id=args.submission, team=args.team)
+    except ContestError as error:
+        return _fail("contest rebuild", str(error))
+    Builder(contest, workers=1).build(found.id)
+    after = contest.db.submission(found.id)
+    status = after.status if after is not None else "gone"
+    what = f"submission {found.id} ({found.team} v{found.version})"
+    if status == "pending":  # its compile ran out of time on a busy machine again: nothing kept
+        print(f"{what}: the machine was too busy to compile it; try again later", file=sys.stderr)
+        return EXIT_COMPILE_ERROR
+    message = after.message if after is not None else ""
+    print(f"{what}: {status}" + (f"\n{message}" if message and status != "ok" else ""))
+    return 0 if status == "ok" else EXIT_COMPILE_ERROR
 
 
 def _rotate(args: argparse.Namespace) -> int:
@@ -249,9 +282,11 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"mjarena contest verify: {problem}", file=sys.stderr)
     if problems:
         return 1
-    games = sum(isinstance(game, dict) and game.get("state") == "finished" for game in data["games"])
-    print(f"verified: the secret matches its commitment; {games} game(s): walls, seats and results; "
-          f"the standings of {len(data['rows'])} team(s)")
+    games = sum(game["state"] == "finished" for game in data["games"])
+    held = sum(game["state"] == "held" for game in data["games"])
+    print(f"verified: the secret matches its commitment; {len(data.get('rounds') or ())} round(s): their tables "
+          f"as drawn; {games} game(s): walls, seats and results" + (f"; {held} held after judge errors" if held else "")
+          + f"; the standings of {len(data['rows'])} team(s)")
     return 0
 
 
@@ -284,7 +319,15 @@ def add_parsers(sub: Any) -> None:
     contest = sub.add_parser("contest", help="run a contest: teams submit bots, Swiss rounds, live standings",
                              description="A contest as a live service (docs/contest.md).")
     actions = contest.add_subparsers(dest="action", required=True, metavar="ACTION")
+    _add_create(actions)
+    _add_serve(actions)
+    _add_teams_and_window(actions)
+    _add_export_and_verify(actions)
+    _add_submit(sub)
 
+
+def _add_create(actions: Any) -> None:
+    """``mjarena contest create``: the contest's settings, each with its default."""
     create = actions.add_parser("create", help="make a contest in a new folder and print the tokens")
     create.add_argument("dir", metavar="DIR")
     create.add_argument("--team", action="append", metavar="NAME", help="a team (repeatable)")
@@ -308,7 +351,16 @@ def add_parsers(sub: Any) -> None:
                         help="freeze the public standings and race for the last MINUTES of the window, until "
                         "revealed after the end (console, or mjarena contest reveal) (0: never)")
     create.add_argument("--open-with", type=_open_with, default=1, metavar="N|all",
-                        help="the first round waits until N teams (or all) have a bot that builds (1)")
+                        help="with --opening first-build: the first round waits until N teams (or all) have a "
+                        "bot that builds (1)")
+    create.add_argument("--opening", choices=("together", "first-build"), default="together",
+                        help="together (default): the first round waits for every team's bot, up to "
+                        "--opening-deadline, and games with a house bot count for no team; first-build: the "
+                        "rounds open with --open-with teams, every game counts")
+    create.add_argument("--opening-deadline", type=float, metavar="MINUTES",
+                        help="with --opening together: minutes after the window opens when the first round opens "
+                        "with the teams that have a bot (default: a sixth of --duration, at most 10)")
+    create.add_argument("--name", metavar="TEXT", help="the contest's name on its results (default: the folder's)")
     create.add_argument("--secret", "--seed", metavar="HEX", dest="secret",
                         help="the secret that deals the walls, seats and Swiss draws: 32 or more hex digits "
                         "(default: 256 random bits); kept from the teams until the window closes")
@@ -317,9 +369,11 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--sandbox", choices=("bwrap", "none"), default="bwrap",
                         help="where bots and compilers run: bubblewrap (default) or a plain process")
     create.add_argument("--build-workers", type=int, default=2, metavar="N",
-                        help="builds at once; teams are served in turn, one build each at a time (2)")
+                        help="builds at once (at most half the cores); teams are served in turn, one build each "
+                        "at a time (2)")
     create.add_argument("--compile-wall", type=float, default=10.0, metavar="SECONDS",
-                        help="wall-clock time per compile, besides the toolchain's CPU limit (10)")
+                        help="a compile's own time (wall-clock time less its wait for a CPU, at most 5x in all), "
+                        "besides the toolchain's CPU limit (10)")
     create.add_argument("--build-output-mib", type=int, default=16, metavar="MIB",
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
@@ -330,11 +384,16 @@ def add_parsers(sub: Any) -> None:
                         help='print {"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}')
     create.set_defaults(handler=_create)
 
+
+def _add_serve(actions: Any) -> None:
+    """``mjarena contest serve``."""
     serve = actions.add_parser("serve", help="serve the contest and play its rounds")
     serve.add_argument("dir", metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine)")
     serve.add_argument("--port", type=int, default=8000, help="(8000)")
-    serve.add_argument("--workers", type=int, metavar="N", help="games at once (default: CPU count)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="games at once (default: the usable cores less those kept for compiles; more than the "
+                       "cores is said in the log: bots would wait for a CPU)")
     serve.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="local process pool (default) or Ray (pip install 'mjarena[ray]')")
     serve.add_argument("--public-url", action="append", metavar="URL",
@@ -344,6 +403,9 @@ def add_parsers(sub: Any) -> None:
                        help="pause the contest when its disk has less free (1024); resume it in the console")
     serve.set_defaults(handler=_serve)
 
+
+def _add_teams_and_window(actions: Any) -> None:
+    """``add-team``, ``rotate-token``, ``extend``, ``end`` and ``reveal``: what the console does, from the shell."""
     add = actions.add_parser("add-team", help="add a team and print its token")
     add.add_argument("dir", metavar="DIR")
     add.add_argument("name", metavar="NAME")
@@ -355,6 +417,13 @@ def add_parsers(sub: Any) -> None:
     rotate.add_argument("name", metavar="NAME")
     rotate.add_argument("--json", action="store_true")
     rotate.set_defaults(handler=_rotate)
+
+    again = actions.add_parser("rebuild", help="build a submission, or a team's latest, again (logged)")
+    again.add_argument("dir", metavar="DIR")
+    which = again.add_mutually_exclusive_group(required=True)
+    which.add_argument("--submission", type=int, metavar="ID", help="the submission's number (the console shows it)")
+    which.add_argument("--team", metavar="NAME", help="the team whose latest submission to build again")
+    again.set_defaults(handler=_rebuild)
 
     extend = actions.add_parser("extend", help="move the window's end MINUTES later (refused once it has ended)")
     extend.add_argument("dir", metavar="DIR")
@@ -372,6 +441,9 @@ def add_parsers(sub: Any) -> None:
     reveal.add_argument("dir", metavar="DIR")
     reveal.set_defaults(handler=_reveal)
 
+
+def _add_export_and_verify(actions: Any) -> None:
+    """``mjarena contest export`` and ``verify``."""
     export = actions.add_parser("export", help="the standings and games, as CSV or JSON; the report of pairs of "
                                                "teams (collusion), as CSV")
     export.add_argument("dir", metavar="DIR")
@@ -386,6 +458,9 @@ def add_parsers(sub: Any) -> None:
     verify.add_argument("export", metavar="EXPORT", help="the JSON of mjarena contest export, once it is finished")
     verify.set_defaults(handler=_verify)
 
+
+def _add_submit(sub: Any) -> None:
+    """``mjarena submit``: a team's upload from the shell."""
     submit = sub.add_parser("submit", help="upload a bot to a contest server and wait for its build",
                             description="Upload FILE (.c .cpp .pas .java .js .py) to the contest at URL; exit 0 "
                             "when it builds, 1 on a compile error, 3 when the server refuses it.")

@@ -115,6 +115,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from mjarena.agents.factory import BotSpecError, check_spec
     from mjarena.arena.match import run_match
+    from mjarena.arena.overload import Overload
     from mjarena.limits import Limits, check_budget, check_limits
     from mjarena.replay import save
     from mjarena.rulesets import judge_rules
@@ -153,6 +154,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
         _print_match(result, log=not args.quiet)
+    overload = Overload.of([result.transcripts], args.time_limit).line()
+    if overload is not None:  # the bots' verdicts stand on their own time; the figures are slower than they are
+        print(overload, file=sys.stderr)
     return 0
 
 

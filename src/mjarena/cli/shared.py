@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mjarena.arena.executor_types import usable_cores
+
 if TYPE_CHECKING:
     from mjarena.limits import Limits
     from mjarena.sandbox import Sandbox
@@ -170,20 +172,6 @@ def check_entrants(args: argparse.Namespace, labelled: Sequence[tuple[str, str]]
                          f"{describe(problems, labelled)}")
     print(f"mjarena {args.command}: pre-flight: {count}; --allow-broken: they play and err:\n"
           f"{describe(problems, labelled)}", file=sys.stderr)
-
-
-def usable_cores() -> int:
-    """The CPUs this process may run on: its affinity where the system gives one (``os.sched_getaffinity``: Linux;
-    a container or ``taskset`` may allow fewer than the machine has), else ``os.cpu_count()``."""
-    import os
-
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        try:
-            return max(1, len(affinity(0)))
-        except OSError:
-            pass
-    return os.cpu_count() or 1
 
 
 def game_workers(workers: int | None, executor: str) -> int | None:

@@ -272,6 +272,13 @@ def _cmd_pairs(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: Any) -> None:
     """Add ``tournament``, ``compare``, ``standings`` and ``pairs`` to the ``mjarena`` subparsers ``sub``."""
+    _add_tournament(sub)
+    _add_compare(sub)
+    _add_standings_and_pairs(sub)
+
+
+def _add_tournament(sub: Any) -> None:
+    """``mjarena tournament``."""
     tournament = sub.add_parser(
         "tournament",
         help="play a Swiss or round-robin tournament (resumable)",
@@ -310,6 +317,9 @@ def add_parsers(sub: Any) -> None:
                             help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     tournament.set_defaults(handler=_cmd_tournament)
 
+
+def _add_compare(sub: Any) -> None:
+    """``mjarena compare``."""
     compare_ = sub.add_parser(
         "compare",
         help="is bot A better than bot B? duplicate deals, intervals, a sequential test",
@@ -357,6 +367,9 @@ def add_parsers(sub: Any) -> None:
                           help="no progress on stderr (otherwise a bar on a terminal, a line every 5%% elsewhere)")
     compare_.set_defaults(handler=_cmd_compare)
 
+
+def _add_standings_and_pairs(sub: Any) -> None:
+    """``mjarena standings`` and ``mjarena pairs``: a tournament folder read again."""
     standings = sub.add_parser("standings", help="print the standings of a tournament folder",
                                epilog="example:\n  mjarena standings cup/ --json")
     standings.add_argument("dir", metavar="DIR")

@@ -79,7 +79,11 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
     if ended:
         actions = ""
         note = "the window has ended: a finished contest stays finished (no pause, resume or extension)"
-        if freeze.get("minutes") and freeze.get("revealed") is None:
+        if freeze.get("minutes") and freeze.get("revealed") is None and freeze.get("waiting"):
+            actions = (f'<span id="reveal-waits">Reveal the results once every game of the window has finished: '
+                       f'waiting for {escape(freeze["waiting"])}.</span>')
+            note += "; the public standings are frozen until you reveal them"
+        elif freeze.get("minutes") and freeze.get("revealed") is None:
             actions = action("reveal", "Reveal the results", confirm="Reveal the frozen results to everyone now?")
             note += "; the public standings are frozen until you reveal them"
     else:
@@ -104,6 +108,25 @@ def _window(state: str, start: float | None, end: float | None, paused_since: fl
             f'</p><p>{actions}</p></section>')
 
 
+def _boxes(error: Mapping[str, Any]) -> str:
+    """The seat whose box failed, and the seat whose box ran last before it (so that one team behind repeated
+    judge errors shows).
+
+    >>> _boxes({"seat": 2, "team": "red", "after_seat": 0, "after_team": None})
+    'seat 2 (red), after seat 0 (house)'
+    >>> _boxes({"seat": 1, "team": "red", "after_seat": None}), _boxes({"seat": None})
+    ('seat 1 (red), the first box of the game', '')
+    """
+    def named(seat: int, team: str | None) -> str:
+        return f"seat {seat} ({escape(team) if team is not None else 'house'})"
+
+    if error.get("seat") is None:
+        return ""
+    after = error.get("after_seat")
+    return named(error["seat"], error.get("team")) + (
+        ", the first box of the game" if after is None else f", after {named(after, error.get('after_team'))}")
+
+
 def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool) -> str:
     """The games the judge failed (not a bot), newest first; a held game with a button that plays it now."""
     if not errors:
@@ -120,11 +143,13 @@ def _judge_errors(errors: Sequence[Mapping[str, Any]], csrf: str, judging: bool)
         else:
             state = "held" if error["held"] else ""
         rows.append(f'<tr data-judge-error="{error["id"]}" data-game="{game}"><td>{game}</td>'
-                    f'<td class="num">{when(error["at"])}</td><td>{escape(error["what"])}</td><td>{state}</td></tr>')
+                    f'<td class="num">{when(error["at"])}</td><td>{escape(error["what"])}</td>'
+                    f'<td>{_boxes(error)}</td><td>{state}</td></tr>')
     return ('<section><h2>Judge errors</h2><p class="muted">Games the judge failed, not a bot: nothing is recorded '
             'against a team, and the game is played again from its start with the same wall and versions; after '
-            'repeated failures it is held here for you.</p><div class="scroll-x"><table class="list" '
-            'id="judge-errors"><thead><tr><th>game</th><th>when</th><th>what</th><th></th></tr></thead>'
+            'repeated failures it is held here for you. <i>box</i>: the seat whose box failed, and the seat whose box '
+            'ran before it.</p><div class="scroll-x"><table class="list" '
+            'id="judge-errors"><thead><tr><th>game</th><th>when</th><th>what</th><th>box</th><th></th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 
@@ -287,8 +312,9 @@ def submission_page(submission: Mapping[str, Any], source: str, csrf: str) -> st
     body = (f'<section><h2>#{s["id"]}: {escape(s["team"])} v{s["version"]} ({escape(s["language"])})</h2>'
             f'<p>Submitted {when(s["submitted"])} · build <span class="status-{escape(s["status"])}" '
             f'id="build-status">{escape(s["status"])}</span> · '
-            f'<a href="/admin/submissions/{s["id"]}/source">download the source</a></p>'
-            f'<h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
+            f'<a href="/admin/submissions/{s["id"]}/source">download the source</a> · '
+            + _form(f"/admin/submissions/{s['id']}/rebuild", csrf, "Build again", id_="rebuild")
+            + f'</p><h3>Build log</h3><pre class="message" id="build-log">{escape(s["message"]) or "—"}</pre>'
             f'<h3>Source</h3><pre class="source numbered" id="source-text">{_numbered(source)}</pre></section>')
     return _console(f"Submission {s['id']}", body, csrf)
 
@@ -393,11 +419,17 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
 
 
 def _count(row: Mapping[str, Any], measure: str) -> str:
+    """A pair's count against the field's expectation, and their ratio ("–" where nothing was expected: no ratio).
+
+    >>> _count({"hu": 2, "hu_expected": 0.0, "hu_ratio": 0.0}, "hu"), _count({"hu": 3, "hu_expected": 1.5,
+    ...                                                                       "hu_ratio": 2.0}, "hu")
+    ('2 <span class="muted">/ 0.0 –</span>', '3 <span class="muted">/ 1.5 ×2</span>')
+    """
     expected = row[f"{measure}_expected"]
     if expected is None:
         return f'{row[measure]} <span class="muted">/ —</span>'
     ratio = row[f"{measure}_ratio"]
-    times = f" ×{ratio:g}" if ratio is not None else ""
+    times = "" if ratio is None else " –" if not expected else f" ×{ratio:g}"
     return f'{row[measure]} <span class="muted">/ {expected:.1f}{times}</span>'
 
 
@@ -498,7 +530,8 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
         mine = [p for p in game["players"] if p["team"] == name]
         errors = "; ".join(f'{escape(p["reason"])}: {escape(p.get("detail") or "")}' for p in mine if p["reason"])
         action = _game_action(game, replaying, judging, csrf)
-        link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+        at_error = "#error" if errors else ""  # the viewer opens at the error's move
+        link = (f'<a href="/admin/replays/{game["id"]}{at_error}">{game["id"]}</a>' if game["state"] == "finished"
                 else f'{game["id"]} <span class="badge">{escape(game["state"])}</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
                     f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')
@@ -517,7 +550,9 @@ def admin_team_page(name: str, *, flags: Collection[str], submissions: Sequence[
     body = (f'{shown}<p><a href="/teams/{escape(quote(name, safe=""))}">Its public page</a></p>'
             f'<section><h2>State</h2><p>{" ".join(states)}</p><p class="muted">Disabling takes effect from the next '
             'round (a round in progress is played to its end).</p></section>'
-            f'<section><h2>Versions</h2>{versions_table}</section>'
+            f'<section><h2>Versions</h2>{versions_table}<p>'
+            + _form(f"/admin/teams/{quote(name, safe='')}/rebuild", csrf, "Build its latest again", id_="rebuild-team")
+            + '</p></section>'
             f'<section id="games"><h2>{heading}{every}</h2><p>{again}</p>{games_table}</section>')
     return _console(f"Team {name}", body, csrf)
 

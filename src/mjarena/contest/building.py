@@ -5,7 +5,12 @@
   floods the queue with slow builds holds one worker at most, and delays another team's build by at most one
   build's time (none while another worker is free).  Every compile has the contest's wall-clock limit
   (``compile_wall``) and output cap (``build_output_mib``) besides the toolchain's CPU and memory limits; running
-  out of time or room is a cached ``compile_error``, so sending the same source again costs nothing.
+  out of time or room is a cached ``compile_error``, so sending the same source again costs nothing.  A compile
+  that ran out of time while the machine was busy (:class:`~mjarena.builds.BuildBusy`) is the judge's failure:
+  nothing is kept, the organiser's log says so, and it is built again :data:`BUSY_RETRY_SECONDS` later, up to
+  :data:`BUSY_TRIES` tries; then its verdict says what happened (not kept in the cache either).
+- :func:`rebuild` has the organiser build a submission, or a team's latest, again (the console's *Build again*,
+  ``mjarena contest rebuild``): a verdict kept in the cache for its source is dropped first; logged.
 - After each build, :func:`evict` removes the successful builds of ``DIR/builds/`` that no game needs: a
   team's current bot (its newest submission that built), the submissions pinned in games not finished (running,
   or held after judge errors) or being played again by the organiser's *Play again*, and builds made or
@@ -34,18 +39,23 @@ from collections import deque
 from pathlib import Path
 
 from mjarena import builds
+from mjarena.builds.cache import remove
 from mjarena.contest.model import MIB, Contest, ContestError, build_room, upload_room
 from mjarena.contest.rows import Submission, Team
 from mjarena.contest.sources import build_scope, build_source, contest_sandbox
 
-__all__ = ["GRACE_SECONDS", "Builder", "QuotaError", "check_quota", "evict", "kept_keys", "store_submission",
-           "team_usage"]
+__all__ = ["BUSY_RETRY_SECONDS", "BUSY_TRIES", "GRACE_SECONDS", "Builder", "QuotaError", "check_quota", "evict",
+           "kept_keys", "rebuild", "store_submission", "team_usage"]
 
 log = logging.getLogger("mjarena.contest")
 
 GRACE_SECONDS = 60.0
 """A build made, or superseded by a newer one of its team, less than this long ago is never evicted: a game may
 be pinning it at this moment (the scheduler reads the current bots, then pins them)."""
+BUSY_TRIES = 3
+"""How many times a submission whose compile ran out of time on a busy machine is tried before its verdict says so."""
+BUSY_RETRY_SECONDS = 30.0
+"""How long after such a compile it is tried again."""
 _evicting = threading.Lock()
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -134,7 +144,7 @@ def evict(contest: Contest, now: float | None = None) -> list[str]:
 
 def store_submission(contest: Contest, team: Team, filename: str, language: str, raw: bytes) -> Submission:
     """Keep an upload (exactly its bytes) as the team's next version, pending its build; a :class:`QuotaError` (a
-    :class:`~mjarena.contest.model.ContestError`) when it and its build would pass the team's storage quota
+    :class:`~mjarena.contest.settings.ContestError`) when it and its build would pass the team's storage quota
     (checked again after evicting the builds no game needs)."""
     try:
         check_quota(contest, team, len(raw))
@@ -157,14 +167,47 @@ def store_submission(contest: Contest, team: Team, filename: str, language: str,
     return found
 
 
+def rebuild(contest: Contest, *, submission_id: int | None = None, team: str | None = None,
+            now: float | None = None) -> Submission:
+    """Make a submission (by id, or ``team``'s latest) pending again, to be built afresh; a verdict that the cache
+    keeps for its source (a ``compile_error``) is dropped first (a build that passed stays: games may be using
+    it).  Logged in the organiser's log.  :class:`ContestError` when there is no such submission.
+
+    The caller queues it (:meth:`Builder.submit`, or :meth:`Builder.build` at once)."""
+    db = contest.db
+    if submission_id is not None:
+        found = db.submission(submission_id)
+        if found is None:
+            raise ContestError(f"no submission {submission_id}")
+    else:
+        known = {row.name: row for row in db.teams()}
+        if team not in known:
+            raise ContestError(f"no team {team!r}")
+        mine = db.submissions(team_id=known[team].id)
+        if not mine:
+            raise ContestError(f"team {team!r} has sent no submission yet")
+        found = max(mine, key=lambda row: row.version)
+    if found.status == "compile_error":
+        key = _key_now(contest, found)
+        if key:
+            remove(contest.root / "builds", key)
+    with db.transaction() as tx:
+        tx.set_verdict(found.id, "pending", "")
+        tx.log_admin(time.time() if now is None else now, "rebuild",
+                     f"submission {found.id} ({found.team} v{found.version}, was {found.status})")
+    return found
+
+
 class Builder:
     """Builds submissions in ``workers`` threads (the contest's ``build_workers`` by default), fairly: teams are
     served in turn from their own queues, one build per team at a time (see the module's docstring).  Each
     verdict is recorded, then the builds no game needs are evicted."""
 
-    def __init__(self, contest: Contest, *, workers: int | None = None) -> None:
+    def __init__(self, contest: Contest, *, workers: int | None = None, retry: float = BUSY_RETRY_SECONDS) -> None:
         self.contest = contest
         self.workers = workers or contest.settings.build_workers
+        self.retry = retry
+        self._busy_tries: dict[int, int] = {}  # submission -> compiles that ran out of time on a busy machine
         self._ready = threading.Condition()
         self._queues: dict[int, deque[int]] = {}
         self._turns: deque[int] = deque()  # the teams waiting for a worker, in the order they are served
@@ -252,9 +295,14 @@ class Builder:
         if submission is None or submission.status != "pending":
             return
         settings = contest.settings
-        verdict = build_source(Path(submission.path), sandbox=contest_sandbox(settings),
-                               cache_dir=contest.root / "builds", wall_limit=settings.compile_wall,
-                               max_output_bytes=settings.build_output_mib * MIB)
+        try:
+            verdict = build_source(Path(submission.path), sandbox=contest_sandbox(settings),
+                                   cache_dir=contest.root / "builds", wall_limit=settings.compile_wall,
+                                   max_output_bytes=settings.build_output_mib * MIB)
+        except builds.BuildBusy as error:
+            self._retry_busy(submission, str(error))
+            return
+        self._busy_tries.pop(submission_id, None)
         with contest.db.transaction() as tx:
             tx.set_verdict(submission_id, verdict.status, verdict.message)
             tx.record_build(submission_id, verdict.key, time.time())
@@ -262,3 +310,19 @@ class Builder:
             evict(contest)
         except Exception:  # the build stands; the next eviction tries again
             log.exception("evicting old builds failed")
+
+    def _retry_busy(self, submission: Submission, why: str) -> None:
+        """A compile ran out of time on a busy machine: the organiser's log says so, and it is tried again later (at
+        most :data:`BUSY_TRIES` tries; then the verdict says what happened, kept nowhere but in the record)."""
+        tries = self._busy_tries[submission.id] = self._busy_tries.get(submission.id, 0) + 1
+        what = f"submission {submission.id} ({submission.team} v{submission.version}), try {tries} of {BUSY_TRIES}"
+        log.warning("build of %s: %s", what, why)
+        with self.contest.db.transaction() as tx:
+            tx.log_admin(time.time(), "build busy", f"{what}: the machine was too busy to compile it")
+            if tries >= BUSY_TRIES:
+                tx.set_verdict(submission.id, "compile_error", f"{why}\n(tried {tries} times; the organiser can "
+                               "build it again: the console's Build again, or mjarena contest rebuild)")
+        if tries < BUSY_TRIES:
+            timer = threading.Timer(self.retry, self.submit, [submission.id])
+            timer.daemon = True
+            timer.start()

@@ -16,12 +16,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mjarena.charts import Series, data_table, line_chart
+from mjarena.charts import DASHES, PALETTE, SHAPES, Series, data_table, line_chart
 
-__all__ = ["SHOWN_TEAMS", "gap_series", "race_chart", "versions_chart"]
+__all__ = ["SHOWN_TEAMS", "gap_series", "race_chart", "team_style", "versions_chart"]
 
 SHOWN_TEAMS = 10
 """Teams drawn at first on the standings' chart (the top ones); the others are a click away."""
+
+
+def team_style(identity: int) -> tuple[str, str, str]:
+    """The ``(colour, dash, shape)`` of the team with this identity (its place among every team of the contest,
+    hidden ones included, in the order they were added: 0, 1, ...): the same for the whole contest, and distinct
+    for the first 42 teams; two teams of one colour differ in dash and marker both.
+
+    >>> len({team_style(identity) for identity in range(42)}), team_style(0), team_style(7)
+    (42, ('#0072B2', '', 'circle'), ('#0072B2', '8 4', 'square'))
+    """
+    colours, dashes, shapes = len(PALETTE), len(DASHES), len(SHAPES)
+    turn = identity // colours
+    return PALETTE[identity % colours], DASHES[turn % dashes], SHAPES[(identity + turn) % shapes]
 
 
 def _figure(chart_id: str, svg: str, table: str, extra: str = "") -> str:
@@ -74,22 +87,25 @@ def race_chart(history: Mapping[str, Any], order: Sequence[str], *, shown: int =
     """Points after each round, a line per team, then each team's points minus the leader's (``order``: the
     standings' order: the first ``shown`` drawn, the others hidden behind a button that ``contest.js`` wires).
 
-    Each team keeps its colour, dash and marker for the whole contest: the series follow ``teams`` (the teams in
-    the order they were added; by default ``order``), not the ranking, and a team that has not played yet keeps
-    its place with an empty line."""
-    fixed = [name for name in (teams if teams is not None else order) if name in set(order)]
+    Each team keeps its colour, dash and marker for the whole contest (:func:`team_style` of its place in
+    ``teams``: every team in the order they were added, hidden ones too; by default ``order``), whatever the
+    ranking and whoever is hidden; a team that has not played yet keeps its place with an empty line."""
+    every = list(teams if teams is not None else order)
+    identity = {name: index for index, name in enumerate(every)}
+    fixed = [name for name in every if name in set(order)]
+    styles = [team_style(identity[name]) for name in fixed]
     played = {item.name: item for item in race_series(history, fixed)}
     series = [played.get(name, Series(name, [])) for name in fixed]
     top = set(order[:shown])
     hidden = {item.name for item in series if item.name not in top or not item.points}
     svg = line_chart(series, title="Points after each round", x_label="round", y_label="points", hidden=hidden,
-                     chart_id="race")
+                     chart_id="race", styles=styles)
     table = data_table([item for item in series if item.points],
                        caption="Points after each round (a version's first round marked)", x_label="round",
                        y_label="points")
     gaps = gap_series(history, fixed)
     gap_svg = line_chart(gaps, title="Points minus the leader's after each round", x_label="round",
-                         y_label="points behind", hidden=hidden, chart_id="race-gap")
+                         y_label="points behind", hidden=hidden, chart_id="race-gap", styles=styles)
     gap_table = data_table([item for item in gaps if item.points], caption="Points minus the leader's after each "
                            "round", x_label="round", y_label="points behind")
     drawn = sum(1 for item in series if item.points)

@@ -29,12 +29,14 @@ import contextlib
 import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.contest.db_sessions import SessionReads, SessionWrites
 from mjarena.contest.rows import GameRow, JudgeErrorRow, Message, SeatRow, Submission, Team
-from mjarena.contest.schema import GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
+from mjarena.contest.schema import ADDED_COLUMNS, GAME_STATES, SCHEMA, TEAM_FLAGS, pack, unpack
 
 __all__ = ["MAX_JUDGE_ERRORS", "Database", "Transaction"]
 
@@ -46,11 +48,14 @@ _SUBMISSION_COLUMNS = ("s.id, s.team_id, t.name, s.version, s.language, s.filena
                        "s.message, s.created")
 
 
+_NO_HOUSE = "AND NOT EXISTS (SELECT 1 FROM seats h WHERE h.game_id = g.id AND h.team_id IS NULL) "
+"""SQL: game ``g`` has no house bot at its table."""
+
 _ANSWERED = "EXISTS (SELECT 1 FROM announcements a WHERE a.question_id = q.id)"
 """SQL: whether question ``q`` has an answer."""
 
 
-class Transaction:
+class Transaction(SessionWrites):
     """The writes, each inside one open transaction (see :meth:`Database.transaction`)."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -64,6 +69,23 @@ class Transaction:
         """The tables of :data:`SCHEMA` that do not exist yet."""
         for statement in SCHEMA:
             self._c.execute(statement)
+        for table, column, kind in ADDED_COLUMNS:  # a database made by an older version
+            present = [item[0] for item in self._c.execute(f"SELECT * FROM {table} LIMIT 0").description]
+            if column not in present:
+                self._c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                if (table, column) == ("games", "node"):
+                    self._fill_nodes()
+
+    def _fill_nodes(self) -> None:
+        """``games.node`` of the games finished before it existed, from their replays (once, when it is added)."""
+        rows = self._c.execute("SELECT game_id, body FROM replays").fetchall()
+        for game_id, body in rows:
+            try:
+                node = json.loads(unpack(body)).get("contest", {}).get("node")
+            except (ValueError, AttributeError, zlib.error):
+                node = None
+            if isinstance(node, str):
+                self._c.execute("UPDATE games SET node = ? WHERE id = ?", (node, game_id))
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store ``value`` (as JSON) under ``key``."""
@@ -110,11 +132,14 @@ class Transaction:
         self._c.execute("UPDATE submissions SET status = ?, message = ? WHERE id = ?",
                         (status, message, submission_id))
 
-    def add_round(self, number: int, now: float, tables: Sequence[Sequence[tuple[int, int, Sequence[int | None]]]]
-                  ) -> list[int]:
+    def add_round(self, number: int, now: float, tables: Sequence[Sequence[tuple[int, int, Sequence[int | None]]]],
+                  pairing: dict[str, Any] | None = None) -> list[int]:
         """Round ``number`` with its games planned: ``tables[t]`` lists ``(number, wall_seed, team ids by seat)``
-        (None: a house bot).  Game ids follow the last one; returns them."""
+        (None: a house bot); ``pairing``: what its Swiss pairing was drawn from (kept as JSON, for the export).
+        Game ids follow the last one; returns them."""
         self._c.execute("INSERT INTO rounds (number, started, finished) VALUES (?, ?, NULL)", (number, now))
+        if pairing is not None:
+            self._c.execute("INSERT INTO pairings (round, body) VALUES (?, ?)", (number, json.dumps(pairing)))
         next_id = int(self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM games"))
         ids = []
         for table_no, games in enumerate(tables, 1):
@@ -137,25 +162,37 @@ class Transaction:
             self._c.execute("UPDATE seats SET submission_id = ? WHERE game_id = ? AND seat = ?",
                             (submission_id, game_id, seat))
 
-    def finish_game(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
-        """Record a finished game once: its seats' results and its replay.  False (and nothing written) when it
-        was finished already."""
+    def finish_game(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str,
+                    node: str | None = None) -> bool:
+        """Record a finished game once: its seats' results, its replay and the ``node`` that played it.  False
+        (and nothing written) when it was finished already."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "running":
             return False
         self._write_results(game_id, results)
         self._c.execute("DELETE FROM replays WHERE game_id = ?", (game_id,))
         self._c.execute("INSERT INTO replays (game_id, body) VALUES (?, ?)", (game_id, pack(replay)))
-        self._c.execute("UPDATE games SET state = 'finished', finished = ? WHERE id = ?", (now, game_id))
+        self._c.execute("UPDATE games SET state = 'finished', finished = ?, node = ? WHERE id = ?",
+                        (now, node, game_id))
         return True
 
-    def judge_error(self, game_id: int, now: float, what: str) -> bool:
-        """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed).  A game
-        not finished stays ``running`` with its pinned versions, to be played again from its start; after
-        :data:`MAX_JUDGE_ERRORS` judge errors (since the organiser last released it) it is ``held`` for the
-        organiser instead (True)."""
+    def play_without(self, game_id: int, seat: int) -> None:
+        """A planned game's ``seat`` played by a house bot: its team (disabled) kept as the one planned there."""
+        self._c.execute("UPDATE seats SET planned_team_id = team_id, team_id = NULL "
+                        "WHERE game_id = ? AND seat = ? AND team_id IS NOT NULL", (game_id, seat))
+
+    def judge_error(self, game_id: int, now: float, what: str, *, seat: int | None = None,
+                    after_seat: int | None = None) -> bool:
+        """Note that the judge failed game ``game_id`` (its result, if any, stands; no seat is blamed), with the
+        seat whose box failed and the seat whose box ran last before it, when known (for the organiser, who
+        looks for one team behind repeated errors).  A game not finished stays ``running`` with its pinned
+        versions, to be played again from its start; after :data:`MAX_JUDGE_ERRORS` judge errors (since the
+        organiser last released it) it is ``held`` for the organiser instead (True)."""
         entry_id = self._one("SELECT COALESCE(MAX(id), 0) + 1 FROM judge_errors")
         self._c.execute("INSERT INTO judge_errors (id, game_id, at, what, counted) VALUES (?, ?, ?, ?, 1)",
                         (entry_id, game_id, now, what[:2000]))
+        if seat is not None or after_seat is not None:
+            self._c.execute("INSERT INTO judge_error_boxes (judge_error_id, seat, after_seat) VALUES (?, ?, ?)",
+                            (entry_id, seat, after_seat))
         count = self._one("SELECT COALESCE(SUM(counted), 0) FROM judge_errors WHERE game_id = ?", (game_id,))
         if count < MAX_JUDGE_ERRORS:
             return False
@@ -185,29 +222,6 @@ class Transaction:
 
     def finish_round(self, number: int, now: float) -> None:
         self._c.execute("UPDATE rounds SET finished = ? WHERE number = ? AND finished IS NULL", (now, number))
-
-    def add_session(self, token_hash: str, team_id: int, csrf: str, expires: float) -> None:
-        self._c.execute("INSERT INTO sessions (token_hash, team_id, csrf, expires) VALUES (?, ?, ?, ?)",
-                        (token_hash, team_id, csrf, expires))
-
-    def drop_session(self, token_hash: str) -> None:
-        self._c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
-
-    def drop_expired_sessions(self, now: float) -> None:
-        self._c.execute("DELETE FROM sessions WHERE expires < ?", (now,))
-        self._c.execute("DELETE FROM admin_sessions WHERE expires < ?", (now,))
-
-    def add_admin_session(self, token_hash: str, csrf: str, expires: float) -> None:
-        """A session of the organiser (the admin is no team, so its sessions have a table of their own)."""
-        self._c.execute("INSERT INTO admin_sessions (token_hash, csrf, expires) VALUES (?, ?, ?)",
-                        (token_hash, csrf, expires))
-
-    def drop_admin_session(self, token_hash: str) -> None:
-        self._c.execute("DELETE FROM admin_sessions WHERE token_hash = ?", (token_hash,))
-
-    def drop_admin_sessions(self) -> None:
-        """Every session of the organiser (its token was rotated)."""
-        self._c.execute("DELETE FROM admin_sessions")
 
     def set_team_flag(self, team_id: int, flag: str, on: bool) -> bool:
         """Set or clear one of :data:`TEAM_FLAGS` on a team; whether it changed."""
@@ -248,14 +262,17 @@ class Transaction:
         self._c.execute("INSERT INTO admin_log (id, at, action, detail) VALUES (?, ?, ?, ?)",
                         (entry_id, now, action, detail))
 
-    def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str) -> bool:
+    def replace_result(self, game_id: int, now: float, results: Sequence[dict[str, Any]], replay: str,
+                       node: str | None = None) -> bool:
         """A finished game's results and replay replaced by those of playing it again (its walls and pinned
-        versions), finished again at ``now``; False (and nothing written) unless it is finished."""
+        versions), ``replayed`` at ``now``; False (and nothing written) unless it is finished.  Its ``finished``
+        stays when it first finished: its place in time, for the freeze (a game finished before the freeze and
+        played again during it stays public)."""
         if self._one("SELECT state FROM games WHERE id = ?", (game_id,)) != "finished":
             return False
         self._write_results(game_id, results)
         self._c.execute("UPDATE replays SET body = ? WHERE game_id = ?", (pack(replay), game_id))
-        self._c.execute("UPDATE games SET finished = ? WHERE id = ?", (now, game_id))
+        self._c.execute("UPDATE games SET replayed = ?, node = COALESCE(?, node) WHERE id = ?", (now, node, game_id))
         return True
 
     def _write_results(self, game_id: int, results: Sequence[dict[str, Any]]) -> None:
@@ -272,7 +289,7 @@ class Transaction:
                                 (game_id, result["seat"], result["thinking"], result.get("answers", 0)))
 
 
-class Database:
+class Database(SessionReads):
     """The contest's SQLite file: one connection per thread, WAL mode, writes serialised by a lock."""
 
     def __init__(self, path: str | Path) -> None:
@@ -380,10 +397,44 @@ class Database:
                           " AND s.submission_id IS NOT NULL")
         return {int(row[0]) for row in rows}
 
-    def judge_errors(self, limit: int = 100) -> list[JudgeErrorRow]:
-        """The judge's failures, newest first."""
+    def nodes(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        """The machine that played each of these finished games (None: not known), from the games table."""
+        found: dict[int, str | None] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for game_id, node in self._rows(f"SELECT id, node FROM games WHERE id IN ({marks})", chunk):
+                found[int(game_id)] = node
+        return found
+
+    def replaying(self) -> set[int]:
+        """The finished games being played again now (:meth:`Transaction.set_replaying`)."""
+        return {row[0] for row in self._rows("SELECT game_id FROM replaying")}
+
+    def judge_errors(self, limit: int = 100, *, game_id: int | None = None) -> list[JudgeErrorRow]:
+        """The judge's failures (of one game), newest first, each with the seats and teams of the box that failed
+        and of the box that ran before it, when recorded."""
+        where, params = ("WHERE j.game_id = ? ", [game_id]) if game_id is not None else ("", [])
         return [JudgeErrorRow(*row) for row in self._rows(
-            "SELECT id, game_id, at, what FROM judge_errors ORDER BY id DESC LIMIT ?", (limit,))]
+            "SELECT j.id, j.game_id, j.at, j.what, b.seat, t.name, b.after_seat, u.name FROM judge_errors j "
+            "LEFT JOIN judge_error_boxes b ON b.judge_error_id = j.id "
+            "LEFT JOIN seats s ON s.game_id = j.game_id AND s.seat = b.seat LEFT JOIN teams t ON t.id = s.team_id "
+            "LEFT JOIN seats a ON a.game_id = j.game_id AND a.seat = b.after_seat "
+            f"LEFT JOIN teams u ON u.id = a.team_id {where}ORDER BY j.id DESC LIMIT ?", [*params, limit])]
+
+    def pairings(self) -> dict[int, dict[str, Any]]:
+        """``{round: what its pairing was drawn from}`` (rounds planned by an older version have none)."""
+        return {int(number): json.loads(body) for number, body in self._rows("SELECT round, body FROM pairings")}
+
+    def replaced_results(self) -> dict[int, list[float]]:
+        """``{game id: when its result was replaced}`` of the finished games played again (*Play again*), from the
+        organiser's log."""
+        found: dict[int, list[float]] = {}
+        for at, detail in self._rows("SELECT at, detail FROM admin_log WHERE action = 'replayed' ORDER BY id"):
+            word = str(detail).removeprefix("game ")
+            if word.isdigit():
+                found.setdefault(int(word), []).append(float(at))
+        return found
 
     def rounds(self) -> list[tuple[int, float, float | None]]:
         """``(number, started, finished)`` of every round."""
@@ -405,8 +456,9 @@ class Database:
             params.append(team_id)
         rows = self._rows(
             "SELECT g.id, g.round, g.table_no, g.number, g.wall_seed, g.state, g.started, g.finished, s.seat, "
-            "t.name, v.version, s.submission_id, s.status, s.reason, s.detail, s.rank, s.points "
+            "t.name, v.version, s.submission_id, s.status, s.reason, s.detail, s.rank, s.points, p.name "
             "FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN teams t ON t.id = s.team_id "
+            "LEFT JOIN teams p ON p.id = s.planned_team_id "
             "LEFT JOIN submissions v ON v.id = s.submission_id "
             f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params)
         games: list[GameRow] = []
@@ -431,7 +483,7 @@ class Database:
     def replay_mark(self, game_id: int) -> float | None:
         """When the replay of finished game ``game_id`` was recorded (it changes when the game is played again),
         or None when there is none: what a view built from the replay can be kept by, read without the replay."""
-        return self._one("SELECT g.finished FROM games g JOIN replays r ON r.game_id = g.id "
+        return self._one("SELECT COALESCE(g.replayed, g.finished) FROM games g JOIN replays r ON r.game_id = g.id "
                          "WHERE g.id = ? AND g.state = 'finished'", (game_id,))
 
     def finished_replays(self) -> Iterator[tuple[int, str]]:
@@ -445,26 +497,31 @@ class Database:
     def results_mark(self) -> tuple[int, float | None]:
         """``(finished games, when the last result was recorded)``: it changes whenever a result does (a game
         played again is finished again), so what is drawn from the results can be kept until it changes."""
-        count, last = self._rows("SELECT COUNT(*), MAX(finished) FROM games WHERE state = 'finished'")[0]
+        count, last = self._rows("SELECT COUNT(*), MAX(COALESCE(replayed, finished)) FROM games "
+                                 "WHERE state = 'finished'")[0]
         return int(count), last
 
-    def totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float]]:
+    def totals(self, finished_before: float | None = None, *, house_games: bool = True
+               ) -> dict[int, tuple[int, float]]:
         """Each team's ``(games, points)`` over its finished games (house bots are not teams); with
-        ``finished_before``, over those that finished before that time only (the freeze)."""
+        ``finished_before``, over those that finished before that time only (the freeze); ``house_games``: False
+        leaves out the games with a house bot at the table (they count for no team: the opening ``together``)."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(s.points) FROM seats s JOIN games g ON g.id = s.game_id "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
-            "GROUP BY s.team_id", (finished_before,))
+            f"{'' if house_games else _NO_HOUSE}GROUP BY s.team_id", (finished_before,))
         return {team_id: (int(count), float(points or 0.0)) for team_id, count, points in rows}
 
-    def thinking_totals(self, finished_before: float | None = None) -> dict[int, tuple[int, float, float]]:
+    def thinking_totals(self, finished_before: float | None = None, *, house_games: bool = True
+                        ) -> dict[int, tuple[int, float, float]]:
         """Each team's thinking over its finished games: ``(games, seconds in all, most seconds in one game)``
-        (games recorded before thinking was kept are not counted); ``finished_before`` as for :meth:`totals`."""
+        (games recorded before thinking was kept are not counted); ``finished_before`` and ``house_games`` as for
+        :meth:`totals`."""
         rows = self._rows(
             "SELECT s.team_id, COUNT(*), SUM(k.seconds), MAX(k.seconds) FROM seats s "
             "JOIN games g ON g.id = s.game_id JOIN thinking k ON k.game_id = s.game_id AND k.seat = s.seat "
             "WHERE g.state = 'finished' AND s.team_id IS NOT NULL AND NOT COALESCE(g.finished >= ?, 0) "
-            "GROUP BY s.team_id", (finished_before,))
+            f"{'' if house_games else _NO_HOUSE}GROUP BY s.team_id", (finished_before,))
         return {int(team_id): (int(count), float(total or 0.0), float(most or 0.0))
                 for team_id, count, total, most in rows}
 
@@ -519,10 +576,6 @@ class Database:
         total, waiting = self._rows(f"SELECT COUNT(*), COALESCE(SUM(NOT {_ANSWERED}), 0) FROM questions q")[0]
         return int(total), int(waiting)
 
-    def admin_session(self, token_hash: str, now: float) -> str | None:
-        """The CSRF token of a live session of the organiser."""
-        return self._one("SELECT csrf FROM admin_sessions WHERE token_hash = ? AND expires >= ?", (token_hash, now))
-
     def admin_log(self, limit: int = 50) -> list[tuple[float, str, str]]:
         """The organiser's last actions, newest first: ``(at, action, detail)``."""
         return [tuple(row) for row in self._rows("SELECT at, action, detail FROM admin_log ORDER BY id DESC LIMIT ?",
@@ -534,9 +587,3 @@ class Database:
             "SELECT s.team_id, COUNT(DISTINCT s.game_id) FROM seats s WHERE s.team_id IS NOT NULL AND s.game_id IN "
             "(SELECT game_id FROM seats WHERE team_id IS NULL) GROUP BY s.team_id")
         return {int(team_id): int(count) for team_id, count in rows}
-
-    def session(self, token_hash: str, now: float) -> tuple[int, str] | None:
-        """``(team id, CSRF token)`` of a live session."""
-        rows = self._rows("SELECT team_id, csrf FROM sessions WHERE token_hash = ? AND expires >= ?",
-                          (token_hash, now))
-        return (int(rows[0][0]), str(rows[0][1])) if rows else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +25,7 @@ from mjarena.arena.node_check import node_name
 from mjarena.contest.replay_budget import within_budget
 from mjarena.contest.sources import Program
 
-__all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "GameTask", "SeatPlan", "play_game", "public_detail",
+__all__ = ["HOUSE_BOT", "PUBLIC_EXCHANGE_KEYS", "BoxTurns", "GameTask", "SeatPlan", "play_game", "public_detail",
            "public_replay", "thinking"]
 
 HOUSE_BOT = "builtin:greedy"
@@ -139,9 +140,51 @@ def _factory(task: GameTask) -> Any:
         process = BotProcess(program.argv, time_limit=program.time_limit, memory_limit_mib=program.memory_mib,
                              output_limit=limits.output_bytes, sandbox=limits.sandbox, readable=program.readable,
                              game_budget=program.game_budget, seat=seat)
-        return BotzoneAgent(ProcessTransport(process), name=spec, protocol=rules.protocol)
+        return BotzoneAgent(BoxTurns(ProcessTransport(process), seat, order), name=spec, protocol=rules.protocol)
 
+    order: list[int] = []  # the seat whose box ran last in this game (none yet: empty)
     return factory
+
+
+class BoxTurns:
+    """A seat's transport that notes in ``order`` (shared by the game's seats) that its box ran last, and names
+    on a :class:`~mjarena.agents.errors.JudgeError` met there the seat (``seat``) and the seat whose box ran last
+    before it (``after_seat``, None when none did): what the console shows, so that one team behind repeated
+    judge errors is seen.
+
+    >>> from mjarena.agents.errors import JudgeError
+    >>> from mjarena.protocol.transport import ScriptedTransport
+    >>> order = []
+    >>> BoxTurns(ScriptedTransport().expect("x", "PASS"), 2, order).ask("x").response, order
+    ('PASS', [2])
+    >>> class Failing:
+    ...     def ask(self, request): raise JudgeError("the box's init did not answer within 10 s")
+    >>> try:
+    ...     BoxTurns(Failing(), 0, order).ask("x")
+    ... except JudgeError as error:
+    ...     print(error.seat, error.after_seat, order)
+    0 2 [0]
+    """
+
+    def __init__(self, transport: Any, seat: int, order: list[int]) -> None:
+        self.transport = transport
+        self.seat = seat
+        self.order = order
+
+    def ask(self, request: str) -> Any:
+        from mjarena.agents.errors import JudgeError
+
+        before = self.order[-1] if self.order else None
+        try:
+            return self.transport.ask(request)
+        except JudgeError as error:  # (its attributes travel with it from a worker: an exception's __dict__ does)
+            error.seat, error.after_seat = self.seat, before  # type: ignore[attr-defined]
+            raise
+        finally:
+            self.order[:] = [self.seat]
+
+    def close(self) -> None:
+        self.transport.close()
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
@@ -162,11 +205,26 @@ def play_game(task: GameTask) -> dict[str, Any]:
         {"seat": seat, "team": plan.team, "version": plan.version} for seat, plan in enumerate(task.seats)]}
     results = [
         {"seat": seat.seat, "team": task.seats[seat.seat].team, "status": seat.status, "reason": seat.reason,
-         "detail": seat.detail, "rank": seat.rank, "points": seat.points,
+         "detail": _relative(seat.detail), "rank": seat.rank, "points": seat.points,
          **thinking(result.transcripts.get(seat.seat, []))}
         for seat in result.seats
     ]
-    return {"game_id": task.game_id, "results": results, "replay": json.dumps(replay, ensure_ascii=False)}
+    # the errors and standard error a bot wrote name its files relative to its folder, not where the server keeps it
+    return {"game_id": task.game_id, "results": results, "node": replay["contest"]["node"],
+            "replay": _BUILD_FOLDER.sub("", json.dumps(replay, ensure_ascii=False))}
+
+
+_BUILD_FOLDER = re.compile(r"(?:/[^\s/:'\"\\]+)*/builds/[0-9a-f]{6,}/work/")
+"""A path to a bot's build folder on the server (``CONTEST/builds/KEY/work/``), as a bot's errors name it."""
+
+
+def _relative(text: str | None) -> str | None:
+    """``text`` with the server's paths to a bot's build folder left out: relative to the bot's folder.
+
+    >>> _relative('File "/tmp/cup/builds/0a1b2c3d4e/work/bot.py", line 3'), _relative(None)
+    ('File "bot.py", line 3', None)
+    """
+    return None if text is None else _BUILD_FOLDER.sub("", text)
 
 
 def thinking(transcript: list[dict[str, Any]]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ a flood of questions cannot bury another team's, nor grow the console.  The cons
 >>> check_message("  ")
 Traceback (most recent call last):
 ...
-mjarena.contest.model.ContestError: the message is empty
+mjarena.contest.settings.ContestError: the message is empty
 """
 
 from __future__ import annotations

@@ -1,18 +1,30 @@
-"""When the rounds open: at once (a team's bot that builds is enough), or, as the organiser chose at ``create``
-(``--open-with N`` or ``all``), once enough teams have a bot that builds, so that the first rounds are not one
-team against three house bots.  Only the first round waits: once the rounds have opened they go on.
+"""When the rounds open, as the organiser chose at ``create`` (``--opening``):
 
-Disabled teams (:data:`mjarena.contest.schema.TEAM_FLAGS`) neither play nor count here.
+- ``together`` (what ``contest create`` chooses unless told otherwise): the first round waits for every
+  registered team not disabled to have a bot that builds, or for the deadline (``--opening-deadline`` minutes
+  after the window opens), whichever comes first; then the teams with a bot play.  Games with a house bot at the
+  table count for no team (their results are kept, and shown, but not in the standings or the race): no team
+  gains from building first, or from meeting house bots while others wait.
+- ``first-build``: as soon as ``--open-with N`` teams (``all``: every team not disabled) have a bot that builds,
+  and games against house bots count like any (a contest made before openings existed has this one).
+
+Only the first round waits: once the rounds have opened they go on.  Disabled teams
+(:data:`mjarena.contest.schema.TEAM_FLAGS`) neither play nor count here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ALL_TEAMS", "playing_teams", "waiting_for"]
+__all__ = ["ALL_TEAMS", "FIRST_BUILD", "OPENINGS", "TOGETHER", "deadline", "house_games_count", "opening_json",
+           "playing_teams", "waiting_for"]
 
 ALL_TEAMS = 0
 """``Settings.open_with`` for "every team" (``--open-with all``)."""
+
+TOGETHER = "together"
+FIRST_BUILD = "first-build"
+OPENINGS = (TOGETHER, FIRST_BUILD)
 
 
 def playing_teams(contest: Any) -> dict[int, Any]:
@@ -21,24 +33,52 @@ def playing_teams(contest: Any) -> dict[int, Any]:
     return {team_id: bot for team_id, bot in contest.db.current_submissions().items() if team_id not in disabled}
 
 
-def waiting_for(contest: Any) -> tuple[int, int] | None:
-    """``(teams with a bot, teams needed)`` while the first round waits for teams, else None.
+def house_games_count(settings: Any) -> bool:
+    """Whether a game with a house bot at its table counts for its teams (not with the opening ``together``)."""
+    return getattr(settings, "opening", FIRST_BUILD) != TOGETHER
+
+
+def deadline(contest: Any) -> float | None:
+    """When the first round opens with the teams that have a bot, whoever is missing (``together``; None for
+    ``first-build``, or before the window has a start)."""
+    start = contest.start()
+    if contest.settings.opening != TOGETHER or start is None:
+        return None
+    return start + contest.settings.opening_deadline * 60.0
+
+
+def opening_json(contest: Any) -> dict[str, Any]:
+    """The opening as the standings show it: ``{"rule", "deadline", "house_games_count"}``."""
+    return {"rule": contest.settings.opening, "deadline": deadline(contest),
+            "house_games_count": house_games_count(contest.settings)}
+
+
+def waiting_for(contest: Any, now: float | None = None) -> tuple[int, int] | None:
+    """``(teams with a bot, teams needed)`` while the first round waits for teams, else None; ``now`` (None:
+    never past the deadline) against the opening's deadline.
 
     >>> class Db:
     ...     def rounds(self): return []
     ...     def flagged(self, flag): return set()
     ...     def current_submissions(self): return {1: "v1"}
     ...     def teams(self): return [1, 2, 3]
-    >>> class Settings: open_with = ALL_TEAMS
-    >>> class C: db, settings = Db(), Settings()
-    >>> waiting_for(C())
-    (1, 3)
+    >>> class Settings: open_with, opening, opening_deadline = ALL_TEAMS, TOGETHER, 10.0
+    >>> class C:
+    ...     db, settings = Db(), Settings()
+    ...     def start(self): return 0.0
+    >>> waiting_for(C(), now=599.0), waiting_for(C(), now=600.0)
+    ((1, 3), None)
     """
     if contest.db.rounds():
         return None
     ready = len(playing_teams(contest))
-    need = contest.settings.open_with
-    if need == ALL_TEAMS:
-        need = len(contest.db.teams()) - len(contest.db.flagged("disabled"))
+    every = len(contest.db.teams()) - len(contest.db.flagged("disabled"))
+    if contest.settings.opening == TOGETHER:
+        until = deadline(contest)
+        need = 1 if until is not None and now is not None and now >= until else every
+    else:
+        need = contest.settings.open_with
+        if need == ALL_TEAMS:
+            need = every
     need = max(1, need)
     return (ready, need) if ready < need else None

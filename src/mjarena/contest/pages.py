@@ -10,8 +10,8 @@ is escaped here.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -21,6 +21,7 @@ __all__ = [
     "limits_text",
     "login_page",
     "messages_list",
+    "opening_text",
     "page",
     "replay_page",
     "rounds_page",
@@ -73,13 +74,32 @@ def script_json(value: Any) -> str:
 
 
 def when(epoch: float | None) -> str:
-    return "—" if epoch is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(epoch))
+    """An epoch time as every page writes it (``contest.js`` too): ISO 8601, to the second, with the offset of
+    the server's time zone.
+
+    >>> when(None), len(when(0.0)), when(0.0)[10], when(0.0)[19] in "+-"
+    ('—', 25, 'T', True)
+    """
+    if epoch is None:
+        return "—"
+    return datetime.fromtimestamp(epoch, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
-def _team_link(team: str | None) -> str:
+def _team_link(team: str | None, hidden: bool = False) -> str:
+    if hidden:
+        return '<span class="muted">a hidden team</span>'
     if team is None:
         return '<span class="muted">house</span>'
     return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
+
+
+def _without(player: Mapping[str, Any]) -> str:
+    """What a house bot's seat says when it played for a team disabled after the pairing.
+
+    >>> _without({"team": None, "without": "gold"}), _without({"team": "red"})
+    (' (for gold, disabled)', '')
+    """
+    return f' (for {escape(player["without"])}, disabled)' if player.get("without") else ""
 
 
 def _seconds(value: float | None) -> str:
@@ -165,7 +185,9 @@ def _summary(standings: Mapping[str, Any], start: float | None, end: float | Non
     ranked = ("points per game (the organiser's choice; the statement ranks by points)"
               if standings.get("ranked_by") == "points_per_game" else "points")
     return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>')
+            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>'
+            f'{" · " if standings.get("opening") else ""}<span id="opening">'
+            f'{escape(opening_text(standings.get("opening")))}</span>')
 
 
 def standings_page(standings: Mapping[str, Any], start: float | None, end: float | None,
@@ -207,7 +229,24 @@ def waiting_text(waiting: Mapping[str, Any] | None) -> str:
     """
     if not waiting:
         return ""
-    return f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
+    text = f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
+    if waiting.get("deadline") is not None:
+        text = text[:-1] + f'; or at {when(waiting["deadline"])}, with the teams that have one then.'
+    return text
+
+
+def opening_text(opening: Mapping[str, Any] | None) -> str:
+    """The opening the organiser chose (:func:`mjarena.contest.opening.opening_json`), as the standings say it.
+
+    >>> opening_text({"rule": "first-build", "deadline": None, "house_games_count": True})
+    'opening: first-build (the rounds opened as soon as enough teams had a bot)'
+    """
+    if not opening:
+        return ""
+    if opening["rule"] == "together":
+        return ("opening: together (the first round waited for every team, up to a deadline; games with a house bot "
+                "count for no team)")
+    return "opening: first-build (the rounds opened as soon as enough teams had a bot)"
 
 
 def _randomness(standings: Mapping[str, Any]) -> str:
@@ -233,7 +272,8 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
     rows = []
     for game in reversed(games):
         players = " · ".join(
-            f'{_team_link(p["team"])}{"" if p["version"] is None else " v" + str(p["version"])}'
+            f'{_team_link(p["team"], p.get("hidden", False))}{"" if p["version"] is None else " v" + str(p["version"])}'
+            f'{_without(p)}'
             f'{"" if p["points"] is None else " " + format(p["points"], "g")}'
             f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
@@ -304,14 +344,19 @@ def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, 
             f'<td>{"—" if version is None else "v" + str(version)}</td></tr>')
     state = standings["state"]
     if standings.get("frozen"):
-        note = frozen_text(standings["frozen"])
+        note = "Not final: " + frozen_text(standings["frozen"])
     elif state != "finished":
-        note = f"The contest is {state.replace('_', ' ')}: these are not the final results yet."
+        note = f"Not final: the contest is {state.replace('_', ' ')}."
     else:
         note = "Final results."
     ranked = "points per game" if key == "points_per_game" else "points"
-    body = (f'<div class="results-page"><h1 class="title">Results</h1><p id="results-state">{escape(note)} '
-            f'Ranked by {ranked}.</p><div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
+    contest = standings.get("contest") or {}
+    title = f'{contest["name"]}: results' if contest.get("name") else "Results"
+    window = (f'<p id="results-window">The window: {when(contest.get("start"))} – {when(contest.get("end"))}.</p>'
+              if contest else "")
+    body = (f'<div class="results-page"><h1 class="title" id="results-title">{escape(title)}</h1>{window}'
+            f'<p id="results-state">{escape(note)} Ranked by {ranked}.</p>'
+            '<div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
             '<th>rank</th><th>team</th><th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place'
             f'</th><th>best version</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
@@ -343,7 +388,7 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
         state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
         rows = []
         for game in item["games"]:
-            players = " · ".join(_team_link(p["team"]) for p in game["players"])
+            players = " · ".join(_team_link(p["team"], p.get("hidden", False)) + _without(p) for p in game["players"])
             link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
             rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
                         f'<td>{players}</td></tr>')
@@ -379,7 +424,8 @@ def _version_cells(figures: Mapping[str, Any] | None) -> str:
     if not figures:
         return '<td class="num">0</td><td class="num">–</td><td class="num">–</td><td class="num">–</td>'
     return (f'<td class="num">{figures["games"]}</td><td class="num">{figures["points_per_game"]:.3f}</td>'
-            f'<td class="num">{figures["errors"]}</td>'
+            f'<td class="num error-kinds">'
+            f'{escape(_errors_text(figures.get("error_kinds") or {})) if figures["errors"] else 0}</td>'
             f'<td class="num">{_thinking(figures.get("thinking_per_game"), figures.get("thinking_max"))}</td>')
 
 

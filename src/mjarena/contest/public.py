@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from mjarena.contest.opening import waiting_for
+from mjarena.contest.opening import opening_json, waiting_for
 
-__all__ = ["freeze_from", "frozen_games", "frozen_since", "mask_games", "public_standings", "rerank", "reveal",
-           "revealed"]
+__all__ = ["freeze_from", "freeze_view", "frozen_games", "frozen_since", "hidden_from", "hidden_names", "mask_games",
+           "public_standings", "rerank", "reveal", "reveal_waits", "revealed", "shown_games", "shows_hidden_team"]
 
 
 def freeze_from(contest: Any, now: float) -> float | None:
@@ -55,22 +55,65 @@ def frozen_games(contest: Any, now: float) -> set[int]:
             if game.finished is not None and game.finished >= since}
 
 
+def _games(count: int, what: str) -> str:
+    """``count`` games ``what``, in words.
+
+    >>> _games(1, "running"), _games(3, "being played again")
+    ('1 game running', '3 games being played again')
+    """
+    return f"{count} game{'' if count == 1 else 's'} {what}"
+
+
+def reveal_waits(contest: Any, now: float) -> str | None:
+    """What the reveal waits for (None: nothing, it may be revealed now): the window's end, then every game of
+    the window finished: those planned or running (the last round's), and the finished ones being played again.
+    A game held after judge errors does not hold the reveal back (the console's *Play it now* plays it)."""
+    end = contest.end(now)
+    if end is None or now < end:
+        return "the window's end" if end is None else f"the window's end ({when_text(end)})"
+    db = contest.db
+    running = len(db.games(states=("planned", "running")))
+    replaying = len(db.replaying())
+    parts = [_games(running, "running")] if running else []
+    parts += [_games(replaying, "being played again")] if replaying else []
+    if parts:
+        return " and ".join(parts)
+    if contest.state(now) != "finished":  # the last round's games are in, its close a moment away
+        return "the last round's close"
+    return None
+
+
+def when_text(epoch: float) -> str:
+    """An epoch time as every page writes it (:func:`mjarena.contest.pages.when`)."""
+    from mjarena.contest.pages import when
+
+    return when(epoch)
+
+
 def reveal(contest: Any, now: float) -> float:
-    """Reveal the frozen results (the prize-giving): refused (:class:`~mjarena.contest.model.ContestError`) before
-    the contest is finished, without a freeze, or a second time.  Logged with the organiser's actions."""
+    """Reveal the frozen results (the prize-giving): refused (:class:`~mjarena.contest.settings.ContestError`) until
+    every game of the window has finished (:func:`reveal_waits`), without a freeze, or a second time.  Logged
+    with the organiser's actions."""
     from mjarena.contest.model import ContestError
 
     if not contest.settings.freeze:
         raise ContestError("nothing to reveal: this contest has no freeze (create --freeze MINUTES)")
-    if contest.state(now) != "finished":
-        raise ContestError("reveal the results once the contest is finished (its window ended and its last round "
-                           "played)")
     if revealed(contest) is not None:
         raise ContestError("the results are revealed already")
+    waits = reveal_waits(contest, now)
+    if waits is not None:
+        raise ContestError(f"reveal the results once every game of the window has finished: waiting for {waits}")
     with contest.db.transaction() as tx:
         tx.set_meta("revealed_at", now)
         tx.log_admin(now, "reveal", "the frozen results")
     return now
+
+
+def freeze_view(contest: Any, now: float) -> dict[str, Any]:
+    """The freeze as the console shows it: ``{"minutes", "from", "revealed", "waiting"}`` (``waiting``: what the
+    reveal waits for, :func:`reveal_waits`, or None)."""
+    return {"minutes": contest.settings.freeze, "from": freeze_from(contest, now), "revealed": revealed(contest),
+            "waiting": reveal_waits(contest, now) if contest.settings.freeze else None}
 
 
 def mask_games(games: Sequence[dict[str, Any]], frozen: Collection[int], viewer: str | None) -> list[dict[str, Any]]:
@@ -87,6 +130,42 @@ def mask_games(games: Sequence[dict[str, Any]], frozen: Collection[int], viewer:
     return shown
 
 
+def hidden_names(contest: Any) -> set[str]:
+    """The names of the teams the organiser hid (*Hide*): absent from every public page and API."""
+    db = contest.db
+    hidden = db.flagged("hidden")
+    return {team.name for team in db.teams() if team.id in hidden} if hidden else set()
+
+
+def hidden_from(contest: Any, team: str | None, viewer: str | None) -> bool:
+    """Whether team ``team`` is hidden from ``viewer`` (a team's name, or None): a hidden team sees itself, the
+    organiser everyone."""
+    from mjarena.contest.names import ADMIN
+
+    return team is not None and viewer not in (team, ADMIN) and team in hidden_names(contest)
+
+
+def shown_games(contest: Any, games: Sequence[dict[str, Any]], viewer: str | None, now: float
+                ) -> list[dict[str, Any]]:
+    """``games`` (``game_json``) as ``viewer`` (a team's name, or None) may see them: a hidden team's seats lose
+    its name and version (``"team": null, "hidden": true``; the team itself still sees them), and the freeze's
+    games their results (:func:`mask_games`)."""
+    hidden = hidden_names(contest) - {viewer}
+    if hidden:
+        games = [{**game, "players": [
+            {**player, "team": None, "version": None, "hidden": True} if player["team"] in hidden
+            else {**player, "without": None} if player.get("without") in hidden else player
+            for player in game["players"]]} for game in games]
+    return mask_games(games, frozen_games(contest, now), viewer)
+
+
+def shows_hidden_team(contest: Any, seats: Sequence[Any], viewer: str | None) -> bool:
+    """Whether a game with these seats (``SeatRow``) seats a team hidden from ``viewer`` (its replay answers 404
+    then, unless ``viewer`` played in it)."""
+    return any(hidden_from(contest, seat.team, viewer) for seat in seats) and not any(
+        viewer is not None and seat.team == viewer for seat in seats)
+
+
 def rerank(rows: Sequence[dict[str, Any]], key: str = "points") -> list[dict[str, Any]]:
     """``rows`` (in their order) ranked again: equal ``key``, equal rank."""
     ranked: list[dict[str, Any]] = []
@@ -99,15 +178,20 @@ def rerank(rows: Sequence[dict[str, Any]], key: str = "points") -> list[dict[str
 def public_standings(contest: Any, now: float) -> dict[str, Any]:
     """The standings (``Contest.standings``) as the public sees them: during the freeze as they stood when it
     began (points, games and thinking; ``frozen``: ``{"since"}`` then, else None), hidden teams left out and the
-    others ranked again; ``announcements`` (the organiser's messages to every team, newest first) and
-    ``waiting`` (``{"ready", "needed"}`` while the first round waits for teams, else None) added."""
+    others ranked again; ``contest``: ``{"name", "start", "end"}`` (the window);
+    ``announcements`` (the organiser's messages to every team, newest first) and
+    ``waiting`` (``{"ready", "needed", "deadline"}`` while the first round waits for teams, else None) and
+    ``opening`` (:func:`mjarena.contest.opening.opening_json`) added."""
     db = contest.db
     since = frozen_since(contest, now)
     standings = contest.standings(now, as_of=since)
     hidden = {team.name for team in db.teams() if team.id in db.flagged("hidden")}
     key = standings.get("ranked_by", "points")
     rows = [row for row in standings["rows"] if row["team"] not in hidden]
-    waiting = waiting_for(contest) if standings["state"] in ("running", "not_started") else None
+    waiting = waiting_for(contest, now) if standings["state"] in ("running", "not_started") else None
+    opening = opening_json(contest)
     return {**standings, "rows": rerank(rows, key), "frozen": None if since is None else {"since": since},
+            "contest": {"name": contest.name, "start": contest.start(), "end": contest.end(now)},
             "announcements": [message.to_json() for message in db.announcements()],
-            "waiting": None if waiting is None else {"ready": waiting[0], "needed": waiting[1]}}
+            "opening": opening, "waiting": None if waiting is None else {
+                "ready": waiting[0], "needed": waiting[1], "deadline": opening["deadline"]}}

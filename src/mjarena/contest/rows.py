@@ -48,6 +48,7 @@ class SeatRow:
     detail: str | None
     rank: int | None
     points: float | None
+    without: str | None = None  # the team planned in this seat, disabled before the game started (a house bot played)
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,15 @@ class Message:
 
 @dataclass(frozen=True)
 class JudgeErrorRow:
-    """A game that the judge failed (not a bot): when, and what happened."""
+    """A game that the judge failed (not a bot): when, and what happened; ``seat``: the seat whose box failed
+    (None: not a box's start, or recorded by an older version), ``after_seat``: the seat whose box ran last before
+    it in that game (None: none did); ``team`` and ``after_team`` their teams (None: a house bot)."""
 
     id: int
     game_id: int
     at: float
     what: str
+    seat: int | None = None
+    team: str | None = None
+    after_seat: int | None = None
+    after_team: str | None = None

@@ -43,7 +43,7 @@ from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.model import Contest
-from mjarena.contest.opening import playing_teams, waiting_for
+from mjarena.contest.opening import house_games_count, playing_teams, waiting_for
 from mjarena.contest.public import frozen_since
 from mjarena.contest.sources import contest_sandbox, program_of
 
@@ -163,11 +163,12 @@ class Scheduler:
         while the first round waits for teams: :mod:`mjarena.contest.opening`)."""
         contest = self.contest
         current = playing_teams(contest)  # disabled teams play no more
-        if not current or waiting_for(contest) is not None:
+        if not current or waiting_for(contest, self.clock()) is not None:
             return None
         teams = {team.id: team.name for team in contest.db.teams() if team.id in current}
         # during the freeze, paired on the results the public sees: a pairing on the hidden ones would show them
-        totals = contest.db.totals(finished_before=frozen_since(contest, self.clock()))
+        as_of = frozen_since(contest, self.clock())
+        totals = contest.db.totals(finished_before=as_of, house_games=house_games_count(contest.settings))
         points = {teams[team_id]: totals.get(team_id, (0, 0.0))[1] for team_id in teams}
         if contest.settings.rank_by == "points_per_game":  # pair as the standings rank (no game yet: 0)
             points = {teams[team_id]: _per_game(*totals.get(team_id, (0, 0.0))) for team_id in teams}
@@ -185,8 +186,11 @@ class Scheduler:
                                 games_per_table=contest.settings.games_per_table, duplicate=False)
             plan.append([(game.number, game.wall_seed, [None if name in house else ids[name] for name in game.seats])
                          for game in games])
+        # what the pairing was drawn from, for mjarena contest verify to draw it again from the revealed secret
+        pairing = {"teams": names, "points": points, "house_meetings": meetings, "as_of": as_of,
+                   "ranked_by": contest.settings.rank_by}
         with contest.db.transaction() as tx:
-            tx.add_round(number, self.clock(), plan)
+            tx.add_round(number, self.clock(), plan, pairing)
         log.info("round %d: %d table(s), %d team(s)", number, len(plan), len(names))
         return number
 
@@ -234,9 +238,16 @@ class Scheduler:
             if contest.paused_since() is not None:  # the organiser paused: no game starts until resumed
                 return
             current = db.current_submissions()
+            disabled = db.flagged("disabled")
+            without = [seat for seat in game.seats
+                       if seat.team is not None and _team_id(contest, seat.team) in disabled]
             pinned = {seat.seat: current[_team_id(contest, seat.team)].id for seat in game.seats
-                      if seat.team is not None}
+                      if seat.team is not None and seat not in without}
             with db.transaction() as tx:
+                for seat in without:  # disabled since the round was planned: a house bot plays its seat, and says so
+                    tx.play_without(game_id, seat.seat)
+                    tx.log_admin(self.clock(), "played without",
+                                 f"game {game_id}: {seat.team} (disabled), a house bot in its seat")
                 tx.start_game(game_id, self.clock(), pinned)
             game = db.game(game_id)
             assert game is not None
@@ -250,7 +261,7 @@ class Scheduler:
             return
         try:
             with db.transaction() as tx:
-                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"])
+                tx.finish_game(game_id, self.clock(), outcome["results"], outcome["replay"], outcome.get("node"))
         except Exception as error:  # the disk full, say: nothing written, the game played again
             self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
 
@@ -263,8 +274,10 @@ class Scheduler:
     def judge_failed(self, game_id: int, error: BaseException) -> bool:
         """Note a judge error of game ``game_id`` (see the module docstring); whether the game is now held."""
         what = judge_error_text(error)
+        seat, after = getattr(error, "seat", None), getattr(error, "after_seat", None)  # (games.play_game's)
         with self.contest.db.transaction() as tx:
-            held = tx.judge_error(game_id, self.clock(), what)
+            held = tx.judge_error(game_id, self.clock(), what, seat=seat if isinstance(seat, int) else None,
+                                  after_seat=after if isinstance(after, int) else None)
         if held:
             log.error("game %d: judge error, held for the organiser after %d: %s", game_id, MAX_JUDGE_ERRORS, what)
         else:
@@ -321,7 +334,8 @@ class Scheduler:
                 if self._stop.is_set():
                     return False
                 with self.contest.db.transaction() as tx:
-                    replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"])
+                    replaced = tx.replace_result(game_id, self.clock(), outcome["results"], outcome["replay"],
+                                                 outcome.get("node"))
                     if replaced:
                         tx.log_admin(self.clock(), "replayed", f"game {game_id}")
                 log.info("game %d played again from its record", game_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import zlib
 from typing import overload
 
-__all__ = ["GAME_STATES", "PLACEHOLDER", "SCHEMA", "TEAM_FLAGS", "pack", "unpack"]
+__all__ = ["ADDED_COLUMNS", "GAME_STATES", "PLACEHOLDER", "SCHEMA", "TEAM_FLAGS", "pack", "unpack"]
 
 PLACEHOLDER = "?"
 """The parameter marker of the queries (a PostgreSQL driver would use ``%s``)."""
@@ -52,7 +52,8 @@ SCHEMA = (
         wall_seed BIGINT NOT NULL,
         state VARCHAR(16) NOT NULL,
         started DOUBLE PRECISION,
-        finished DOUBLE PRECISION)""",
+        finished DOUBLE PRECISION,
+        replayed DOUBLE PRECISION)""",
     """CREATE TABLE IF NOT EXISTS seats (
         game_id INTEGER NOT NULL REFERENCES games (id),
         seat INTEGER NOT NULL,
@@ -97,6 +98,13 @@ SCHEMA = (
         at DOUBLE PRECISION NOT NULL,
         what TEXT NOT NULL,
         counted INTEGER NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS judge_error_boxes (
+        judge_error_id INTEGER PRIMARY KEY REFERENCES judge_errors (id),
+        seat INTEGER,
+        after_seat INTEGER)""",
+    """CREATE TABLE IF NOT EXISTS pairings (
+        round INTEGER PRIMARY KEY REFERENCES rounds (number),
+        body TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS replaying (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
         since DOUBLE PRECISION NOT NULL)""",
@@ -121,6 +129,18 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS questions_by_team ON questions (team_id, at)",
     "CREATE INDEX IF NOT EXISTS answers_by_question ON announcements (question_id)",
 )
+
+ADDED_COLUMNS = (
+    ("games", "replayed", "DOUBLE PRECISION"),
+    ("seats", "planned_team_id", "INTEGER"),
+    ("games", "node", "VARCHAR(255)"),
+)
+"""Columns added to :data:`SCHEMA`'s tables after contests were made with them: ``(table, column, type)``, added
+to an older database when it is opened.  ``games.finished`` is when a game first finished (its place in time, for
+the freeze: it never moves); ``games.replayed`` when its result was last replaced by playing it again;
+``seats.planned_team_id`` the team planned in a seat that a house bot played, the team disabled before the game
+started (``team_id`` is then NULL); ``games.node`` the machine that played a finished game (filled from the
+replays when the column is added to an older database)."""
 
 TEAM_FLAGS = ("disabled", "hidden")
 """``disabled``: the team plays no more games (its results stay); ``hidden``: left out of the public standings."""

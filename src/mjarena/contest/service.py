@@ -1,6 +1,7 @@
 """``mjarena contest serve``: one process that serves the app and runs the judge.
 
-Order of things: take the folder's lock (one server per contest), kill what a previous server left running
+Order of things: take the folder's lock (one server per contest), bind the port (a serve that cannot listen
+leaves the contest as it was: its window not opened), kill what a previous server left running
 (:func:`~mjarena.contest.processes.kill_leftovers`), start the worker pool before any thread (a forked worker
 then copies no held lock), note its workers in ``serve.json``, then serve.  The builder and the scheduler
 start with the app and stop with it: on SIGTERM, SIGHUP or Ctrl-C (:data:`mjarena.lifetime.STOP_SIGNALS`)
@@ -16,6 +17,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -75,6 +77,35 @@ def _stopping_server(config: Any, on_exit: Callable[[], None]) -> Any:
     return Server(config)
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (IPv4 or IPv6, as ``host`` resolves), before anything else starts: a
+    port taken is :class:`ContestError` while the contest is as it was (its window not opened, no game started).
+
+    >>> sock = listening_socket("127.0.0.1", 0)
+    >>> listening_socket("127.0.0.1", sock.getsockname()[1])
+    Traceback (most recent call last):
+    ...
+    mjarena.contest.settings.ContestError: cannot listen on 127.0.0.1:... (the contest is left as it was)
+    >>> sock.close()
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as error:
+        raise ContestError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen()
+    except OSError as error:
+        sock.close()
+        raise ContestError(f"cannot listen on {host}:{port}: {error.strerror or error} (the contest is left as it "
+                           "was)") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def _worker_pids(executor: Any) -> list[int]:
     """The pids of a local pool's worker processes (none for Ray)."""
     pool = getattr(executor, "_pool", None)
@@ -96,6 +127,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
     from mjarena.arena.node_check import NodeCheck
     from mjarena.contest.app import create_app
     from mjarena.contest.building import Builder
+    from mjarena.contest.cores import plan
     from mjarena.contest.forms import origin_of
     from mjarena.contest.scheduler import Scheduler, warm_up
     from mjarena.web import server
@@ -108,9 +140,14 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
     open_files = server.raise_open_file_limit()  # before the pool: its workers inherit it
     contest = Contest.open(root)
     root = contest.root
-    slots = workers or os.cpu_count() or 1
+    cores = plan(workers, build_workers=contest.settings.build_workers)
+    # games on this machine share its cores with the compiles; on a cluster they play on the nodes
+    slots = cores.games if executor == "local" else (workers or os.cpu_count() or 1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr)
-    with _lock(root):
+    log.info("%d game(s) and %d compile(s) at once (%d usable cores)", slots, cores.compiles, cores.cores)
+    if cores.note is not None and executor == "local":
+        log.warning("%s", cores.note)
+    with _lock(root), listening_socket(host, port) as sock:  # the port first: a serve that cannot listen opens nothing
         killed = processes.kill_leftovers(root)
         if killed:
             log.info("killed %d process(es) left by the previous server", killed)
@@ -119,7 +156,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             warm_up(pool, slots)
             pids = _worker_pids(pool)
             processes.record_workers(root, pids)
-            builder = Builder(contest)
+            builder = Builder(contest, workers=cores.compiles)
             scheduler = Scheduler(contest, pool, slots)
             watch = DiskWatch(contest, min_free=min_free_mib << 20)
             app = create_app(contest, on_submission=builder.submit, judge=scheduler, public_urls=public_urls or ())
@@ -141,6 +178,6 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, worker
             limit_repeats()  # after the configuration, which sets up uvicorn's loggers
             log.info("serving at most %d connections, %d per client (%d open files)",
                      server.total_cap(open_files), server.PER_CLIENT, open_files)
-            _stopping_server(settings, stop).run()
+            _stopping_server(settings, stop).run(sockets=[sock])
         finally:
             pool.close(cancel=True)

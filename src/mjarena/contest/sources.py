@@ -101,9 +101,9 @@ def build_scope(path: str | Path) -> str:
 
 def build_source(path: Path, *, sandbox: Any, cache_dir: Path, wall_limit: float | None = None,
                  max_output_bytes: int | None = None) -> Verdict:
-    """Build the stored source at ``path`` (in its team's :func:`build_scope`) and give the verdict (never raises
-    for the source's faults), within ``wall_limit`` seconds and ``max_output_bytes``
-    (:func:`mjarena.builds.build`'s defaults when None)."""
+    """Build the stored source at ``path`` (in its team's :func:`build_scope`) and give the verdict (never raises for
+    the source's faults; :class:`~mjarena.builds.BuildBusy` when its compile ran out of time on a busy machine),
+    within ``wall_limit`` seconds and ``max_output_bytes`` (:func:`mjarena.builds.build`'s defaults when None)."""
     language = language_of(path.name) or "unknown"
     problem = check_text(path.read_bytes())
     if problem is not None:
@@ -111,6 +111,8 @@ def build_source(path: Path, *, sandbox: Any, cache_dir: Path, wall_limit: float
     try:
         result = builds.build(path, sandbox=sandbox, cache_dir=cache_dir, wall_limit=wall_limit,
                               max_output_bytes=max_output_bytes, scope=build_scope(path))
+    except builds.BuildBusy:
+        raise  # the machine's failure, not the source's: the caller tries again
     except builds.BuildError as error:
         return Verdict("compile_error", language, str(error))
     return Verdict(result.status, result.language, result.message, result.key)

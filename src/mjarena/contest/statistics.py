@@ -54,10 +54,17 @@ def team_statistics(games: Iterable[GameRow], thinking: Mapping[tuple[str, int],
     return found
 
 
-def contest_statistics(contest: Any, exclude: Collection[int] = ()) -> dict[str, dict[str, Any]]:
-    """:func:`team_statistics` of a contest's finished games (``exclude``: games left out, the frozen ones)."""
+def contest_statistics(contest: Any, exclude: Collection[int] = (), *, team: str | None = None
+                       ) -> dict[str, dict[str, Any]]:
+    """:func:`team_statistics` of a contest's finished games (``exclude``: games left out, the frozen ones);
+    ``team``: that team's alone, from its own games (a team's page reads no other team's)."""
     db = contest.db
-    games = [game for game in db.games(states=("finished",)) if game.id not in exclude]
-    thinking = {(team.name, game_id): seconds for team in db.teams()
-                for game_id, seconds in db.thinking_of(team.id).items()}
-    return team_statistics(games, thinking)
+    teams = db.teams() if team is None else [found for found in [db.team(team)] if found is not None]
+    if team is not None and not teams:
+        return {}
+    games = [game for game in db.games(states=("finished",), team_id=None if team is None else teams[0].id)
+             if game.id not in exclude]
+    thinking = {(item.name, game_id): seconds for item in teams
+                for game_id, seconds in db.thinking_of(item.id).items()}
+    found = team_statistics(games, thinking)
+    return found if team is None else {name: item for name, item in found.items() if name == team}

@@ -27,14 +27,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from mjarena.env._history import History, history_rows
 from mjarena.env._spec import CHANNELS, IllegalActionError, Observer, Options, RuleSpec
 from mjarena.replay import MatchResult, SeatOutcome
 from mjarena.rulesets import judge_rules
 from mjarena.tiles import format_tile, format_tiles
 from mjarena.variants.base import Action, IllegalAction
 
-__all__ = ["AGENTS", "MahjongEnv", "make_env"]
+__all__ = ["AGENTS", "MASK_PLACES", "OBSERVATIONS", "MahjongEnv", "make_env"]
 
+OBSERVATIONS = ("planes", "history")
+"""The observations on offer: the ``(11, kinds)`` planes, or those and the history below (``docs/env/``)."""
+MASK_PLACES = ("observation", "info")
+"""Where the action mask goes: in a ``Dict`` observation, or in ``info["action_mask"]`` beside a ``Box`` one."""
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 _clock = time.perf_counter  # the time of each answer, for the replay's decisions
@@ -47,8 +52,13 @@ class MahjongEnv(AECEnv):
     state machine, ``seed`` the seed its wall was shuffled from.
     """
 
-    def __init__(self, spec: RuleSpec, render_mode: str | None = None) -> None:
+    def __init__(self, spec: RuleSpec, render_mode: str | None = None, observation: str = "planes",
+                 action_mask: str = "observation") -> None:
         super().__init__()
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation {observation!r}: expected one of {', '.join(OBSERVATIONS)}")
+        if action_mask not in MASK_PLACES:
+            raise ValueError(f"action_mask {action_mask!r}: expected one of {', '.join(MASK_PLACES)}")
         self.metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": f"{spec.name}_v0",
                                          "is_parallelizable": False}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -57,15 +67,18 @@ class MahjongEnv(AECEnv):
         self._legal_options = spec.options or spec.legal_options
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        space = spaces.Dict({
-            "observation": spaces.Box(0, 255, (CHANNELS, spec.kinds), np.uint8),
-            "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
-        })
+        self._with_history = observation == "history"
+        self._mask_in_info = action_mask == "info"
+        rows = history_rows(spec) if self._with_history else CHANNELS
+        space: spaces.Space = spaces.Box(0, 255, (rows, spec.kinds), np.uint8)
+        if not self._mask_in_info:
+            space = spaces.Dict({"observation": space, "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8)})
         self.observation_spaces = {agent: space for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(spec.num_actions) for agent in AGENTS}
         self._seeds = random.Random()
         self.seed: int | None = None
         self.game: Any = None
+        self._history: History | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -91,6 +104,9 @@ class MahjongEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self._observer = Observer(self.spec)
         self._observer.update(self.game.events)
+        self._history = History(self.spec) if self._with_history else None
+        if self._history is not None:
+            self._history.update(self.game.events)
         self._answers: list[tuple[int, str, Action, float]] = []
         self._skip_agent_selection = None
         self._rewarded = False  # some reward is not 0 (PettingZoo's clearing and summing are skipped otherwise)
@@ -101,6 +117,7 @@ class MahjongEnv(AECEnv):
     def _begin_decision(self) -> None:
         decision = self.game.decision
         self._queue = list(decision.legal)
+        self._stage: str = decision.stage
         self._options: dict[int, Options] = {}
         self._choices: dict[int, Action] = {}
         self.agent_selection = AGENTS[self._queue[0]]
@@ -113,24 +130,30 @@ class MahjongEnv(AECEnv):
             decision = self.game.decision
             if decision is None or seat not in self._queue:
                 return {}
-            cached = self._options[seat] = self._legal_options(self.game, decision.stage, seat, decision.legal[seat])
+            cached = self._options[seat] = self._legal_options(self.game, self._stage, seat, decision.legal[seat])
         return cached
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last`` (observation, cumulative reward, terminated, truncated, info of the agent to
         act), without its assertion and method lookups: the loop calls it every step."""
         agent = self.agent_selection
+        info = self.infos[agent]
+        if self._mask_in_info and not self.terminations[agent]:
+            info["action_mask"] = self.spec.mask(self.options(_SEAT[agent]))
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+                self.truncations[agent], info)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
+        """The agent's observation: ``{"observation": table, "action_mask": mask}``, or the table alone when the
+        mask is in the info (``action_mask="info"``)."""
         seat = _SEAT[agent]
-        options = self.options(seat)
-        stage = self.game.decision.stage if options else None
-        return {
-            "observation": self._observer.observe(self.game, seat, stage),
-            "action_mask": self.spec.mask(options),
-        }
+        options = self._options.get(seat) or self.options(seat)
+        table = self._observer.observe(self.game, seat, self._stage if options else None)
+        if self._history is not None:
+            table = self._history.observe(table, seat)
+        if self._mask_in_info:
+            return table
+        return {"observation": table, "action_mask": self.spec.mask(options)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -138,7 +161,7 @@ class MahjongEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = _SEAT[agent]
-        options = self.options(seat)
+        options = self._options.get(seat) or self.options(seat)
         try:
             chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
         except (KeyError, TypeError, ValueError):
@@ -167,7 +190,7 @@ class MahjongEnv(AECEnv):
             self._clear_rewards()
             self._rewarded = False
         now = _clock()
-        self._answers.append((seat, self.game.decision.stage, action, (now - self._asked_at) * 1000))
+        self._answers.append((seat, self._stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
         self._choices[seat] = action
         self._queue.pop(0)
@@ -176,6 +199,8 @@ class MahjongEnv(AECEnv):
         else:
             self.game.apply(self._choices)
             self._observer.update(self.game.events)
+            if self._history is not None:
+                self._history.update(self.game.events)
             self._after_decision()
         if self._rewarded:
             self._accumulate_rewards()
@@ -344,10 +369,11 @@ class _OrderedAgents(Iterator[str]):
         return env.agent_selection
 
 
-def make_env(spec: RuleSpec, render_mode: str | None = None) -> AECEnv:
+def make_env(spec: RuleSpec, render_mode: str | None = None, observation: str = "planes",
+             action_mask: str = "observation") -> AECEnv:
     """The raw environment in PettingZoo's call-order checks (reset before step, and so on).
 
     PettingZoo's out-of-bounds wrapper is left out: :meth:`MahjongEnv.step` refuses every index outside the
     mask already, and the wrapper would cost a quarter of the speed.
     """
-    return _OrderEnforcing(MahjongEnv(spec, render_mode))
+    return _OrderEnforcing(MahjongEnv(spec, render_mode, observation, action_mask))

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,12 @@ class RuleSpec:
     @property
     def num_actions(self) -> int:
         return len(self.action_names)
+
+    @cached_property
+    def max_discards(self) -> int:
+        """The most discards a game can have: its wall less the 36 tiles that a deal of 13 and four melds of
+        three keep out of the pool (the rows of the history observation, :mod:`mjarena.env._history`)."""
+        return len(self.shuffled_wall(0)) - 36
 
     def legal_options(self, game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Options:
         """Index -> action for every choice the seat has at this decision."""

@@ -43,12 +43,13 @@ from pettingzoo import AECEnv
 
 from mjarena.agents.builtin import best_target
 from mjarena.env._aec import MahjongEnv, make_env
+from mjarena.env._parallel import ParallelMahjongEnv
 from mjarena.env._spec import Options, RuleSpec
 from mjarena.tiles import format_tile
 from mjarena.variants import noi2014
 from mjarena.variants.base import Action
 
-__all__ = ["SPEC", "env", "raw_env"]
+__all__ = ["SPEC", "env", "parallel_env", "raw_env"]
 
 KINDS = noi2014.KINDS
 PLAY, GANG, PENG = 0, KINDS, 2 * KINDS
@@ -132,11 +133,20 @@ SPEC = RuleSpec(
 )
 
 
-def raw_env(render_mode: str | None = None) -> MahjongEnv:
-    """The environment without PettingZoo's wrappers."""
-    return MahjongEnv(SPEC, render_mode)
+def raw_env(
+    render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation"
+) -> MahjongEnv:
+    """The environment without PettingZoo's wrappers (``observation``, ``action_mask``: ``docs/env/index.md``)."""
+    return MahjongEnv(SPEC, render_mode, observation, action_mask)
 
 
-def env(render_mode: str | None = None) -> AECEnv:
+def env(render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation") -> AECEnv:
     """The environment in PettingZoo's call-order checks (its ``unwrapped`` is the :func:`raw_env`)."""
-    return make_env(SPEC, render_mode)
+    return make_env(SPEC, render_mode, observation, action_mask)
+
+
+def parallel_env(render_mode: str | None = None, observation: str = "planes", illegal_action: str = "raise",
+                 illegal_reward: float = -1.0) -> ParallelMahjongEnv:
+    """The environment as a PettingZoo ``ParallelEnv``: one step is one decision of the rules, every seat it asks
+    answering at once (:mod:`mjarena.env._parallel`)."""
+    return ParallelMahjongEnv(SPEC, render_mode, observation, illegal_action, illegal_reward)

@@ -34,12 +34,13 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from mjarena.env._aec import MahjongEnv, make_env
+from mjarena.env._parallel import ParallelMahjongEnv
 from mjarena.env._spec import EXTRA, Options, RuleSpec
 from mjarena.tiles import DOUBLE, PASS, REVERSE, STANDARD_KINDS, format_tile
 from mjarena.variants import thupc2021
 from mjarena.variants.base import Action
 
-__all__ = ["SPEC", "env", "raw_env"]
+__all__ = ["SPEC", "env", "parallel_env", "raw_env"]
 
 DISCARD_PASS = STANDARD_KINDS
 DISCARD_REVERSE, DISCARD_DOUBLE, SELF_DRAWN, RON, PONG, CHOW = range(STANDARD_KINDS + 3, STANDARD_KINDS + 9)
@@ -99,11 +100,20 @@ SPEC = RuleSpec(
 )
 
 
-def raw_env(render_mode: str | None = None) -> MahjongEnv:
-    """The environment without PettingZoo's wrappers."""
-    return MahjongEnv(SPEC, render_mode)
+def raw_env(
+    render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation"
+) -> MahjongEnv:
+    """The environment without PettingZoo's wrappers (``observation``, ``action_mask``: ``docs/env/index.md``)."""
+    return MahjongEnv(SPEC, render_mode, observation, action_mask)
 
 
-def env(render_mode: str | None = None) -> AECEnv:
+def env(render_mode: str | None = None, observation: str = "planes", action_mask: str = "observation") -> AECEnv:
     """The environment in PettingZoo's call-order checks (its ``unwrapped`` is the :func:`raw_env`)."""
-    return make_env(SPEC, render_mode)
+    return make_env(SPEC, render_mode, observation, action_mask)
+
+
+def parallel_env(render_mode: str | None = None, observation: str = "planes", illegal_action: str = "raise",
+                 illegal_reward: float = -1.0) -> ParallelMahjongEnv:
+    """The environment as a PettingZoo ``ParallelEnv``: one step is one decision of the rules, every seat it asks
+    answering at once (:mod:`mjarena.env._parallel`)."""
+    return ParallelMahjongEnv(SPEC, render_mode, observation, illegal_action, illegal_reward)

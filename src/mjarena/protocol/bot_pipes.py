@@ -19,15 +19,46 @@ _MARKER = KEEP_RUNNING.encode()
 _READ_SYSCALLS = {0, 7, 17, 19, 23, 270, 271, 281} if platform.machine() == "x86_64" else set()
 
 
-class Deadline:
-    """A wall-clock deadline, and the one place where the judge waits on a bot (:meth:`wait`); ``why`` says
-    what set it, for the timeout's message (empty: the time limit per answer)."""
+WALL_FACTOR = 5.0
+"""The wall-clock cap of an answer, in time limits: a bot that hangs is ended then, however busy the machine."""
 
-    def __init__(self, seconds: float, why: str = "") -> None:
+READ_GAP = 0.01
+"""Seconds: once an answer's deadline has passed and moved, its wait for a CPU is read at most this often."""
+
+OVERLOADED_SHARE = 0.1
+"""An answer waited for a CPU for more than this share of its time limit: the judge's machine was overloaded."""
+
+
+class Deadline:
+    """The deadline of one answer in the bot's own time, and the one place where the judge waits on a bot
+    (:meth:`wait`); ``why`` says what set it, for the timeout's message (empty: the time limit per answer).
+
+    It starts as a wall-clock deadline ``seconds`` away.  When that passes, :meth:`extend` moves it by the time
+    the bot's threads waited, ready to run, for a CPU (the judge's machine was busy: that time is the judge's),
+    never past the wall-clock cap, ``cap`` seconds after the start (a bot that hangs still ends).  The system is
+    asked for that figure only then, not at every poll.  :meth:`own` is the bot's own time: the wall time less
+    that wait.
+
+    >>> deadline = Deadline(1.0, cap=3.0)
+    >>> deadline.extend(0.5), deadline.end - deadline.start
+    (True, 1.5)
+    >>> deadline.extend(9.0), deadline.end - deadline.start
+    (True, 3.0)
+    """
+
+    def __init__(self, seconds: float, why: str = "", cap: float | None = None) -> None:
         self.start = time.monotonic()
         self.end = self.start + seconds
         self.seconds = seconds
+        self.cap = max(seconds, cap if cap is not None else seconds)
         self.why = why
+        self.queued = 0.0  # seconds of waiting for a CPU counted so far
+
+    def restart(self) -> None:
+        """Start the clock again now (the program has just been started: making its box and forking it were the
+        judge's work, not the bot's time)."""
+        self.start = time.monotonic()
+        self.end = self.start + self.seconds
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
@@ -37,6 +68,31 @@ class Deadline:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
+
+    def extend(self, queued: float) -> bool:
+        """Move the deadline by ``queued`` seconds of waiting for a CPU (the answer's so far), up to the cap;
+        whether the answer still has time.  A deadline moved by less than :data:`READ_GAP` is checked again no
+        sooner than that (the system is asked at most that often: a bot may get that much more at the end)."""
+        self.queued = max(self.queued, queued)
+        self.end = self.start + min(self.seconds + self.queued, self.cap)
+        now = time.monotonic()
+        if now < self.end < now + READ_GAP:
+            self.end = min(now + READ_GAP, self.start + self.cap)
+        return now < self.end
+
+    def own(self, elapsed: float | None = None) -> float:
+        """The bot's own time of the answer: its wall time (``elapsed``, now by default) less its wait for a CPU."""
+        wall = self.elapsed() if elapsed is None else elapsed
+        return max(0.0, wall - min(self.queued, wall))
+
+    def spent(self) -> str:
+        """How the time went, for a timeout's message: the own time, and the wall time when they differ."""
+        wall = self.elapsed()
+        if self.queued < 0.0005:
+            return f"{wall:.3f} s"
+        capped = " (the wall-clock cap)" if self.end - self.start >= self.cap else ""
+        return (f"{self.own(wall):.3f} s of its own time, {wall:.3f} s of wall time{capped} of which "
+                f"{self.queued:.3f} s waiting for a busy machine's CPU")
 
     def wait(self, pipes: Pipes, tick: float | None = None) -> list[str]:
         """Wait for ready pipes (the names of those ready), at most ``tick`` seconds and never past the deadline."""
@@ -57,6 +113,7 @@ class BotChild:
         self.leftover = b""  # stdout printed after a keep-running marker
         self.stderr_buffer = bytearray()
         self.turn_stderr = bytearray()  # what it wrote to standard error during the current answer (a tail)
+        self.queued_base = 0.0  # its run-queue delay when its current answer began (it waits for none while frozen)
 
     @property
     def reaped(self) -> bool:
@@ -80,6 +137,11 @@ class BotChild:
 
     def cpu(self) -> float:
         return self.process.usage.cpu
+
+    def queued(self) -> float:
+        """Seconds its tree waited for a CPU during the current answer (read from the system: at a deadline or at
+        the answer's end only; :meth:`~mjarena.sandbox.Process.queued`)."""
+        return max(0.0, self.process.queued() - self.queued_base)
 
     def reading_stdin(self) -> bool:
         """Whether the program (the last process of its tree) is blocked in a read or a wait for input (x86-64

@@ -60,6 +60,7 @@ Action(type='peng', tile=19, target=None, tiles=())
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
@@ -372,6 +373,19 @@ class Output(NamedTuple):
     debug: str | None = None
 
 
+_globaldata_said: list[bool] = []
+
+
+def _say_globaldata_dropped() -> None:
+    """Say once per judge process, in one line on stderr, that a bot's ``globaldata`` is dropped: Botzone keeps
+    it across games, mjarena keeps none by design (no memory from one game to the next: a replayed game would be
+    one the bot knows)."""
+    if not _globaldata_said:
+        _globaldata_said.append(True)
+        print('mjarena: a bot printed "globaldata" (data Botzone keeps across games): dropped, every game starts '
+              "with none (docs/protocol.md)", file=sys.stderr)
+
+
 def decode_output(text: str, request: str | None = None) -> Output:
     """The :class:`Output` in a bot's output; :class:`BotBadOutput` with a short detail if it is not an answer.
 
@@ -410,6 +424,8 @@ def decode_output(text: str, request: str | None = None) -> Output:
     data = value.get("data")
     if data is not None and not isinstance(data, str):
         raise BotBadOutput(f'"data" of {shown}{where} is not a string', request=request)
+    if "globaldata" in value:
+        _say_globaldata_dropped()
     debug = value.get("debug")
     if debug is not None:
         debug = trim_utf8(debug if isinstance(debug, str) else json.dumps(debug, ensure_ascii=False), DEBUG_LIMIT)

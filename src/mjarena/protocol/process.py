@@ -1,4 +1,4 @@
-"""Run a bot program as a real subprocess, one request at a time, with wall-time, memory and output limits.
+"""Run a bot program as a real subprocess, one request at a time, with time (its own), memory and output limits.
 
 :class:`BotProcess` is the judge's side of one bot for one game.  It keeps the history (requests, responses and
 the bot's ``data``) and delivers each request the way the bot last asked for:
@@ -11,8 +11,14 @@ the bot's ``data``) and delivers each request the way the bot last asked for:
 
 Limits, per answer:
 
-- wall time, from just before the process starts (restart mode) or the request is written (keep mode) until the
-  answer is complete: the marker line read, or the process exited.  Every wait goes through one helper,
+- the bot's own time, from the moment the program has been started (restart mode: its box made and the process
+  forked, the judge's work) or the request is written (keep mode) until the answer is complete: the marker line
+  read, or the process exited.  Its own time is the wall-clock time less the time its threads waited, ready to
+  run, for a CPU (the run-queue delay: the judge's machine was busy, not the bot): when the deadline passes it
+  moves by that wait, read from the system then (``/proc/PID/task/TID/schedstat`` of the live tree, what the
+  box's init read of the processes it reaped, or a delegated cgroup's ``cpu.pressure``), never past a wall-clock
+  cap of :data:`~mjarena.protocol.bot_pipes.WALL_FACTOR` time limits (a bot that hangs still ends).  Off Linux
+  no such wait is known: the deadline is wall-clock time.  Every wait goes through one helper,
   :meth:`Deadline.wait`, around the pipes read the way the system allows (never a blocking read by the judge):
   non-blocking and ``select`` on POSIX, a reading thread per pipe on Windows (``pipes="threads"`` forces that
   anywhere; :mod:`mjarena.protocol.pipe_readers`).
@@ -25,7 +31,7 @@ Limits, per answer:
   failure.
 - output: at most ``output_limit`` bytes of standard output per answer; past it the bot is killed.
 
-And per game: ``game_budget``, the seat's thinking time for the whole game (the sum of its answers' wall times,
+And per game: ``game_budget``, the seat's thinking time for the whole game (the sum of its answers' own times,
 as above).  An answer's deadline is the smaller of the time limit and what is left of the budget (a restart-mode
 bot is told that deadline in its ``time_limit``), so a bot that answers just under its limit on every request
 runs out of budget and is out with a ``timeout``, as for any answer over its limit; :attr:`BotProcess.thinking`
@@ -75,7 +81,7 @@ from mjarena.agents.errors import (
     JudgeError,
 )
 from mjarena.protocol.bot_failures import DETAIL_STDERR, MEMORY_SIGNS, PRINTABLE, STDIN_HINT, describe_exit
-from mjarena.protocol.bot_pipes import BotChild, Deadline, marker_span
+from mjarena.protocol.bot_pipes import OVERLOADED_SHARE, WALL_FACTOR, BotChild, Deadline, marker_span
 from mjarena.protocol.botzone import decode_output, encode_input, encode_request
 from mjarena.protocol.pipe_readers import CHUNK_BYTES, reader_kind
 from mjarena.protocol.transport import Exchange, Reply
@@ -100,7 +106,7 @@ class BotProcess:
     ``limit_address_space`` also caps each process's address space at the memory limit (a native bot then
     fails its allocation at once; runtimes that reserve far more than they use, the JVM and node, need it off).
     ``cpu_limit`` is the CPU seconds of the whole tree per answer (default: the time limit).  ``game_budget`` is
-    the wall time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
+    the own time of all its answers together (None: no such bound); :attr:`thinking` the time they used so far.
     ``seat`` is its seat at the table, when the other seats' bots are untrusted: its box then shows its seat
     slot's own copies of its runtime (:mod:`mjarena.sandbox.copies`, when the sandbox has ``private_runtimes``).
     ``pipes`` is how its pipes are read (``"select"`` or ``"threads"``; None: the system's way, threads on Windows).
@@ -144,7 +150,7 @@ class BotProcess:
         self.pipes = reader_kind(pipes)
         if seat is not None:  # the seat slot's copies of its runtime, made before any answer is timed
             Box(self.argv, sandbox=self.sandbox, cwd=self.cwd, seat=seat).prepare()
-        self.thinking = 0.0  # seconds of wall time its answers took, failed ones included
+        self.thinking = 0.0  # seconds of its own time its answers took, failed ones included
         self.stderr_limit = stderr_tail
         self.poll_interval = poll_interval
         self.requests: list[str] = []
@@ -193,10 +199,12 @@ class BotProcess:
                 raise BotTimeout(f"no time left: {deadline.why}")
             if child is None:
                 child = self._spawn()
+                deadline.restart()  # its box made and the program forked: the judge's time, not the bot's
+                child.queued_base = child.process.queued()  # (its wait for a CPU so far was the judge's too)
             text, kept = self._collect(child, (payload + "\n").encode(), deadline, mode)
             response, data, debug = decode_output(text, request)
         except BotError as error:
-            self._fail(child, error, request, deadline.elapsed(), mode)
+            self._fail(child, error, request, deadline, mode)
             problem = self._files_problem()
             if problem is not None:  # the bot failed because its files went away: the judge's failure
                 raise JudgeError(f"{problem} (the bot then failed: {error.reason}: {error.detail})") from None
@@ -207,24 +215,29 @@ class BotProcess:
             self._child = None
             self.close()
             raise
-        elapsed = deadline.elapsed()
+        queued = child.queued()  # (frozen, or exited: it waits for no CPU now)
+        deadline.queued = max(deadline.queued, queued)
+        elapsed = deadline.own()
         self.thinking += elapsed
+        child.queued_base += queued
         self._child = child if kept else None
         self.requests.append(request)
         self.responses.append(response)
         if data is not None:
             self.data = data
         stderr = child.take_turn_stderr(self.stderr_limit)
-        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr))
-        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr)
+        self.history.append(Exchange(request, response, elapsed * 1000.0, mode, debug, stderr, queued * 1000.0))
+        return Reply(response, data, elapsed, kept, mode, child.peak_kib or None, debug, stderr, queued)
 
     def _deadline(self) -> Deadline:
-        """This answer's deadline: the time limit, or what is left of the game budget when that is less."""
+        """This answer's deadline: the time limit, or what is left of the game budget when that is less; in the
+        bot's own time, with a wall-clock cap of :data:`WALL_FACTOR` time limits (:class:`Deadline`)."""
+        slack = (WALL_FACTOR - 1.0) * self.time_limit
         if self.game_budget is None or self.game_budget - self.thinking >= self.time_limit:
-            return Deadline(self.time_limit)
+            return Deadline(self.time_limit, cap=self.time_limit + slack)
         left = max(0.0, self.game_budget - self.thinking)
         return Deadline(left, f"the thinking budget of {self.game_budget:g} s for the game is used up "
-                              f"({self.thinking:.3f} s over {len(self.responses)} answers)")
+                              f"({self.thinking:.3f} s over {len(self.responses)} answers)", cap=left + slack)
 
     def close(self) -> None:
         """Kill the bot's processes (if running), reap them and end its box.  Safe to call twice."""
@@ -289,9 +302,14 @@ class BotProcess:
         self.started_pids.append(process.pid)
         return BotChild(process, self.pipes)
 
-    def _fail(self, child: BotChild | None, error: BotError, request: str, elapsed: float, mode: str) -> None:
+    def _fail(self, child: BotChild | None, error: BotError, request: str, deadline: Deadline, mode: str) -> None:
         if child is not None:
             child.reap()
+            deadline.queued = max(deadline.queued, child.queued())  # as read when it was reaped
+        elapsed = deadline.own()
+        # the verdict stands (the bot's own time decided it); the replay marks that the machine was busy then
+        overloaded = deadline.queued > OVERLOADED_SHARE * self.time_limit
+        if child is not None:
             tail = child.stderr_tail(self.stderr_limit)
             if tail and not error.stderr:
                 error.stderr = tail
@@ -300,11 +318,14 @@ class BotProcess:
                 error.args = (error.reason, error.detail)
         error.request = request
         error.elapsed = elapsed
+        error.queued = deadline.queued
+        error.overloaded = overloaded
         self.thinking += elapsed
         self._child = None
         self.error = error
         stderr = child.take_turn_stderr(self.stderr_limit) if child is not None else None
-        self.history.append(Exchange(request, None, elapsed * 1000.0, mode, None, stderr))
+        self.history.append(Exchange(request, None, elapsed * 1000.0, mode, None, stderr, deadline.queued * 1000.0,
+                                     overloaded or None))
         self.close()
 
     def _limit_kib(self) -> int:
@@ -353,18 +374,19 @@ class BotProcess:
                     raise BotOutputLimit(f"printed more than {self.output_limit} bytes")
                 if child.exited():
                     return self._finish(child, out, mode, cpu_start)
-                if deadline.expired():
+                if deadline.expired() and not deadline.extend(child.queued()):  # its waits for a CPU added
                     waiting = mode == "restart" and not out.strip() and child.reading_stdin()
                     child.reap()
                     if child.peak_kib > self._limit_kib():
                         raise self._memory_error(child)
                     budget = f": {deadline.why}" if deadline.why else ""
+                    spent = f" ({deadline.spent()})"
                     if out.strip():
                         raise BotTimeout(
                             f"printed {len(out)} bytes but neither exited nor printed the keep-running marker "
-                            f"within {deadline.seconds:.3f} s{budget}"
+                            f"within {deadline.seconds:.3f} s{budget}{spent}"
                         )
-                    raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}"
+                    raise BotTimeout(f"no answer within {deadline.seconds:.3f} s{budget}{spent}"
                                      f"{STDIN_HINT if waiting else ''}")
                 now = time.monotonic()
                 if now >= next_poll:

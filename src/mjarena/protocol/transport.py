@@ -32,16 +32,20 @@ RESPONSE_LIMIT = 4096
 """Bytes of UTF-8 a replay keeps of one response (as of a ``debug`` field and of the standard error's tail)."""
 
 
+_OPTIONAL = ("debug", "stderr", "queued_ms", "overloaded")  # left out of a replay when None
+
+
 @dataclass(frozen=True)
 class Reply:
     """A bot's answer to one request.
 
-    ``response`` and ``data`` as the bot printed them (``data`` None when left out), ``elapsed`` seconds of wall
-    time (process start included in restart mode), ``kept`` whether the process was kept running after it, and
-    ``mode`` how the request was delivered: ``restart`` (a new process, whole history), ``keep`` (the bare request
-    to a kept process) or ``scripted``.  ``memory_kib`` is the bot's peak resident memory when known.  ``debug`` is
-    the answer's Botzone ``debug`` field (trimmed), ``stderr`` what the bot wrote to its standard error while it
-    answered (its tail), each None when there was none.
+    ``response`` and ``data`` as the bot printed them (``data`` None when left out), ``elapsed`` seconds of the
+    bot's own time (process start included in restart mode: its wall time less ``queued``, the seconds its threads
+    waited for a busy machine's CPU; None when not measured), ``kept`` whether the process was kept running after
+    it, and ``mode`` how the request was delivered: ``restart`` (a new process, whole history), ``keep`` (the bare
+    request to a kept process) or ``scripted``. ``memory_kib`` is the bot's peak resident memory when known.
+    ``debug`` is the answer's Botzone ``debug`` field (trimmed), ``stderr`` what the bot wrote to its standard error
+    while it answered (its tail), each None when there was none.
     """
 
     response: str
@@ -52,6 +56,7 @@ class Reply:
     memory_kib: int | None = None
     debug: str | None = None
     stderr: str | None = None
+    queued: float | None = None
 
     @property
     def elapsed_ms(self) -> float:
@@ -61,7 +66,10 @@ class Reply:
 class Exchange(NamedTuple):
     """One line of a transcript: the request, the response (None if the bot failed), the time and the mode; the
     bot's ``debug`` field and the tail of its standard error for this turn, when it gave any (private to the
-    bot's owner)."""
+    bot's owner).  ``elapsed_ms`` is the bot's own time; ``queued_ms`` the time its threads waited for a CPU
+    on top of it (the machine's load, not the bot's doing; None when not measured), and ``overloaded`` is True on
+    a failed answer that waited for a CPU more than a tenth of its time limit: a verdict reached while the judge's
+    machine was overloaded."""
 
     request: str
     response: str | None
@@ -69,6 +77,8 @@ class Exchange(NamedTuple):
     mode: str
     debug: str | None = None
     stderr: str | None = None
+    queued_ms: float | None = None
+    overloaded: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The exchange as a replay keeps it: ``debug`` and ``stderr`` only when there are any, the response cut
@@ -81,7 +91,9 @@ class Exchange(NamedTuple):
         4096
         """
         data = {key: value for key, value in self._asdict().items()
-                if value is not None or key not in ("debug", "stderr")}
+                if value is not None or key not in _OPTIONAL}
+        if self.queued_ms is not None:
+            data["queued_ms"] = round(self.queued_ms, 3)
         if self.response is not None:
             data["response"] = trim_utf8(self.response, RESPONSE_LIMIT)
         return data

@@ -1,7 +1,7 @@
-"""Process accounting and process trees from ``/proc``: what a program's processes used (:class:`Usage`: memory
-and CPU time), a process's own memory high-water mark, waiting until a stop has taken hold, the live members of a
-process group, and counting a uid's processes.  The box (:mod:`mjarena.sandbox.box`) walks its programs' trees with
-these; a second process backend can share them.
+"""Process accounting and process trees from ``/proc``: what a program's processes used (:class:`Usage`: memory, CPU
+time and the time they waited for a CPU: :func:`run_delay`), a process's own memory high-water mark, waiting until a
+stop has taken hold, the live members of a process group, and counting a uid's processes. The box
+(:mod:`mjarena.sandbox.box`) walks its programs' trees with these; a second process backend can share them.
 """
 
 from __future__ import annotations
@@ -14,18 +14,21 @@ from collections.abc import Iterable
 
 from mjarena.lifetime import stat_fields
 
-__all__ = ["Usage", "await_stopped", "live_group_members", "peak_kib"]
+__all__ = ["Usage", "await_stopped", "live_group_members", "machine_waited", "peak_kib", "run_delay"]
 
 
 class Usage:
     """What a program's process tree used: peak memory (KiB: resident memory summed over its processes, plus
-    the box's tmpfs pages) and CPU seconds (of its processes alive, zombie or reaped)."""
+    the box's tmpfs pages), CPU seconds (of its processes alive, zombie or reaped) and ``queued``, the seconds
+    its threads were ready to run but waited for a CPU (the kernel's run-queue delay: the judge's machine was
+    busy; see :func:`run_delay`)."""
 
-    __slots__ = ("cpu", "peak_kib")
+    __slots__ = ("cpu", "peak_kib", "queued")
 
     def __init__(self) -> None:
         self.peak_kib = 0
         self.cpu = 0.0
+        self.queued = 0.0
 
 
 SYSCONF = getattr(os, "sysconf", None)  # POSIX; on Windows, where no box runs, the figures below are never read
@@ -46,6 +49,47 @@ def usage_of(fields: list[bytes]) -> tuple[float, float, int]:
     reaped = (int(fields[13]) + int(fields[14])) / _TICKS
     resident = 0 if fields[0] in (b"Z", b"X") else int(fields[21]) * _PAGE_KIB
     return own, reaped, resident
+
+
+def run_delay(pids: Iterable[int]) -> float:
+    """Seconds that the threads of ``pids`` have waited, ready to run, for a CPU over their lives: the second
+    figure of ``/proc/PID/task/TID/schedstat`` (nanoseconds), summed over every thread alive or a zombie.
+
+    A thread that has already exited is no longer counted (the kernel keeps no total of them: a process that
+    exited but is not reaped still has its main thread's).  0.0 where ``/proc`` has no such file (off Linux, or a
+    kernel built without scheduler statistics).
+
+    >>> run_delay([os.getpid()]) >= 0.0
+    True
+    """
+    total = 0
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{pid}/task/{thread}/schedstat", "rb") as handle:
+                    total += int(handle.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1e9
+
+
+def machine_waited() -> float | None:
+    """Seconds during which some task of the whole machine was ready to run but waited for a CPU, since boot (the
+    kernel's pressure figure: ``some total=`` of ``/proc/pressure/cpu``, microseconds); None where the kernel
+    keeps none (off Linux, or no PSI).  Its growth over a run says how busy the machine was meanwhile, exited
+    processes included."""
+    try:
+        with open("/proc/pressure/cpu", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"some "):
+                    return int(line.rsplit(b"total=", 1)[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def peak_kib(pid: int) -> int:

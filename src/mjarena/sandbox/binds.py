@@ -12,7 +12,7 @@ import os
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from mjarena.sandbox import copies, procview
@@ -140,7 +140,8 @@ def runtime_binds(folder: str, slot: int, paths: Sequence[str]) -> list[str]:
 
 def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_bytes: int,
                 output_bytes: int | None = None, memory_limit: int | None = None,
-                runtime: tuple[str, int, Sequence[str]] | None = None) -> list[str]:
+                runtime: tuple[str, int, Sequence[str]] | None = None,
+                sources: Mapping[str, str] | None = None) -> list[str]:
     """bwrap arguments for the file system: system directories, ``/proc`` with fixed files over the machine's
     counters (:mod:`mjarena.sandbox.procview`, ``MemTotal`` the ``memory_limit``), the private tmpfs mounts, the
     given paths at their own place, parents made traversable (bwrap would copy a parent's mode, e.g. /root's 0700), the
@@ -148,7 +149,9 @@ def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_
     directory whole, but the slot's copies of those paths and of the ``/etc`` and ``/proc`` files (see
     :mod:`mjarena.sandbox.copies`).  With ``output_bytes`` (a compiler's box, see
     :class:`~mjarena.sandbox.box.Box`): a ``/dev`` of ``null`` alone, read-only, and the working folder a tmpfs of
-    that size showing the judge's folder's files read-only."""
+    that size showing the judge's folder's files read-only.  ``sources`` names, for a shown path, the file or
+    folder shown there instead (a copy of a bot's own files: :func:`mjarena.sandbox.copies.own_copy`)."""
+    sources = sources or {}
     args: list[str] = []
     shown: list[str] = []
     for folder in _SYSTEM_DIRS:
@@ -162,7 +165,7 @@ def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_
         folder, slot, paths = runtime
         args += runtime_binds(folder, slot, paths)
         proc = [copies.copy_of_once(folder, slot, word) if word.startswith("/") and not word.startswith("/proc/")
-                and os.path.isfile(word) else word for word in proc]
+                and os.path.exists(word) else word for word in proc]
     args += ["--proc", "/proc", *proc]
     if output_bytes is None:
         args += ["--dev", "/dev"]
@@ -184,7 +187,7 @@ def bwrap_binds(readable: Iterable[str], writable: Iterable[str], cwd: str, tmp_
             if parent not in made:
                 args += ["--perms", "0755", "--dir", parent]
                 made.add(parent)
-        args += [how, path, path]
+        args += [how, sources.get(path, path), path]
         made.add(path)
     for folder in [*_ancestors(cwd), cwd]:
         if folder not in made:

@@ -32,7 +32,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -40,7 +39,7 @@ from pathlib import Path
 from mjarena.lifetime import children as _children
 from mjarena.lifetime import parse_stat
 from mjarena.sandbox import copies, portable, procview, seccomp
-from mjarena.sandbox.accounting import SYSCONF, count_processes, live_groups, peak_kib, usage_of
+from mjarena.sandbox.accounting import live_groups, peak_kib, usage_of
 from mjarena.sandbox.binds import (
     TMPFS,
     bot_own,
@@ -51,26 +50,38 @@ from mjarena.sandbox.binds import (
     runtime_binds,
     within,
 )
+from mjarena.sandbox.box_limits import (
+    MIB,
+    OPEN_FILES,
+    RLIMIT_NUMBERS,
+    SLOTS,
+    box_uid,
+    give_slot,
+    judge_uid,
+    rlimits,
+    take_slot,
+)
 from mjarena.sandbox.build_output import compiler_streams, copy_output, measure_output
 from mjarena.sandbox.cgroup import BoxCgroup
 from mjarena.sandbox.config import Sandbox, SandboxUnavailable, bwrap_path, check
 from mjarena.sandbox.process import REAP_SECONDS, BoxedChild, PlainChild, PortableChild, Process, WindowsChild
 
-__all__ = ["BOX_ENV", "Box", "BoxError", "BoxLeftovers"]
+__all__ = ["BOX_ENV", "HOSTNAME", "Box", "BoxError", "BoxLeftovers"]
 
 #: The whole environment of a boxed program (plus what the caller adds explicitly).
 BOX_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
-MIB = 1 << 20
+#: The host name every box shows (its own UTS namespace): nothing of the judge's machine.
+HOSTNAME = "mjarena"
 
-_UID_BASE = 2_000_000_000  # boxes of a root judge run as _UID_BASE + judge pid * _SLOTS + slot
-_SLOTS = 256
 # The init's only capabilities: to switch to the box's uid, to kill its programs, to delete what they left, and
-# to write the answer of a call its filter hands over (sysinfo) into the caller's memory.
-_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE")
+# to write the answer of a call its filter hands over (sysinfo) into the caller's memory; and, until it has
+# bounded the files of the box's tmpfs mounts (before any program), to remount them (CAP_SYS_ADMIN, then dropped).
+_INIT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_PTRACE",
+              "CAP_SYS_ADMIN")
+#: Files and folders each of a box's tmpfs mounts may hold: what a program leaves there is deleted in bounded time
+#: (by the init between programs, by the kernel with the box), and their kernel memory is bounded.
+TMPFS_INODES = 8192
 _REPLY_SECONDS = 10.0  # how long the judge waits for the box's init to answer
-_slots_lock = threading.Lock()
-_slots_free: list[int] = []
-_slots_next = 0
 
 
 class BoxError(OSError):
@@ -80,29 +91,6 @@ class BoxError(OSError):
 class BoxLeftovers(BoxError):
     """The box cannot start the program afresh because what the previous program left in it cannot be deleted
     (a folder nested past the longest path, say): that program's doing, not the judge's."""
-
-
-def _take_slot() -> int:
-    global _slots_next
-    with _slots_lock:
-        if _slots_free:
-            return _slots_free.pop()
-        if _slots_next >= _SLOTS:
-            raise BoxError(f"more than {_SLOTS} boxes at once in one judge process")
-        _slots_next += 1
-        return _slots_next - 1
-
-
-def _give_slot(slot: int) -> None:
-    with _slots_lock:
-        _slots_free.append(slot)
-
-
-def _judge_uid() -> int:
-    """The judge's uid (0: root); -1 on Windows, which has none (nor a box, nor rlimits)."""
-    if sys.platform == "win32":
-        return -1
-    return os.getuid()
 
 
 def _off_linux() -> SandboxUnavailable:
@@ -121,33 +109,6 @@ def _init_python() -> str:
     """The interpreter that runs the box's init: the judge's own, resolved to its real file (a venv's python
     is a link to its base interpreter, which ``-I -S`` runs without the venv)."""
     return os.path.realpath(sys.executable)
-
-
-def _rlimits(sandbox: Sandbox, own_uid: bool, memory_limit: int | None, address_space: int | None) -> dict[str, int]:
-    """The rlimits of every program of a box, by ``prlimit`` option name: files, core dumps, processes (counted
-    per uid: a box of its own uid counts its processes alone), private data (the kernel's hold on memory that
-    leaves reserved address space alone, with room for what a JVM commits at start) and, when asked, the address
-    space."""
-    limits = {"fsize": sandbox.file_size_mib * MIB, "core": 0}
-    if own_uid:
-        limits["nproc"] = sandbox.max_processes
-    elif _judge_uid() != 0:  # the box shares the judge's uid: leave room for what it already runs
-        limits["nproc"] = sandbox.max_processes + count_processes(_judge_uid())
-    # (root ignores the process-count limit: under a root judge without a uid of its own, none is set)
-    if memory_limit is not None:
-        limits["data"] = memory_limit + _DATA_ALLOWANCE
-    if address_space is not None:
-        limits["as"] = address_space
-    return limits
-
-
-#: Private data a process may hold beyond the memory limit before the kernel refuses it: a JVM commits its initial
-#: heap (1/64 of the machine's memory by default) at start, used or not; the watchdog holds the limit itself.
-_DATA_ALLOWANCE = (SYSCONF("SC_PHYS_PAGES") * SYSCONF("SC_PAGE_SIZE") // 64 if SYSCONF else 0) + 256 * MIB
-_RLIMIT_NUMBERS = {"fsize": 1, "data": 2, "core": 4, "nproc": 6, "nofile": 7, "as": 9}
-#: Open files per boxed process (soft and hard): pipe and socket buffers are kernel memory that no count sees,
-#: so their number is bounded (a JVM, Node or CPython needs a few dozen).
-OPEN_FILES = 1024
 
 
 class Box:
@@ -173,6 +134,7 @@ class Box:
     ``seat`` (a bot's box at a table: its seat there) gives the box, when the sandbox has ``private_runtimes``,
     the seat slot's own copies of the files its program needs, and nothing else of the system directories
     (:mod:`mjarena.sandbox.copies`): no page of a file is shared with the boxes of the other seats.
+    ``nice`` lowers its programs' priority by that much (a compiler's, so that it never slows a game down).
 
     >>> with Box(["sh", "-c", "echo hi"], sandbox=Sandbox(kind="none")) as box:
     ...     process = box.start()
@@ -196,8 +158,10 @@ class Box:
         address_space: int | None = None,
         build_output: int | None = None,
         seat: int | None = None,
+        nice: int = 0,
     ) -> None:
         self.argv = list(argv)
+        self.nice = nice
         self.seat = seat
         self.sandbox = sandbox
         self.readable = [os.fspath(path) for path in readable]
@@ -219,6 +183,7 @@ class Box:
         self._control: socket.socket | None = None
         self._messages: list[tuple[str, list]] = []
         self._exit: tuple[int | None, int] | None = None  # the current program's (wait status, maxrss)
+        self._reaped_delay = 0.0  # seconds: see init_reaped_delay
         self._slot: int | None = None
         self._command: list[str] = []
         self._stat_fd = self._children_fd = -1
@@ -270,7 +235,7 @@ class Box:
             self.cgroup.oom_killed()  # remembered: the cgroup is about to go
             self.cgroup.remove()
         if self._slot is not None:
-            _give_slot(self._slot)
+            give_slot(self._slot)
             self._slot = None
 
     def __enter__(self) -> Box:
@@ -306,10 +271,11 @@ class Box:
             return PortableChild(self, proc)
         if not self._command:
             resolve_command(self.argv, self.workdir)  # the same errors as with a box, before anything starts
-            limits = _rlimits(self.sandbox, False, self.memory_limit, self.address_space)
-            if _judge_uid() == 0:
+            limits = rlimits(self.sandbox, False, self.memory_limit, self.address_space)
+            if judge_uid() == 0:
                 limits.pop("nproc", None)
-            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", "/usr/bin/prlimit",
+            lower = ["/usr/bin/nice", "-n", str(self.nice)] if self.nice else []
+            self._command = ["/usr/bin/setpriv", "--pdeathsig", "KILL", "--", *lower, "/usr/bin/prlimit",
                              *(f"--{name}={value}" for name, value in limits.items()), "--", *self.argv]
             self.parent_hwm_kib = peak_kib(os.getpid())
             if self.sandbox.cgroup is not None:
@@ -358,18 +324,24 @@ class Box:
             shown = [path for path in shown if not within(os.path.abspath(path), self.workdir)]
         if root:
             check_others_can_read([*self.readable, *visible])
-            self._slot = _take_slot()
-        uid = None if self._slot is None else _UID_BASE + os.getpid() * _SLOTS + self._slot
+            self._slot = take_slot()
+            if self._slot is None:
+                raise BoxError(f"more than {SLOTS} boxes at once in one judge process")
+        uid = None if self._slot is None else box_uid(self._slot)
         tmp_bytes = self.sandbox.tmp_mib * MIB
-        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                 "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
+        outer = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname",
+                 HOSTNAME, "--unshare-cgroup-try", "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
                  "--cap-drop", "ALL"]
         if not root:
             outer += ["--unshare-user", "--disable-userns"]
         for cap in _INIT_CAPS:
             outer += ["--cap-add", cap]
+        sources = {}
+        if runtime is not None:  # the bot's own files too from copies on the tmpfs (what a box leaves: issue 41)
+            sources = {os.path.abspath(path): copies.own_copy(runtime[0], os.path.abspath(path))
+                       for path in [*self.readable, *visible] if os.path.exists(path)}
         outer += bwrap_binds(shown, self.writable, self.workdir, tmp_bytes, self.build_output, self.memory_limit,
-                             runtime)
+                             runtime, sources)
         outer += ["--chdir", "/"]
         parent_end, init_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [*outer, "--", _init_python(), "-I", "-S", "-c", _init_source(), str(init_end.fileno())]
@@ -385,12 +357,13 @@ class Box:
         finally:
             init_end.close()
         self._control = parent_end
-        limits = {**_rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space),
+        limits = {**rlimits(self.sandbox, uid is not None, self.memory_limit, self.address_space),
                   "nofile": OPEN_FILES}
         config = {
             "uid": uid, "cwd": self.workdir, "env": {**BOX_ENV, **self.env, "PWD": self.workdir},
-            "rlimits": [(_RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
-            "tmpfs": list(TMPFS), "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
+            "rlimits": [(RLIMIT_NUMBERS[name], value, value) for name, value in limits.items()],
+            "tmpfs": list(TMPFS), "tmpfs_inodes": TMPFS_INODES,
+            "seccomp": _filter(), "totalram": procview.sysinfo_totalram(self.memory_limit),
         }
         self._command = command
         self._send({"config": config})
@@ -399,6 +372,8 @@ class Box:
         if not children:
             self._fail("the box's init is not running")
         self.init_pid = children[0]
+        if self.nice:  # the init forks each program: they start at its lower priority
+            os.setpriority(os.PRIO_PROCESS, self.init_pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         # kept open: the judge reads them at every answer (the box's tmpfs roots, seen through the init's root)
         self._stat_fd = os.open(f"/proc/{self.init_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
         self._children_fd = os.open(f"/proc/{self.init_pid}/task/{self.init_pid}/children", os.O_RDONLY | os.O_CLOEXEC)
@@ -431,7 +406,9 @@ class Box:
         for executable, own in ((program, bot_own(program)), (_init_python(), False)):
             trees, files = copies.runtime_paths(executable, own)
             paths += [path for path in (*trees, *files) if path not in paths]
-        return self.sandbox.runtime_copies or copies.default_folder(), self.seat % copies.SLOTS, paths
+        folder = self.sandbox.runtime_copies or copies.default_folder()
+        copies.warn_if_on_disk(folder)
+        return folder, self.seat % copies.SLOTS, paths
 
     def _start_boxed(self) -> Process:
         if not sys.platform.startswith("linux"):
@@ -498,8 +475,10 @@ class Box:
             numbers = [int(word) for word in rest.split()]
         except ValueError:
             self._fail(f"the box's init said {data[:80]!r}")
-        if name == "exit" and len(numbers) == 2:
+        if name == "exit" and len(numbers) in (2, 3):
             self._exit = (numbers[0], numbers[1])
+            if len(numbers) == 3:  # the run-queue delay of every process it reaped so far, in nanoseconds
+                self._reaped_delay = numbers[2] / 1e9
         else:
             self._messages.append((name, numbers))
         return True
@@ -576,6 +555,11 @@ class Box:
             return usage_of(parse_stat(os.pread(self._stat_fd, 4096, 0)))[1]
         except (OSError, ValueError, IndexError):
             return 0.0
+
+    def init_reaped_delay(self) -> float:
+        """Seconds that the processes the box's init has reaped had waited for a CPU (their main threads', read by
+        the init before it reaped each; as of the last program's exit)."""
+        return self._reaped_delay
 
     def keep_output(self) -> int | None:
         """A compiler's box (``build_output``), once its program has ended: copy what it wrote into its working

@@ -5,14 +5,16 @@ asks this init, over the socket ``FD`` (``SOCK_SEQPACKET``), to start each progr
 messages are :mod:`marshal`-ed dicts (the same interpreter on both sides); the init answers in words of ASCII,
 so that the judge never decodes anything richer from inside a box:
 
-- ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts, environment and folder of every
-  program it will start; answered ``ready HWM`` (its own high-water mark in KiB, which a child forked from it
-  shares until ``execve``).
+- ``{"config": {...}}`` first: the uid, rlimits, seccomp program, tmpfs mounts (and how many files each may
+  hold: it remounts them so, then gives up ``CAP_SYS_ADMIN``), environment and folder of every program it will
+  start; answered ``ready HWM`` (its own high-water mark in KiB, which a child forked from it shares until
+  ``execve``).
 - ``{"run": [argv]}`` with three file descriptors (the program's standard streams): kill and reap whatever is
-  left of the previous program, delete whatever it left in the box's tmpfs mounts, fork, and in the child
-  switch to the box's uid, join a new session keyring, lower the rlimits, install the seccomp filter and
-  ``execve``; answered ``started PID`` (or ``leftover WHY`` when what the previous program left cannot be
-  deleted: the program's doing, not the judge's).
+  left of the previous program, delete whatever it left in the box's tmpfs mounts (in bounded time:
+  :func:`_wipe`), fork, and in the child take a process group of its own, switch to the box's uid, join a new
+  session keyring, lower the rlimits, install the seccomp filter and ``execve``; answered ``started PID`` (or
+  ``leftover WHY`` when what the previous program left cannot be deleted, or not within 5 s: the program's
+  doing, not the judge's).
 - ``{"kill": True}``: kill every process of the box but this one and reap them all; answered ``clean``.
 - By itself, when the program it started is reaped: ``exit STATUS MAXRSS`` (its wait status, its peak KiB).
 
@@ -53,6 +55,8 @@ _PR_SET_NO_NEW_PRIVS = 38
 _PR_SET_SECCOMP = 22
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _CAP_VERSION_3 = 0x20080522
+_CAP_SYS_ADMIN = 21
+_MS_REMOUNT, _MS_NOSUID, _MS_NODEV = 32, 2, 4
 _SECCOMP_MODE_FILTER = 2
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 _KEYCTL = {"x86_64": 250, "aarch64": 219}
@@ -123,27 +127,102 @@ def _entries(path: str) -> set[tuple[int, int]]:
     return found
 
 
-def _wipe(path: str, keep: set[tuple[int, int]]) -> None:
+_WIPE_SECONDS = 5.0  # past this, what the last program left is its own failure (``leftover``), never the judge's
+_EMPTY_FOLDER = 40  # the size of an empty folder on a tmpfs (20 bytes an entry, "." and ".." included)
+_WIPE_DEPTH = 32  # folders open at once while wiping: a deeper folder is moved up to the top and wiped from there
+
+
+def _wipe(path: str, keep: set[tuple[int, int]], deadline: float) -> None:
     """Delete everything under ``path`` that was not there when the box was made, never crossing into a mount
-    (a shown file or folder) nor following a link."""
-    device = os.lstat(path).st_dev
-    stack = [(path, False)]
-    while stack:
-        folder, done = stack.pop()
-        if done:
-            info = os.lstat(folder)
-            if (info.st_dev, info.st_ino) not in keep:
-                os.rmdir(folder)
-            continue
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                info = entry.stat(follow_symlinks=False)
-                if info.st_dev != device:
+    (a shown file or folder) nor following a link; :class:`TimeoutError` past ``deadline`` (``time.monotonic``).
+
+    Every step is relative to an open folder, so its cost is one system call an entry whatever the depth (a
+    path walk from the top would cost the depth at every step: a chain of 1,900 nested folders, some 1.8
+    million steps); a folder nested deeper than :data:`_WIPE_DEPTH` is moved up to the top, in one rename."""
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    device = os.fstat(top).st_dev
+    stack: list[list] = [[top, os.listdir(top), 0, None]]  # [folder, names, next index, child being emptied]
+    moved = serial = steps = 0
+    try:
+        while stack:
+            frame = stack[-1]
+            folder, names, index, child = frame
+            if child is not None:  # back from emptying it
+                frame[3] = None
+                os.rmdir(child, dir_fd=folder)
+            if index == len(names):
+                if len(stack) == 1 and moved:  # folders were moved up here: list again
+                    frame[1], frame[2], moved = os.listdir(top), 0, 0
                     continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack += [(entry.path, True), (entry.path, False)]
-                elif (info.st_dev, info.st_ino) not in keep:
-                    os.unlink(entry.path)
+                stack.pop()
+                if folder != top:
+                    os.close(folder)
+                continue
+            frame[2] = index + 1
+            steps += 1
+            if not steps & 255 and time.monotonic() > deadline:
+                raise TimeoutError("what it left takes too long to delete")
+            name = names[index]
+            try:
+                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            if info.st_dev != device:
+                continue  # a mount: a shown file or folder
+            kept = (info.st_dev, info.st_ino) in keep
+            if info.st_mode & 0o170000 != 0o040000:  # not a folder
+                if not kept:
+                    os.unlink(name, dir_fd=folder)
+                continue
+            if not kept:
+                if info.st_size <= _EMPTY_FOLDER:  # (a tmpfs folder's size counts its entries: one with none goes)
+                    try:
+                        os.rmdir(name, dir_fd=folder)
+                        continue
+                    except OSError as error:
+                        if error.errno != errno.ENOTEMPTY:
+                            raise
+                if len(stack) >= _WIPE_DEPTH:
+                    while True:
+                        serial += 1
+                        try:
+                            os.rename(name, f".wipe-{serial}", src_dir_fd=folder, dst_dir_fd=top)
+                            break
+                        except OSError as error:  # a name of the program's own there: another
+                            if error.errno not in (errno.EEXIST, errno.ENOTEMPTY, errno.EISDIR, errno.ENOTDIR):
+                                raise
+                    moved += 1
+                    continue
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+            frame[3] = None if kept else name
+            stack.append([inner, os.listdir(inner), 0, None])
+    finally:
+        for frame in stack:
+            if frame[0] != top:
+                os.close(frame[0])
+        os.close(top)
+
+
+def _limit_inodes(paths: list[str], inodes: int) -> None:
+    """Remount each tmpfs of ``paths`` with at most ``inodes`` files and folders (0: as it is), then give up
+    ``CAP_SYS_ADMIN`` for good: what a program can leave there is bounded, and so is its deletion (the kernel's
+    when the box ends, the init's :func:`_wipe` between programs).  Under an ordinary user the kernel refuses
+    (``EPERM``: bwrap's ``--disable-userns`` runs the init in a user namespace nested in the one that owns the
+    mounts): the mounts stay as they are, and the deletion is bounded by :data:`_WIPE_SECONDS` alone."""
+    for path in paths if inodes else ():
+        options = f"nr_inodes={inodes}".encode()
+        if _libc.mount(None, path.encode(), None, _MS_REMOUNT | _MS_NOSUID | _MS_NODEV, options) != 0:
+            if ctypes.get_errno() == errno.EPERM:
+                break
+            _check(-1, f"remount {path}")
+    header, data = _CapHeader(_CAP_VERSION_3, 0), (_CapData * 2)()
+    _check(_libc.capget(ctypes.byref(header), ctypes.byref(data)), "capget")
+    for word in data:  # CAP_SYS_ADMIN is bit 21 of the first word
+        word.effective &= ~(1 << _CAP_SYS_ADMIN)
+        word.permitted &= ~(1 << _CAP_SYS_ADMIN)
+        word.inheritable &= ~(1 << _CAP_SYS_ADMIN)
+        break
+    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
 
 
 class Init:
@@ -153,6 +232,7 @@ class Init:
         self.program: bytes = b""
         self.made: dict[str, set[tuple[int, int]]] = {}
         self.main: int | None = None
+        self.waited = 0  # ns that the processes reaped so far had waited for a CPU (their main threads)
         self.started = time.monotonic()
         self.poller = select.poll()
         self.handoffs: set[int] = set()  # sockets over which a starting program passes its filter's listener
@@ -204,6 +284,11 @@ class Init:
                 if "config" in message:
                     self.config = message["config"]
                     self.program = self.config["seccomp"]
+                    try:
+                        _limit_inodes(self.config["tmpfs"], self.config.get("tmpfs_inodes", 0))
+                    except OSError as error:
+                        self.send("error", f"cannot limit the files of the box's tmpfs: {error}")
+                        continue
                     self.made = {path: _entries(path) for path in self.config["tmpfs"]}
                     self.send("ready", _own_hwm())
                 elif "run" in message:
@@ -278,17 +363,21 @@ class Init:
         return 0
 
     def reap(self, block: bool = False) -> bool:
-        """Reap what has exited (``block``: wait for one); False when no process is left."""
+        """Reap what has exited (``block``: wait for one); False when no process is left.  Before it reaps one,
+        the time its main thread waited for a CPU is added to ``waited`` (nanoseconds; sent with the main
+        process's exit: the judge's figure of the program's run-queue delay)."""
         while True:
             try:
-                pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
+                found = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT | (0 if block else os.WNOHANG))
             except ChildProcessError:
                 return False
-            if pid == 0:
+            if found is None:
                 return True
+            self.waited += _run_delay_ns(found.si_pid)  # a zombie until reaped just below: its figure is there
+            pid, status, usage = os.wait4(found.si_pid, 0)
             if pid == self.main:
                 self.main = None
-                self.send("exit", status, usage.ru_maxrss)
+                self.send("exit", status, usage.ru_maxrss, self.waited)
             if block:
                 return True
 
@@ -307,9 +396,10 @@ class Init:
         self.clean()
         for listener in list(self.listeners):  # the last program's, all of its processes gone
             self.forget(listener, self.listeners)
+        deadline = time.monotonic() + _WIPE_SECONDS
         for path, keep in self.made.items():
             try:
-                _wipe(path, keep)
+                _wipe(path, keep, deadline)
             except (OSError, RecursionError) as error:
                 self.send("leftover", f"cannot wipe {path}: {error}")
                 return
@@ -332,7 +422,8 @@ class Init:
             signal.set_wakeup_fd(-1)
             for sig in _RESET_SIGNALS:
                 signal.signal(sig, signal.SIG_DFL)
-            os.setsid()
+            os.setpgid(0, 0)  # a process group of its own, not a session: no new autogroup (its number is a count
+            # of every setsid of the machine, /proc/self/autogroup)
             for target, fd in enumerate(fds):
                 os.dup2(fd, target, inheritable=True)
             handoff = _socket.socket(fileno=os.dup2(handoff.detach(), 3, inheritable=False))
@@ -368,6 +459,15 @@ class Init:
             finally:
                 os._exit(127)
         os._exit(127)
+
+
+def _run_delay_ns(pid: int) -> int:
+    """The run-queue delay of process ``pid``'s main thread (ns, second figure of its ``schedstat``); 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            return int(handle.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _own_hwm() -> int:

@@ -77,6 +77,18 @@ class BoxCgroup:
             return False
         return any(line.split()[:1] == ["oom_kill"] and line.split()[1] != "0" for line in events.splitlines())
 
+    def cpu_waited(self) -> float | None:
+        """Seconds during which at least one of the box's threads was ready to run but waited for a CPU, from the
+        kernel's pressure figures (``some total=`` of ``cpu.pressure``, microseconds); None where the kernel keeps
+        none (no PSI).  Unlike a sum over threads, two threads waiting at once count once."""
+        try:
+            for line in (self.path / "cpu.pressure").read_text().splitlines():
+                if line.startswith("some "):
+                    return int(line.rsplit("total=", 1)[1]) / 1e6
+        except (OSError, ValueError, IndexError):
+            pass
+        return None
+
     def current_kib(self) -> int:
         """The memory the box holds now (its programs come and go in one box: a lifetime peak would not do)."""
         with contextlib.suppress(OSError, ValueError):

@@ -30,8 +30,9 @@ class Sandbox:
     and the judge's watchdog only; mjarena never creates cgroups on its own).  ``private_runtimes`` (the
     contest's default; ``--private-runtimes`` elsewhere) shows a box started for a seat of a table
     (:class:`~mjarena.sandbox.Box`'s ``seat``) its seat slot's own copies of the runtime files its program needs
-    instead of the shared ``/usr`` (:mod:`mjarena.sandbox.copies`), kept in ``runtime_copies`` (None:
-    ``runtime-copies`` beside the build cache).
+    instead of the shared ``/usr`` (:mod:`mjarena.sandbox.copies`), and its own files from a copy, kept in
+    ``runtime_copies`` (None: :func:`~mjarena.sandbox.copies.default_folder`, on the ``/dev/shm`` tmpfs where it
+    can be; a folder named here should be on a tmpfs too).
     """
 
     kind: str = "bwrap"

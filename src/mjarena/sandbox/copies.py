@@ -29,17 +29,22 @@ and renamed into place, so judges running side by side never see half a copy.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import glob
+import hashlib
 import os
 import shutil
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterable
 
-__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "runtime_paths", "slot_binds"]
+__all__ = ["SLOTS", "copy_of", "copy_of_once", "default_folder", "elf_closure", "memory_problem", "own_copy",
+           "runtime_paths", "slot_binds", "warn_if_on_disk"]
 
 #: Seat slots that get copies of their own: the seats of one table.
 SLOTS = 4
@@ -52,11 +57,65 @@ _PT_INTERP, _PT_DYNAMIC, _PT_LOAD = 3, 2, 1
 _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
 
 
+#: Room the copies need in memory: four slots of every language (about 1.7 GB) and some to spare.
+MEMORY_ROOM = 2 << 30
+_SHM = "/dev/shm"
+
+
+@functools.cache
 def default_folder() -> str:
-    """``runtime-copies`` beside the build cache's default folder: in ``$XDG_CACHE_HOME/mjarena``, or
-    ``~/.cache/mjarena``."""
+    """A folder of the judge's user in ``/dev/shm`` when it is a tmpfs with :data:`MEMORY_ROOM` free where programs
+    may run (issue 41: see :func:`memory_problem`); else ``runtime-copies`` beside the build cache's default folder
+    (``$XDG_CACHE_HOME/mjarena`` or ``~/.cache/mjarena``), and :func:`warn_if_on_disk` says so once."""
+    if memory_problem(_SHM) is None:
+        return os.path.join(_SHM, f"mjarena-runtime-copies-{os.getuid()}")
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "mjarena", "runtime-copies")
+
+
+def _mount_of(path: str) -> tuple[str, list[str]]:
+    """(file system type, mount options) of the mount that holds ``path`` (the longest mount point over it)."""
+    real = os.path.realpath(path)
+    best, found = "", ("", [])
+    with contextlib.suppress(OSError), open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            fields = line.split()
+            if " - " not in line or len(fields) < 6:
+                continue
+            point = fields[4].replace("\\040", " ")
+            after = line.split(" - ", 1)[1].split()
+            if _inside(real, point) and len(point) >= len(best):
+                best, found = point, (after[0], fields[5].split(","))
+    return found
+
+
+def memory_problem(folder: str) -> str | None:
+    """Why the copies in ``folder`` would keep what a box leaves in the kernel's caches (None: they would not).
+
+    On a tmpfs every file's pages and inode are always in memory and a lookup of a missing name leaves nothing
+    (its dentry is dropped at once): a later box of the slot times nothing that an earlier one left. On a disk,
+    a missing name looked up is remembered (a negative dentry: about 1 µs to find it again, 15 µs for a new one),
+    and so are a page read and an inode looked up: a bot can leave bits there for its next box."""
+    if not os.path.isdir(folder if os.path.isdir(folder) else os.path.dirname(folder) or "/"):
+        return f"{folder} is not there"
+    kind, options = _mount_of(folder)
+    if kind != "tmpfs":
+        return f"{folder} is not on a tmpfs"
+    if "noexec" in options:
+        return f"{folder} is on a tmpfs mounted noexec"
+    info = os.statvfs(folder if os.path.isdir(folder) else os.path.dirname(folder))
+    if info.f_bavail * info.f_frsize < MEMORY_ROOM:
+        return f"{folder} has less than {MEMORY_ROOM >> 30} GiB free"
+    return None
+
+
+@functools.cache
+def warn_if_on_disk(folder: str) -> None:
+    """Say once, in one line on stderr, when the copies' folder keeps what a box leaves (:func:`memory_problem`)."""
+    problem = memory_problem(folder)
+    if problem is not None:
+        print(f"mjarena: runtime copies in {folder}: {problem}, so a bot's lookups and reads there can be timed by "
+              "its next box (docs/security.md, what a box leaves behind)", file=sys.stderr)
 
 
 # -- what a program needs ---------------------------------------------------------------------------------------
@@ -311,8 +370,8 @@ def _copy_one(source: str, target: str) -> None:
         raise
 
 
-def _slot_root(folder: str, slot: int) -> str:
-    root = os.path.join(folder, f"slot{slot}")
+def _slot_root(folder: str, slot: int | str) -> str:
+    root = os.path.join(folder, f"slot{slot}" if isinstance(slot, int) else slot)
     os.makedirs(root, 0o755, exist_ok=True)
     for path in (folder, root):  # the judge's alone: nothing else may change what boxes are shown
         info = os.lstat(path)
@@ -427,3 +486,87 @@ def _slot_binds(folder: str, slot: int, paths: tuple[str, ...], top_links: tuple
                     args += ["--perms", "0755", "--dir", parent]
             args += ["--symlink", target, link]
     return tuple(args)
+
+
+# -- a bot's own files ------------------------------------------------------------------------------------------
+
+#: A bot's own files shown from a copy when they are at most this many entries and bytes (its build, its script);
+#: more are shown as they are.
+OWN_ENTRIES, OWN_BYTES = 10_000, 512 << 20
+
+
+def _own_listing(path: str) -> list[tuple[str, os.stat_result]] | None:
+    """(path relative to ``path``, lstat) of ``path`` and everything under it; None past the bounds."""
+    found = [("", os.lstat(path))]
+    total = 0
+    if stat.S_ISDIR(found[0][1].st_mode):
+        for folder, folders, names in os.walk(path):
+            for name in sorted([*folders, *names]):
+                full = os.path.join(folder, name)
+                info = os.lstat(full)
+                found.append((os.path.relpath(full, path), info))
+                total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            if len(found) > OWN_ENTRIES or total > OWN_BYTES:
+                return None
+    return found
+
+
+#: A copy of a bot's own files unused this long is deleted when another is made (a game lasts minutes).
+OWN_KEPT_SECONDS = 24 * 3600
+
+
+def _prune_own(root: str) -> None:
+    """Delete the copies of bots' own files that no box has used for :data:`OWN_KEPT_SECONDS` (each upload of a
+    team makes another: they are memory)."""
+    old = time.time() - OWN_KEPT_SECONDS
+    with contextlib.suppress(OSError), os.scandir(root) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_mtime < old:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def own_copy(folder: str, path: str) -> str:
+    """A copy of a bot's own file or folder ``path`` in the copies' ``folder``, named by the path and what it
+    holds (made when missing; ``path`` itself when it is past :data:`OWN_ENTRIES` or :data:`OWN_BYTES`): a box
+    shows it in place of ``path``, so that what a box leaves in the caches of its own files (missing names looked
+    up in its folder, pages read) is left on the copies' tmpfs, which keeps none of it, and the box's
+    ``mountinfo`` names no folder of the judge's."""
+    listing = _own_listing(path)
+    if listing is None:
+        return path
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape"))
+    for relative, info in listing:
+        link = os.readlink(os.path.join(path, relative)) if stat.S_ISLNK(info.st_mode) else ""
+        digest.update(f"\0{relative}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{link}".encode(
+            "utf-8", "surrogateescape"))
+    root = _slot_root(folder, "own")
+    target = os.path.join(root, digest.hexdigest()[:32])
+    shown = target if stat.S_ISDIR(listing[0][1].st_mode) else os.path.join(target, os.path.basename(path))
+    if os.path.lexists(target):
+        with contextlib.suppress(OSError):
+            os.utime(target)  # in use: kept by :func:`_prune_own`
+        return shown
+    _prune_own(root)
+    temporary = tempfile.mkdtemp(dir=root, prefix=".part-")
+    try:
+        os.chmod(temporary, 0o755)
+        for relative, info in listing:
+            source = os.path.join(path, relative) if relative else path
+            copy = os.path.join(temporary, relative) if stat.S_ISDIR(listing[0][1].st_mode) else \
+                os.path.join(temporary, os.path.basename(path))
+            if stat.S_ISDIR(info.st_mode):
+                os.makedirs(copy, 0o755, exist_ok=True)
+            elif stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(source), copy)
+            elif stat.S_ISREG(info.st_mode):
+                shutil.copyfile(source, copy)
+                os.chmod(copy, stat.S_IMODE(info.st_mode) & 0o755 | 0o444)
+        os.rename(temporary, target)
+    except FileExistsError:
+        shutil.rmtree(temporary, ignore_errors=True)  # made meanwhile by another judge
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        if error.errno != errno.ENOTEMPTY:
+            raise
+    return shown

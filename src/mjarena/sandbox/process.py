@@ -18,7 +18,7 @@ from typing import Protocol
 
 from mjarena.lifetime import children as _children
 from mjarena.sandbox import portable
-from mjarena.sandbox.accounting import Usage, await_stopped, peak_kib, proc_stat
+from mjarena.sandbox.accounting import Usage, await_stopped, peak_kib, proc_stat, run_delay
 from mjarena.sandbox.cgroup import BoxCgroup
 
 __all__ = ["Box", "Process"]
@@ -45,6 +45,8 @@ class Box(Protocol):
 
     def init_reaped_cpu(self) -> float: ...
 
+    def init_reaped_delay(self) -> float: ...
+
     def tmpfs_kib(self) -> int: ...
 
 
@@ -65,6 +67,8 @@ class Process:
         self.exit_status: int | None = None
         self._stopped: list[int] = []
         self._oom = False
+        cgroup = box.cgroup
+        self._waited_base = cgroup.cpu_waited() if cgroup is not None else None  # the box's figure at the start
 
     # -- what each kind of box tells differently ------------------------------------------------------------
 
@@ -83,6 +87,10 @@ class Process:
     def _extra(self) -> tuple[float, int]:
         """CPU seconds and KiB that the box holds beyond the live tree (reaped processes, tmpfs pages)."""
         return 0.0, 0
+
+    def _reaped_delay(self) -> float:
+        """Run-queue delay (seconds) of the program's processes that are already reaped, as far as the kind knows."""
+        return 0.0
 
     def _collect(self, timeout: float) -> None:
         """Wait (at most ``timeout``) until the killed tree is reaped and :attr:`exit_status` known."""
@@ -119,6 +127,29 @@ class Process:
         usage.peak_kib = max(usage.peak_kib, resident + held, high + held)
         usage.cpu = max(usage.cpu, cpu)
         return usage
+
+    def queued(self) -> float:
+        """Seconds that the program's threads have waited, ready to run, for a CPU since it started (the judge's
+        machine was busy: that time is not the program's own); only grows, and is read from the system at each
+        call (call it at a deadline or at the end of an answer, not at every poll).
+
+        With a delegated cgroup, the kernel's pressure figure of the box (threads waiting at once count once,
+        exited ones included); otherwise the sum over the live tree's threads
+        (:func:`~mjarena.sandbox.accounting.run_delay`; a zombie main process still counts) plus what the kind
+        knows of its reaped processes (a box's init reports each one's main thread).  Once reaped, the last
+        figure read."""
+        if self.reaped:
+            return self.usage.queued
+        waited = None
+        cgroup = self.box.cgroup
+        if cgroup is not None and self._waited_base is not None:
+            now = cgroup.cpu_waited()
+            waited = None if now is None else now - self._waited_base
+        if waited is None:  # (a tree stopped by signals cannot fork: the one walked to stop it is still whole)
+            pids = self._stopped if self.frozen and self._stopped else self.tree()
+            waited = self._reaped_delay() + run_delay(pids)
+        self.usage.queued = max(self.usage.queued, waited)
+        return self.usage.queued
 
     # -- signals --------------------------------------------------------------------------------------------
 
@@ -184,6 +215,7 @@ class Process:
         be known within ``timeout``: stuck in the kernel; the judge never hangs on it).  Safe to call twice."""
         if not self.reaped:
             self.measure(peaks=True)
+            self.queued()  # (a plain child's main process is a zombie until collected: its figure is still there)
             self.kill()
             self._collect(timeout)
             self.reaped = True
@@ -293,6 +325,9 @@ class PortableChild(PlainChild):
     def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
         return portable.measure(self, pids)
 
+    def queued(self) -> float:
+        return 0.0  # no run-queue delay off Linux: the deadline is wall-clock time
+
 
 class WindowsChild(Process):
     """No box, on Windows: no signals, process groups, pidfds or ``wait4``.  The tree, its memory and CPU from
@@ -315,6 +350,9 @@ class WindowsChild(Process):
 
     def measure(self, peaks: bool = False, pids: list[int] | None = None) -> Usage:
         return portable.measure(self, pids, peaks)
+
+    def queued(self) -> float:
+        return 0.0  # Windows tells no run-queue delay: the deadline is wall-clock time
 
     def freeze(self) -> Usage:
         if self.frozen:
@@ -346,6 +384,7 @@ class BoxedChild(Process):
     def __init__(self, box: Box, pid: int, fds: tuple[int, int, int]) -> None:
         super().__init__(box, pid, *fds)
         self._cpu_base = box.init_reaped_cpu()
+        self._delay_base = box.init_reaped_delay()
 
     @property
     def exit_fd(self) -> int | None:
@@ -359,6 +398,9 @@ class BoxedChild(Process):
 
     def _extra(self) -> tuple[float, int]:
         return self.box.init_reaped_cpu() - self._cpu_base, self.box.tmpfs_kib()
+
+    def _reaped_delay(self) -> float:
+        return self.box.init_reaped_delay() - self._delay_base
 
     def _collect(self, timeout: float) -> None:
         status, maxrss = self.box.clean(timeout)

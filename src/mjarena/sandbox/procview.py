@@ -30,7 +30,7 @@ import stat as stat_module
 import tempfile
 import threading
 
-__all__ = ["COVERED", "EMPTY", "binds", "meminfo", "stat", "sysinfo_totalram"]
+__all__ = ["COVERED", "EMPTY", "SHOWN", "binds", "meminfo", "stat", "sysinfo_totalram"]
 
 #: Files of ``/proc`` that show the machine's counters and get fixed contents in a box (when this kernel has them).
 COVERED = ("meminfo", "stat", "loadavg", "uptime", "vmstat", "cpuinfo", "pressure/cpu", "pressure/io",
@@ -38,6 +38,11 @@ COVERED = ("meminfo", "stat", "loadavg", "uptime", "vmstat", "cpuinfo", "pressur
 #: Files of ``/proc`` with counters no program needs: shown empty in a box (``swaps`` keeps its header).
 EMPTY = ("diskstats", "interrupts", "softirqs", "schedstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "slabinfo",
          "locks", "swaps", "key-users")
+#: What a box's ``/proc`` shows as it is at its top (issue 41: an allow-list): its own processes (``self``,
+#: ``thread-self``, the pid folders), the links into them (``mounts``, ``net``), and the files above; every other
+#: entry of this kernel's ``/proc`` (``fs``, whose ``ext4/*/es_shrinker_info`` moves with the machine, ``cgroups``,
+#: ``modules``, ``crypto``, ``keys``, ``cmdline``, ``version``, ...) is shown as an empty file or folder.
+SHOWN = ("self", "thread-self", "mounts", "net", "sys", *COVERED, *EMPTY)
 _PROC = "/proc"
 _lock = threading.Lock()
 
@@ -140,16 +145,16 @@ def _folder() -> str:
     return path
 
 
-def _file(text: str) -> str:
-    """The path of a read-only file holding ``text`` in the judge's folder (made when missing)."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+def _file(text: str, mode: int = 0o444) -> str:
+    """The path of a read-only file holding ``text`` in the judge's folder (made when missing), of ``mode``."""
+    digest = hashlib.sha256(f"{mode:o}:{text}".encode() if mode != 0o444 else text.encode()).hexdigest()[:24]
     path = os.path.join(_folder(), digest)
     if not os.path.isfile(path):
         with _lock:
             handle, temporary = tempfile.mkstemp(dir=_folder())
             try:
                 os.write(handle, text.encode())
-                os.fchmod(handle, 0o444)
+                os.fchmod(handle, mode)
             finally:
                 os.close(handle)
             os.replace(temporary, path)
@@ -163,11 +168,27 @@ def _empty_folder() -> str:
     return path
 
 
+@functools.cache
+def _hidden() -> tuple[tuple[str, int], ...]:
+    """(name, mode) of every entry at the top of this kernel's ``/proc`` that a box does not see as it is."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(_PROC) as entries:
+        for entry in entries:
+            if entry.name.isdigit() or entry.name in {name.split("/")[0] for name in SHOWN} or entry.is_symlink():
+                continue
+            with contextlib.suppress(OSError):
+                found.append((entry.name, entry.stat(follow_symlinks=False).st_mode))
+    return tuple(sorted(found))
+
+
 def binds(memory_limit: int | None) -> list[str]:
-    """bwrap arguments (after ``--proc /proc``) that show the fixed files over the machine's counters, and an
-    empty ``/proc/sys``."""
+    """bwrap arguments (after ``--proc /proc``) that show the fixed files over the machine's counters, an empty
+    ``/proc/sys``, and an empty file or folder over every other entry not in :data:`SHOWN`."""
     contents = _contents(memory_limit)
     args = ["--ro-bind", _empty_folder(), "/proc/sys"]
     for name in _existing():
         args += ["--ro-bind", _file(contents[name]), f"/proc/{name}"]
+    for name, mode in _hidden():  # (what only root may read stays so: /proc/kmsg, kcore, ...)
+        empty = _file("", 0o400) if not mode & stat_module.S_IROTH else _file("")
+        args += ["--ro-bind", _empty_folder() if stat_module.S_ISDIR(mode) else empty, f"/proc/{name}"]
     return args

@@ -17,6 +17,9 @@ from mjarena.sandbox.process import Process
 __all__ = ["RunResult", "run"]
 
 _CHUNK = 1 << 16
+WALL_FACTOR = 5.0
+"""A run's wall-clock cap, in its wall limits: its own time may be longer on a busy machine, never its wall time
+past this."""
 
 
 @dataclass
@@ -26,7 +29,8 @@ class RunResult:
     (``build_output``), ``disk_limit`` (it wrote more than that into its folder).
     ``exit_code`` is negative for a signal (None when it was killed by the judge); ``wall`` and ``cpu`` in
     seconds, ``peak_kib`` summed over the box's processes; ``stdout`` and ``stderr`` as printed (each capped at
-    ``output_limit`` bytes)."""
+    ``output_limit`` bytes); ``queued`` the seconds its threads waited for a CPU as far as it was measured (its
+    live processes' when its wall-clock limit passed, and the box's reaped ones': a lower bound)."""
 
     status: str
     exit_code: int | None
@@ -35,6 +39,7 @@ class RunResult:
     peak_kib: int
     stdout: bytes
     stderr: bytes
+    queued: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -56,10 +61,16 @@ def run(
     poll_interval: float = 0.02,
     wall_limit: float | None = None,
     build_output: int | None = None,
+    nice: int = 0,
 ) -> RunResult:
     """Run ``argv`` in ``sandbox`` until it exits or breaks a limit (``time_limit`` seconds of CPU time, and of
-    wall-clock time unless ``wall_limit`` says otherwise; the resident memory of its whole tree,
-    ``output_limit`` bytes on either stream); everything it started dies with it.
+    its own time unless ``wall_limit`` says otherwise; the resident memory of its whole tree, ``output_limit``
+    bytes on either stream); everything it started dies with it.  ``nice`` lowers its priority (a compile must not
+    slow the games down).
+
+    Its own time is the wall-clock time less what its threads waited, ready to run, for a CPU (the machine's
+    load): when the wall-clock limit passes, the limit moves by that wait, up to :data:`WALL_FACTOR` times the
+    limit (a program that hangs still ends).  The system is asked for that wait only then.
 
     ``build_output`` (bytes) runs a compiler: in a compiler's box (see :class:`~mjarena.sandbox.Box`), whose
     output is copied into ``cwd`` when it exits with 0, or refused (``disk_limit``) past that many bytes.
@@ -71,9 +82,10 @@ def run(
     start = time.monotonic()
     if build_output is not None and stdin:
         raise ValueError("a compiler (build_output) is given no input: its standard input is at its end")
-    limits = _Limits(time_limit, time_limit if wall_limit is None else wall_limit, memory_mib * 1024, output_limit)
+    wall = time_limit if wall_limit is None else wall_limit
+    limits = _Limits(time_limit, wall, memory_mib * 1024, output_limit, WALL_FACTOR * wall)
     with Box(argv, sandbox=sandbox, readable=readable, writable=writable, cwd=cwd, env=env,
-             memory_limit=memory_mib << 20, build_output=build_output) as box:
+             memory_limit=memory_mib << 20, build_output=build_output, nice=nice) as box:
         process = box.start()
         status, out = _watch(process, stdin, start, limits, poll_interval)
         code = process.reap()
@@ -83,17 +95,19 @@ def run(
         if status == "ok" and build_output is not None and box.keep_output() is None:
             status = "disk_limit"
     stdout, stderr = (bytes(buffer[:output_limit]) for buffer in out)
-    return RunResult(status, code, time.monotonic() - start, usage.cpu, usage.peak_kib, stdout, stderr)
+    return RunResult(status, code, time.monotonic() - start, usage.cpu, usage.peak_kib, stdout, stderr, usage.queued)
 
 
 @dataclass(frozen=True)
 class _Limits:
-    """What :func:`_watch` holds a program to: CPU and wall-clock seconds, KiB of memory, bytes of each stream."""
+    """What :func:`_watch` holds a program to: CPU seconds and seconds of its own time (at most ``cap`` of wall-clock
+    time), KiB of memory, bytes of each stream."""
 
     cpu: float
     wall: float
     kib: int
     output: int
+    cap: float
 
 
 def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_interval: float,
@@ -115,6 +129,7 @@ def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_i
         os.close(stdin_fd)
         process.stdin = -1
     status = "ok"
+    wall = limits.wall  # moved by its wait for a CPU when it passes (never past the cap)
     try:
         while True:
             if process.exited():
@@ -126,13 +141,15 @@ def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_i
             if usage.peak_kib > limits.kib:
                 status = "memory"
                 break
-            if elapsed > limits.wall or usage.cpu > limits.cpu:
+            if elapsed > wall and wall < limits.cap:
+                wall = min(limits.wall + process.queued(), limits.cap)
+            if elapsed > wall or usage.cpu > limits.cpu:
                 status = "timeout"
                 break
             if any(len(buffer) > limits.output for buffer in out.values()):
                 status = "output_limit"
                 break
-            for key, _ in selector.select(min(poll_interval, max(0.0, limits.wall - elapsed))):
+            for key, _ in selector.select(min(poll_interval, max(0.0, wall - elapsed))):
                 if key.fd == stdin_fd:
                     try:
                         pending = pending[os.write(stdin_fd, pending[:_CHUNK]) :]

@@ -69,6 +69,8 @@ DENIED: dict[str, str] = {
     "syslog": "kernel log", "kexec_load": "privileged", "kexec_file_load": "privileged", "init_module": "privileged",
     "finit_module": "privileged", "delete_module": "privileged", "acct": "privileged", "swapon": "privileged",
     "swapoff": "privileged", "reboot": "privileged", "quotactl": "privileged", "vhangup": "privileged",
+    # a new session is a new autogroup, numbered by a count of every setsid of the machine (/proc/self/autogroup)
+    "setsid": "the machine's count of sessions",
 }
 
 #: Calls that fail with ``ENOSYS``, as on a kernel without them, so that the C library falls back: ``preadv2``
@@ -95,9 +97,10 @@ DENIED_FCNTL = {
 #: Flags of ``clone`` that make a namespace (CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID,
 #: NEWNET).
 CLONE_NEW_FLAGS = 0x80 | 0x20000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
-#: Socket families a bot may open (all namespaced: its network namespace has no interface but a down loopback);
-#: others (AF_VSOCK reaches the host of a virtual machine) are denied.
-SOCKET_FAMILIES = {"AF_UNIX": 1, "AF_INET": 2, "AF_INET6": 10, "AF_NETLINK": 16}
+#: Socket families a bot may open (namespaced); others are denied: AF_VSOCK reaches the host of a virtual machine,
+#: and IP sockets, useless in a network namespace with no interface but a down loopback, move counters of the
+#: whole machine (``/proc/net/sockstat``'s ``TCP: alloc`` and the protocols' memory, issue 41).
+SOCKET_FAMILIES = {"AF_UNIX": 1, "AF_NETLINK": 16}
 
 # System-call numbers per machine (asm/unistd_64.h and asm-generic/unistd.h).  A name missing from a table does
 # not exist there (aarch64 has no inotify_init).
@@ -114,7 +117,7 @@ _X86_64 = {
     "quotactl": 179, "vhangup": 153, "clone": 56, "clone3": 435, "fcntl": 72, "socket": 41, "io_setup": 206,
     "io_destroy": 207, "io_getevents": 208, "io_submit": 209, "io_cancel": 210, "io_pgetevents": 333,
     "fadvise64": 221, "readahead": 187, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
-    "madvise": 28, "sysinfo": 99,
+    "madvise": 28, "sysinfo": 99, "setsid": 112,
 }
 _AARCH64 = {
     "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
@@ -129,7 +132,7 @@ _AARCH64 = {
     "quotactl": 60, "vhangup": 58, "clone": 220, "clone3": 435, "fcntl": 25, "socket": 198, "io_setup": 0,
     "io_destroy": 1, "io_submit": 2, "io_cancel": 3, "io_getevents": 4, "io_pgetevents": 292, "fadvise64": 223,
     "readahead": 213, "mincore": 232, "cachestat": 451, "preadv2": 286, "pwritev2": 287, "madvise": 233,
-    "sysinfo": 179,
+    "sysinfo": 179, "setsid": 157,
 }
 _TABLES = {"x86_64": (0xC000003E, _X86_64), "aarch64": (0xC00000B7, _AARCH64)}
 _X32_BIT = 0x40000000  # x86-64's x32 ABI: the same calls under other numbers

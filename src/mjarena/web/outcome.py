@@ -116,7 +116,7 @@ def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[s
             why = "won" if order is None or judge.name != "noi2014" else f"won, {_ordinal(order + 1)} to win"
         elif seat.get("distance") is not None:
             why = f"target {' '.join(seat.get('target') or []) or '(none)'}: {seat['distance']} away, " \
-                  f"win chance {seat.get('chance')}"
+                  f"win chance {seat.get('chance')} ({_chance_unit(seat.get('chance'))})"
         elif judge.name == "noi2014" and seat["status"] == "in" and last != "exhausted":
             why = "the last player in: gives no target"
         else:
@@ -128,6 +128,16 @@ def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[s
     elif judge.name == "baida" and wins:
         panel["score"] = _baida_score(data)
     return panel
+
+
+def _chance_unit(chance: Any) -> str:
+    """What a 胡牌机会值 counts: a position in the game's discards (RULINGS: the earliest of the last appearances
+    of the tiles the target lacks); the later, the better.
+
+    >>> _chance_unit(56)
+    'discard 56 of the game: the tiles it lacks were last seen there or later; the later, the better'
+    """
+    return f"discard {chance} of the game: the tiles it lacks were last seen there or later; the later, the better"
 
 
 def _ordinal(number: int) -> str:

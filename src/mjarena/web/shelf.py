@@ -102,7 +102,7 @@ class Shelf:
                                           f"its share of the server's room is {most_bytes >> 10} KiB and "
                                           f"{most_files} {self.what} (the rest is the other visitors')")
                 return []
-            victims = []
+            victims: list[Path] = []
             for path, held in mine:  # the client's own oldest, beyond its share
                 if mine_bytes + size <= most_bytes and len(mine) - len(victims) + 1 <= most_files:
                     break

@@ -12,7 +12,7 @@ when the tournament will finish, and each entrant's rating over the rounds (a ch
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["CHART_SHOWN", "answer_times", "eta_seconds", "head_to_head", "merge_times", "rating_chart",
            "seat_answer_ms"]
@@ -60,8 +60,8 @@ def seat_answer_ms(data: Mapping[str, Any]) -> dict[int, list[float]]:
     for seat, exchanges in kept.items():
         if not str(seat).isdigit() or not isinstance(exchanges, list):
             continue
-        times[int(seat)] = [float(item["elapsed_ms"]) for item in exchanges
-                            if isinstance(item, Mapping) and _is_number(item.get("elapsed_ms"))]
+        elapsed = [item.get("elapsed_ms") for item in exchanges if isinstance(item, Mapping)]
+        times[int(seat)] = [float(ms) for ms in elapsed if _is_number(ms)]
     for decision in data.get("decisions") or []:
         if not isinstance(decision, Mapping) or decision.get("by") == "judge":
             continue
@@ -71,7 +71,7 @@ def seat_answer_ms(data: Mapping[str, Any]) -> dict[int, list[float]]:
     return times
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -30,11 +30,39 @@ def _number(value: Any) -> float | None:
     return round(float(value), 1) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _moves(steps: list[int] | None, decisions: list[Any], seat: int, exchanges: int) -> list[int] | None:
+    """The viewer's step (its move number) at which each of ``seat``'s ``exchanges`` was asked: one exchange per
+    answer of its bot (its decisions by ``bot``, and the one where it erred), after the exchanges that started it
+    (``0 SEAT``, the deal: asked with its first answer); None when they do not line up so.
+
+    >>> _moves([4, 4, 5, 7], [{"seat": 0, "by": "bot"}, {"seat": 1, "by": "bot"}, {"seat": 0, "by": "bot"},
+    ...                       {"seat": 0, "by": "judge"}], 0, 4)
+    [4, 4, 4, 5]
+    >>> _moves(None, [], 0, 2)
+    """
+    if steps is None or len(steps) != len(decisions):
+        return None
+    answered = [step for step, item in zip(steps, decisions, strict=True)
+                if isinstance(item, dict) and item.get("seat") == seat and (item.get("by") == "bot" or "error" in item)]
+    opening = exchanges - len(answered)
+    if not answered or not 0 <= opening <= 2:
+        return None
+    return [answered[0]] * opening + answered
+
+
 def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
     """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
-    ``request``, ``response``, ``ms``, ``verdict`` and, when present, ``debug`` and ``stderr``), ``mean_ms``,
-    ``max_ms`` and the seat's ``error`` (reason and detail) if it erred."""
+    ``request``, ``response``, ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked: a
+    decision's own, an exchange's when the exchanges line up with the decisions: :func:`_moves`) and, when
+    present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail)
+    if it erred."""
+    from mjarena.web.timeline import decision_steps
+
     kept = data.get("transcripts") or {}
+    decisions = data.get("decisions") or []
+    steps = decision_steps(data) if decisions else None
+    if steps is not None and len(steps) != len(decisions):
+        steps = None
     panels = []
     for seat in data["seats"]:
         number = seat["seat"]
@@ -52,13 +80,18 @@ def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
                     if item.get(extra):
                         row[extra] = _text(item[extra])
                 rows.append(row)
+            moves = _moves(steps, decisions, number, len(rows))
+            for row, move in zip(rows, moves or [], strict=False):
+                row["move"] = move
         else:
             kind = "decisions"
-            for item in data.get("decisions") or []:
+            for index, item in enumerate(decisions):
                 if isinstance(item, dict) and item.get("seat") == number:
                     rows.append({"request": _text(item.get("stage")), "response": _text(item.get("response")),
                                  "ms": _number(item.get("ms")),
                                  "verdict": "judge" if item.get("by") == "judge" else "ok"})
+                    if steps is not None:  # a decision is asked at its own step
+                        rows[-1]["move"] = steps[index]
         if reason and kind == "exchanges" and rows:
             rows[-1]["verdict"] = reason
         elif reason and kind == "decisions":

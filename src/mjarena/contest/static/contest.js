@@ -17,6 +17,16 @@
     return node;
   }
 
+  // A time as every page writes it (pages.when): ISO 8601, to the second, with the zone's offset.
+  function isoTime(at) {
+    const date = new Date(at * 1000);
+    const pad = (n) => String(Math.abs(Math.trunc(n))).padStart(2, "0");
+    const offset = -date.getTimezoneOffset();
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:` +
+      `${pad(date.getMinutes())}:${pad(date.getSeconds())}${offset >= 0 ? "+" : "-"}${pad(offset / 60)}:` +
+      `${pad(offset % 60)}`;
+  }
+
   function teamLink(team) {
     return el("a", {href: `/teams/${encodeURIComponent(team)}`}, team);
   }
@@ -42,7 +52,7 @@
     if (!list) return;
     const asked = new Map(questions.map((item) => [item.id, item]));
     const answered = new Set(announcements.map((item) => item.question).filter((id) => id !== null));
-    const when = (at) => new Date(at * 1000).toLocaleString();
+    const when = isoTime;
     const items = announcements.map((item) => {
       const question = asked.get(item.question);
       return el("li", {"data-announcement": item.id},
@@ -65,8 +75,12 @@
     const note = document.getElementById("waiting");
     if (!note) return;
     note.hidden = !waiting;
-    note.textContent = waiting
+    let text = waiting
       ? `The rounds open when ${waiting.needed} teams have a bot that builds: ${waiting.ready} have one.` : "";
+    if (waiting && waiting.deadline != null) {
+      text = text.slice(0, -1) + `; or at ${isoTime(waiting.deadline)}, with the teams that have one then.`;
+    }
+    note.textContent = text;
   }
 
   // The race chart (drawn by the server): "show all" reveals the teams past the top ten, a legend entry shows or
@@ -136,13 +150,13 @@
       if (frozen) {
         frozen.hidden = !data.frozen;
         if (data.frozen) {
-          frozen.textContent = `Frozen since ${new Date(data.frozen.since * 1000).toLocaleString()}: the results of ` +
+          frozen.textContent = `Frozen since ${isoTime(data.frozen.since)}: the results of ` +
             "the games finished since then are revealed at the prize-giving (each team still sees its own).";
         }
       }
       if (chartGames === null) chartGames = document.body.dataset.games;  // the page came with the chart drawn
       await refreshRace();
-      status.textContent = `updated ${new Date().toLocaleTimeString()}`;
+      status.textContent = `updated ${isoTime(Date.now() / 1000)}`;
       status.className = "muted";
       if (data.state === "finished" && !data.frozen) return;  // frozen: until the reveal
     } catch (error) {

@@ -168,16 +168,18 @@ const MJ = (() => {
       const head = el("p", {class: "muted"}, `${panel.bot} · ${panel.rows.length} ` +
         (panel.kind === "exchanges" ? "exchanges" : "decisions (an in-process agent: no protocol text)") + timing);
       const error = panel.error ? el("p", {class: "error"}, `${panel.error.reason}: ${panel.error.detail || ""}`) : null;
+      // numbered by the move at which each was asked (the viewer's counter), when the replay says it
+      const byMove = panel.rows.length > 0 && panel.rows.every((row) => Number.isInteger(row.move));
       const rows = panel.rows.map((row, i) => {
         const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, "debug "), row.debug) : null,
                        row.stderr ? el("div", {class: "stderr"}, el("b", {}, "stderr "), row.stderr) : null];
         return el("tr", {class: row.verdict === "ok" ? "" : "bad", "data-verdict": row.verdict},
-          el("td", {}, String(i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
+          el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
           el("td", {}, row.response === null ? el("i", {}, "no answer") : el("code", {}, row.response), ...extra),
           el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, row.verdict));
       });
       body.replaceChildren(head, error || "", el("div", {class: "scroll"}, el("table", {class: "list transcript"},
-        el("thead", {}, el("tr", {}, ["#", panel.kind === "exchanges" ? "request" : "stage", "response", "ms",
+        el("thead", {}, el("tr", {}, [byMove ? "move" : "#", panel.kind === "exchanges" ? "request" : "stage", "response", "ms",
                                       "verdict"].map((h) => el("th", {}, h)))),
         el("tbody", {}, rows))));
     }

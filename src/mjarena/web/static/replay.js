@@ -235,9 +235,12 @@
     event.preventDefault();
     handler();
   });
-  // Open on the table just dealt (step 0 is the empty table before the deal), or on the step in the address.
+  // Open on the table just dealt (step 0 is the empty table before the deal), on the step in the address, or,
+  // for "#error" (a link from an error), on the first error's move.
   const firstMove = steps.findIndex((item) => item.event && !["deal", "dice"].includes(item.event.type));
-  const fromHash = location.hash.length > 1 ? Number(location.hash.slice(1)) : NaN;
+  const firstError = view.errors.find((mark) => mark.step !== null);
+  const fromHash = location.hash === "#error" ? (firstError ? firstError.step : NaN)
+    : location.hash.length > 1 ? Number(location.hash.slice(1)) : NaN;
   go(Number.isInteger(fromHash) ? fromHash : Math.max(0, firstMove - 1));
   document.body.dataset.ready = "replay";
 })();
