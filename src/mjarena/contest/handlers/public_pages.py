@@ -11,6 +11,7 @@ from starlette.responses import HTMLResponse, Response
 
 from mjarena.contest import pages
 from mjarena.contest.charts import race_chart, versions_chart
+from mjarena.i18n import active
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.handlers.sessions import viewer_name
@@ -35,12 +36,12 @@ async def index(request: Request) -> Response:
 
 def race(context: ContestContext, standings: dict | None = None) -> str:
     """The race chart, drawn again only when a result or the standings' order changed (every viewer's page
-    asks for it as games finish)."""
+    asks for it as games finish); one kept per language (its titles and labels are the reader's)."""
     standings = standings or shown_standings(context)
     order = [row["team"] for row in standings["rows"]]
     frozen = frozen_games(context.contest, context.clock())
     key = (context.db.results_mark(), order, len(frozen))
-    drawn = context.drawn_race
+    drawn = context.drawn_race.setdefault(active(), {})
     if drawn.get("key") != key:
         drawn.update(key=key, figure=race_chart(context.contest.history(frozen), order,
                                                 teams=[team.name for team in context.db.teams()]))
