@@ -27,8 +27,8 @@ from mjarena.contest.scheduler import Scheduler
 GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 CRASH = b"import sys\nsys.exit(3)\n"
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
-ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "SHA", "PDF", "English", "ada", "bob", "python", "bot",
-           "cpp", "java", "pas", "js"}
+ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "SHA", "PDF", "English", "ada", "bob",
+           "python", "bot", "cpp", "java", "pas", "js"}
 """Words an English reader and a Chinese one both read: the product's name, units, formats, the teams' names and
 the contest's (its folder's), languages, and the switch's "English"."""
 

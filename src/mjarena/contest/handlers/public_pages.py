@@ -11,13 +11,13 @@ from starlette.responses import HTMLResponse, Response
 
 from mjarena.contest import pages
 from mjarena.contest.charts import race_chart, versions_chart
-from mjarena.i18n import active
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.handlers.sessions import viewer_name
 from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_shown, shown_standings
 from mjarena.contest.public import frozen_games, hidden_from
 from mjarena.contest.statistics import contest_statistics
+from mjarena.i18n import active
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
