@@ -108,6 +108,9 @@ def test_the_team_s_pages_in_chinese(contest: Any) -> None:
     client, tokens = contest
     client.cookies.clear()
     login = client.get("/login", headers=ZH)
+    wrong = client.post("/login", data={"token": "not-a-token", "csrf": form_csrf(login.text)}, headers=ZH)
+    assert wrong.status_code == 401 and "令牌" in wrong.text and english_left(wrong.text) == set()
+    login = client.get("/login", headers=ZH)
     assert client.post("/login", data={"token": tokens["teams"]["ada"], "csrf": form_csrf(login.text)},
                        headers=ZH, follow_redirects=False).status_code == 303
     team = client.get("/team", headers=ZH).text

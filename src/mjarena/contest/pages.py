@@ -437,7 +437,7 @@ def replay_page(game_id: int, viewer: str | None) -> str:
 def login_page(csrf: str, error: str | None = None) -> str:
     """The token form (a team logs in once; a session cookie does the rest), with the pre-session ``csrf`` token
     (:func:`mjarena.contest.forms.login_page_response`)."""
-    problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
+    problem = f'<p class="error" id="login-error">{escape(_(error))}</p>' if error else ""
     body = f"""<h1 class="title">{_("Team login")}</h1>{problem}
 <form class="start" method="post" action="/login" id="login">
 <input type="hidden" name="csrf" value="{escape(csrf)}">
