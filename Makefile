@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test browser toolchains screenshots lint bench tables clean
+.PHONY: demo test browser toolchains screenshots lint bench tables clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,3 +73,12 @@ tables: $(BIN)/python
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache src/mjarena/hand/*.so
+
+# The interface's catalogs (docs/i18n.md): the English messages extracted with Babel, each language's .po updated
+# (new messages come in untranslated: tests/test_i18n_catalog.py fails until they are translated).
+LOCALE := src/mjarena/locale
+catalogs: $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'babel>=2.12'
+	$(BIN)/pybabel extract -F $(LOCALE)/babel.cfg -k N_ -k NC_:1c,2 --no-wrap --sort-by-file --project mjarena \
+		--copyright-holder "mjarena contributors" -o $(LOCALE)/mjarena.pot .
+	$(BIN)/pybabel update -D mjarena -i $(LOCALE)/mjarena.pot -d $(LOCALE) --no-wrap --no-fuzzy-matching --ignore-obsolete

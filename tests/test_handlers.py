@@ -103,7 +103,7 @@ def test_public_pages_a_team_page_and_the_race_chart_drawn_once_per_change(conte
     page = answer(public_pages.team_games, built_request(context, path_params={"name": "red"}))
     assert page.status_code == 200 and b"red" in page.body
     first = public_pages.race(context)
-    context.drawn_race["figure"] = "kept"  # the context keeps the chart: no change, no new drawing
+    context.drawn_race["en"]["figure"] = "kept"  # the context keeps the chart (one per language): no new drawing
     assert public_pages.race(context) == "kept" and first != "kept"
 
 

@@ -430,15 +430,18 @@ def _legend(series: Sequence[Series], hidden: Collection[str], top: float, width
 
 def _description(series: Sequence[Series], x_label: str, y_label: str) -> str:
     """What the chart shows, in words: each series' last point (the first 12)."""
-    parts = [f"{y_label} against {x_label}, {len(series)} series."]
+    from mjarena.i18n import gettext as _
+
+    parts = [_("%(y)s against %(x)s, %(count)s series.") % {"y": y_label, "x": x_label, "count": len(series)}]
     for item in series[:12]:
         if item.points:
             x, y = item.points[-1]
-            parts.append(f"{item.name}: {label_number(y)} at {x_label} {label_number(x)}.")
+            parts.append(_("%(name)s: %(y)s at %(label)s %(x)s.") % {
+                "name": item.name, "y": label_number(y), "label": x_label, "x": label_number(x)})
         else:
-            parts.append(f"{item.name}: no points.")
+            parts.append(_("%(name)s: no points.") % {"name": item.name})
     if len(series) > 12:
-        parts.append(f"And {len(series) - 12} more.")
+        parts.append(_("And %(count)s more.") % {"count": len(series) - 12})
     return " ".join(parts)
 
 

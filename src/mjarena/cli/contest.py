@@ -72,6 +72,7 @@ def _deadline(args: argparse.Namespace) -> float:
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
+    from mjarena.i18n import locale_of
 
     try:
         secret = None if args.secret is None else parse_secret(args.secret)
@@ -86,7 +87,8 @@ def _create(args: argparse.Namespace) -> int:
                             build_output_mib=args.build_output_mib, team_quota_mib=args.team_quota_mib,
                             per_language_limits=args.per_language_limits, game_budget=args.game_budget,
                             open_with=args.open_with, freeze=args.freeze, rank_by=args.rank_by,
-                            opening=args.opening, opening_deadline=_deadline(args), name=args.name or "")
+                            opening=args.opening, opening_deadline=_deadline(args), name=args.name or "",
+                            language=locale_of(args.language) or args.language)
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
@@ -376,6 +378,8 @@ def _add_create(actions: Any) -> None:
                         help="the most a build may write (16)")
     create.add_argument("--team-quota-mib", type=int, default=64, metavar="MIB",
                         help="a team's sources and builds; an upload past it is refused (64)")
+    create.add_argument("--language", default="en", metavar="TAG",
+                        help="the pages' language for visitors who chose none: en or zh-CN (en)")
     create.add_argument("--json", action="store_true",
                         help='print {"admin": TOKEN, "teams": {NAME: TOKEN}, "commitment": SHA256}')
     create.set_defaults(handler=_create)

@@ -52,6 +52,7 @@ from mjarena.contest.forms import FormHeaders, failed_logins, origin_of
 from mjarena.contest.handlers import api, public_pages, sessions, team_pages
 from mjarena.contest.handlers.context import ContestContext, Judge
 from mjarena.contest.handlers.sessions import SESSION_COOKIE, viewer_name
+from mjarena.contest.language import LanguageMiddleware, switch_language
 from mjarena.contest.model import Contest
 from mjarena.web.app import SecurityHeaders
 
@@ -69,6 +70,8 @@ ROUTES: list[BaseRoute] = [
     Route("/teams/{name}", public_pages.team_games),
     Route("/replays/{id}", public_pages.replay_page),
     Route("/tiles/{kind}.svg", public_pages.tile),
+    # the language switch (mjarena.contest.language)
+    Route("/lang/{tag}", switch_language),
     # login and sessions
     Route("/login", sessions.login_form),
     Route("/login", sessions.login, methods=["POST"]),
@@ -143,7 +146,8 @@ def create_app(contest: Contest, *, on_submission: Callable[[int], None] | None 
     :mod:`mjarena.contest.forms`; :class:`ValueError` for one that is not an http(s) URL of a site)."""
     public_origins = tuple(dict.fromkeys(origin_of(url) for url in public_urls))
     context = ContestContext(contest, clock=clock, judge=judge, on_submission=on_submission)
-    app = Starlette(routes=ROUTES, middleware=[Middleware(FormHeaders), Middleware(SecurityHeaders)],
+    language = Middleware(LanguageMiddleware, default=lambda: contest.settings.language)
+    app = Starlette(routes=ROUTES, middleware=[Middleware(FormHeaders), Middleware(SecurityHeaders), language],
                     lifespan=lifespan, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.context = context
     app.state.contest = contest

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mjarena.charts import DASHES, PALETTE, SHAPES, Series, data_table, line_chart
+from mjarena.i18n import gettext as _
 
 __all__ = ["SHOWN_TEAMS", "gap_series", "race_chart", "team_style", "versions_chart"]
 
@@ -38,8 +39,8 @@ def team_style(identity: int) -> tuple[str, str, str]:
 
 
 def _figure(chart_id: str, svg: str, table: str, extra: str = "") -> str:
-    return (f'<figure class="chart-figure" id="{chart_id}">{svg}{extra}<details class="chart-data"><summary>The '
-            f'chart as a table</summary>{table}</details></figure>')
+    return (f'<figure class="chart-figure" id="{chart_id}">{svg}{extra}<details class="chart-data"><summary>'
+            f'{_("The chart as a table")}</summary>{table}</details></figure>')
 
 
 def race_series(history: Mapping[str, Any], order: Sequence[str]) -> list[Series]:
@@ -52,7 +53,8 @@ def race_series(history: Mapping[str, Any], order: Sequence[str]) -> list[Series
             continue
         rounds = range(team["first"], team["first"] + len(team["points"]))
         after = dict(zip(rounds, team["points"], strict=True))
-        marks = [(number, after[number], f"{name} v{version} from round {number}")
+        marks = [(number, after[number], _("%(team)s v%(version)s from round %(round)s")
+                  % {"team": name, "version": version, "round": number})
                  for number, version in team["versions"] if number in after]
         series.append(Series(name, list(after.items()), marks=marks))
     return series
@@ -98,19 +100,21 @@ def race_chart(history: Mapping[str, Any], order: Sequence[str], *, shown: int =
     series = [played.get(name, Series(name, [])) for name in fixed]
     top = set(order[:shown])
     hidden = {item.name for item in series if item.name not in top or not item.points}
-    svg = line_chart(series, title="Points after each round", x_label="round", y_label="points", hidden=hidden,
+    axis, points, behind = _("round"), _("points"), _("points behind")
+    svg = line_chart(series, title=_("Points after each round"), x_label=axis, y_label=points, hidden=hidden,
                      chart_id="race", styles=styles)
     table = data_table([item for item in series if item.points],
-                       caption="Points after each round (a version's first round marked)", x_label="round",
-                       y_label="points")
+                       caption=_("Points after each round (a version's first round marked)"), x_label=axis,
+                       y_label=points)
     gaps = gap_series(history, fixed)
-    gap_svg = line_chart(gaps, title="Points minus the leader's after each round", x_label="round",
-                         y_label="points behind", hidden=hidden, chart_id="race-gap", styles=styles)
-    gap_table = data_table([item for item in gaps if item.points], caption="Points minus the leader's after each "
-                           "round", x_label="round", y_label="points behind")
+    gap_title = _("Points minus the leader's after each round")
+    gap_svg = line_chart(gaps, title=gap_title, x_label=axis, y_label=behind, hidden=hidden, chart_id="race-gap",
+                         styles=styles)
+    gap_table = data_table([item for item in gaps if item.points], caption=gap_title, x_label=axis, y_label=behind)
     drawn = sum(1 for item in series if item.points)
-    more = (f'<p><button type="button" id="race-all" aria-pressed="false" data-hidden="{len(hidden)}">Show all '
-            f'{drawn} teams</button></p>' if drawn > len(top & {item.name for item in series if item.points}) else "")
+    label = _("Show all %(count)s teams") % {"count": drawn}
+    more = (f'<p><button type="button" id="race-all" aria-pressed="false" data-hidden="{len(hidden)}">{label}'
+            '</button></p>' if drawn > len(top & {item.name for item in series if item.points}) else "")
     return _figure("race-chart", svg, table, more) + _figure("race-gap-chart", gap_svg, gap_table)
 
 
@@ -122,10 +126,12 @@ def versions_chart(team: str, figures: Mapping[int, Mapping[str, Any]]) -> str:
     versions = sorted(figures)
     item = Series(team, [(version, figures[version]["points_per_game"]) for version in versions],
                   marks=[(version, figures[version]["points_per_game"],
-                          f"v{version}: {figures[version]['games']} game(s), {figures[version]['errors']} with an "
-                          "error") for version in versions])
-    svg = line_chart([item], title=f"Points per game by version: {team}", x_label="version",
-                     y_label="points per game", chart_id="versions")
-    table = data_table([item], caption=f"Points per game of each version of {team}", x_label="version",
-                       y_label="points per game")
+                          _("v%(version)s: %(games)s game(s), %(errors)s with an error")
+                          % {"version": version, "games": figures[version]["games"],
+                             "errors": figures[version]["errors"]}) for version in versions])
+    axis, per_game = _("version"), _("points per game")
+    svg = line_chart([item], title=_("Points per game by version: %(team)s") % {"team": team}, x_label=axis,
+                     y_label=per_game, chart_id="versions")
+    table = data_table([item], caption=_("Points per game of each version of %(team)s") % {"team": team},
+                       x_label=axis, y_label=per_game)
     return _figure("versions-chart", svg, table)

@@ -16,6 +16,10 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from mjarena.i18n import N_, active, html_lang
+from mjarena.i18n import gettext as _
+from mjarena.verdicts import kind_label, render_build
+
 __all__ = [
     "error_page",
     "limits_text",
@@ -42,21 +46,26 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
     tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in [*scripts, *(
         ["/contest-static/admin.js"] if admin else [])])
+    if "/contest-static/contest.js" in scripts and active() != "en":
+        tags += f'<script type="application/json" id="words">{script_json(script_words())}</script>'
     if admin:
-        who = '<a href="/admin" id="console-link">Console</a>'
+        who = f'<a href="/admin" id="console-link">{_("Console")}</a>'
     elif viewer is not None:
         who = f'<a href="/team" id="whoami">{escape(viewer)}</a>'
     else:
-        who = '<a href="/login" id="login-link">Team login</a>'
+        who = f'<a href="/login" id="login-link">{_("Team login")}</a>'
+    from mjarena.contest.language import language_links
+
+    brand = _("mjarena contest")
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{html_lang(active())}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)} · mjarena contest</title>
+<title>{escape(title)} · {brand}</title>
 <link rel="stylesheet" href="/static/style.css">
 <link rel="stylesheet" href="/contest-static/contest.css">
 <link rel="icon" href="/tiles/33.svg">{tags}</head>
-<body><header class="top"><a class="brand" href="/">mjarena contest</a>
-<nav><a href="/">Standings</a><a href="/rounds">Rounds</a>{who}</nav></header>
+<body><header class="top"><a class="brand" href="/">{brand}</a>
+<nav><a href="/">{_("Standings")}</a><a href="/rounds">{_("Rounds")}</a>{who}{language_links(active())}</nav></header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
 
@@ -87,9 +96,9 @@ def when(epoch: float | None) -> str:
 
 def _team_link(team: str | None, hidden: bool = False) -> str:
     if hidden:
-        return '<span class="muted">a hidden team</span>'
+        return f'<span class="muted">{_("a hidden team")}</span>'
     if team is None:
-        return '<span class="muted">house</span>'
+        return f'<span class="muted">{_("house")}</span>'
     return f'<a href="/teams/{escape(quote(team))}">{escape(team)}</a>'
 
 
@@ -99,11 +108,11 @@ def _without(player: Mapping[str, Any]) -> str:
     >>> _without({"team": None, "without": "gold"}), _without({"team": "red"})
     (' (for gold, disabled)', '')
     """
-    return f' (for {escape(player["without"])}, disabled)' if player.get("without") else ""
+    return _(" (for %(team)s, disabled)") % {"team": escape(player["without"])} if player.get("without") else ""
 
 
 def _seconds(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f} s"
+    return "—" if value is None else _("%(seconds)s s") % {"seconds": f"{value:.2f}"}
 
 
 def _thinking(mean: float | None, most: float | None) -> str:
@@ -112,7 +121,7 @@ def _thinking(mean: float | None, most: float | None) -> str:
     >>> _thinking(2.346, 7.0), _thinking(None, None)
     ('2.35 s (max 7.00 s)', '—')
     """
-    return "—" if mean is None else f"{_seconds(mean)} (max {_seconds(most)})"
+    return "—" if mean is None else _("%(mean)s (max %(most)s)") % {"mean": _seconds(mean), "most": _seconds(most)}
 
 
 def _memory(mean: float | None, most: float | None) -> str:
@@ -121,7 +130,9 @@ def _memory(mean: float | None, most: float | None) -> str:
     >>> _memory(12.34, 40.0), _memory(None, None)
     ('12.3 MiB (max 40.0 MiB)', '—')
     """
-    return "—" if mean is None or most is None else f"{mean:.1f} MiB (max {most:.1f} MiB)"
+    if mean is None or most is None:
+        return "—"
+    return _("%(mean)s (max %(most)s)") % {"mean": f"{mean:.1f} MiB", "most": f"{most:.1f} MiB"}
 
 
 def limits_text(limits: Mapping[str, Any]) -> str:
@@ -131,19 +142,23 @@ def limits_text(limits: Mapping[str, Any]) -> str:
     >>> text[text.index(">") + 1:text.index("(")]
     'Limits, the same for every language: 1 s per answer, 256 MiB, 30 s of thinking per game '
     """
-    budget_rule = "past it, a seat is out with a timeout"
+    figures = {"time": f'{limits["time_limit"]:g}', "memory": limits["memory_limit"],
+               "budget": f'{limits["game_budget"]:g}', "rule": _("past it, a seat is out with a timeout")}
     if not limits.get("per_language"):
-        return (f'<p class="muted" id="limits">Limits, the same for every language: {limits["time_limit"]:g} s per '
-                f'answer, {limits["memory_limit"]} MiB, {limits["game_budget"]:g} s of thinking per game '
-                f'({budget_rule}).</p>')
+        return ('<p class="muted" id="limits">' + _("Limits, the same for every language: %(time)s s per answer, "
+                                                    "%(memory)s MiB, %(budget)s s of thinking per game (%(rule)s).")
+                % figures + '</p>')
     rows = "".join(
-        f'<tr data-language="{escape(name)}"><td>{escape(name)}</td><td class="num">{item["time_limit"]:g} s</td>'
-        f'<td class="num">{item["memory_limit"]} MiB</td><td class="num">{item["game_budget"]:g} s</td></tr>'
+        f'<tr data-language="{escape(name)}"><td>{escape(name)}</td>'
+        f'<td class="num">{_("%(seconds)s s") % {"seconds": format(item["time_limit"], "g")}}</td>'
+        f'<td class="num">{item["memory_limit"]} MiB</td>'
+        f'<td class="num">{_("%(seconds)s s") % {"seconds": format(item["game_budget"], "g")}}</td></tr>'
         for name, item in limits["languages"].items())
-    return (f'<details id="limits"><summary class="muted">Per-language limits (Botzone\'s way): '
-            f'{limits["time_limit"]:g} s per answer, {limits["memory_limit"]} MiB and {limits["game_budget"]:g} s of '
-            f'thinking per game, times each language\'s factor ({budget_rule})</summary>'
-            '<table class="list"><thead><tr><th>language</th><th>per answer</th><th>memory</th><th>per game</th>'
+    summary = _("Per-language limits (Botzone's way): %(time)s s per answer, %(memory)s MiB and %(budget)s s of "
+                "thinking per game, times each language's factor (%(rule)s)") % figures
+    return (f'<details id="limits"><summary class="muted">{summary}</summary>'
+            f'<table class="list"><thead><tr><th>{_("language")}</th><th>{_("per answer")}</th>'
+            f'<th>{_("memory")}</th><th>{_("per game")}</th>'
             f'</tr></thead><tbody>{rows}</tbody></table></details>')
 
 
@@ -158,7 +173,7 @@ def messages_list(announcements: Sequence[Mapping[str, Any]], questions: Sequenc
     answered = {item["question"] for item in announcements if item.get("question") is not None}
     items = []
     for item in announcements:
-        to = "to every team" if item["team"] is None else f"to {escape(item['team'])} only"
+        to = _("to every team") if item["team"] is None else _("to %(team)s only") % {"team": escape(item["team"])}
         question = asked.get(item.get("question"))
         quoted = (f'<blockquote class="question">{escape(question["text"])}</blockquote>' if question is not None
                   else "")
@@ -166,8 +181,8 @@ def messages_list(announcements: Sequence[Mapping[str, Any]], questions: Sequenc
                      f'{quoted}<p class="message-text">{escape(item["text"])}</p></li>')
     for item in questions:
         if item["id"] not in answered:
-            items.append(f'<li data-question="{item["id"]}"><span class="muted">{when(item["at"])} · your '
-                         'question, not answered yet</span>'
+            items.append(f'<li data-question="{item["id"]}"><span class="muted">{when(item["at"])} · '
+                         f'{_("your question, not answered yet")}</span>'
                          f'<blockquote class="question">{escape(item["text"])}</blockquote></li>')
     if not items:
         return '<ul class="messages" id="messages"></ul>'
@@ -183,18 +198,22 @@ def standings_table(standings: Mapping[str, Any]) -> str:
         f'<td>{"—" if row["version"] is None else "v" + str(row["version"])}</td>'
         f'<td class="num">{_thinking(row.get("thinking_per_game"), row.get("thinking_max"))}</td></tr>'
         for row in standings["rows"])
-    return ('<table class="list" id="standings-table"><thead><tr><th>rank</th><th>team</th><th>points</th>'
-            '<th>games</th><th>per game</th><th>bot</th><th title="its bots\' thinking time per game: the mean, and '
-            'the most in one game">thinking per game</th></tr></thead>'
+    heads = "".join(f"<th>{_(name)}</th>" for name in (N_("rank"), N_("team"), N_("points"), N_("games"),
+                                                          N_("per game"), N_("bot")))
+    title = escape(_("its bots' thinking time per game: the mean, and the most in one game"))
+    return (f'<table class="list" id="standings-table"><thead><tr>{heads}'
+            f'<th title="{title}">{_("thinking per game")}</th></tr></thead>'
             f'<tbody>{rows}</tbody></table>')
 
 
 def _summary(standings: Mapping[str, Any], start: float | None, end: float | None) -> str:
-    state = standings["state"].replace("_", " ")
-    ranked = ("points per game (the organiser's choice; the statement ranks by points)"
-              if standings.get("ranked_by") == "points_per_game" else "points")
-    return (f'<span id="state">{state}</span> · round <span id="round">{standings["round"]}</span> · '
-            f'window {when(start)} – {when(end)} · <span id="ranked-by">ranked by {ranked}</span>'
+    state = state_text(standings["state"])
+    ranked = (_("points per game (the organiser's choice; the statement ranks by points)")
+              if standings.get("ranked_by") == "points_per_game" else _("points"))
+    return (f'<span id="state">{state}</span> · '
+            + _("round %(round)s") % {"round": f'<span id="round">{standings["round"]}</span>'} + ' · '
+            + _("window %(start)s – %(end)s") % {"start": when(start), "end": when(end)}
+            + f' · <span id="ranked-by">{_("ranked by %(key)s") % {"key": ranked}}</span>'
             f'{" · " if standings.get("opening") else ""}<span id="opening">'
             f'{escape(opening_text(standings.get("opening")))}</span>')
 
@@ -204,21 +223,21 @@ def standings_page(standings: Mapping[str, Any], start: float | None, end: float
     """The live standings, and ``chart`` (the race: :func:`mjarena.contest.charts.race_chart`) below them; both
     refreshed by ``contest.js`` while the contest is not finished; ``notice``: why the contest paused itself."""
     shown = f'<p class="notice" id="notice">{escape(notice)}</p>' if notice else ""
-    body = (f'<h1 class="title">Standings</h1>{shown}'
+    body = (f'<h1 class="title">{_("Standings")}</h1>{shown}'
             f'<p class="muted" id="summary">{_summary(standings, start, end)}</p>'
             f'<p class="notice" id="frozen"{"" if standings.get("frozen") else " hidden"}>'
             f'{escape(frozen_text(standings.get("frozen")))}</p>'
             f'<p class="notice" id="waiting"{"" if standings.get("waiting") else " hidden"}>'
             f'{escape(waiting_text(standings.get("waiting")))}</p>'
             f'<section class="announcements" id="announcements"{"" if standings.get("announcements") else " hidden"}'
-            f'><h2>Announcements</h2>{messages_list(standings.get("announcements", []))}</section>'
+            f'><h2>{_("Announcements")}</h2>{messages_list(standings.get("announcements", []))}</section>'
             f'<div id="standings">{standings_table(standings)}</div>'
             f'{limits_text(standings["limits"]) if "limits" in standings else ""}'
             '<p class="muted" id="status"></p>'
-            f'<section class="race"><h2>The race</h2><div id="race">{chart}</div></section>'
+            f'<section class="race"><h2>{_("The race")}</h2><div id="race">{chart}</div></section>'
             f'{_randomness(standings)}')
-    body += '<p><a href="/results" id="results-link">The results, to print or project</a></p>'
-    return page("Standings", body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
+    body += f'<p><a href="/results" id="results-link">{_("The results, to print or project")}</a></p>'
+    return page(_("Standings"), body, scripts=["/contest-static/contest.js"], viewer=viewer, mode="standings",
                 state=standings["state"])
 
 
@@ -226,8 +245,8 @@ def frozen_text(frozen: Mapping[str, Any] | None) -> str:
     """What the standings say while they are frozen (``contest.js`` writes the same)."""
     if not frozen:
         return ""
-    return (f"Frozen since {when(frozen['since'])}: the results of the games finished since then are revealed at "
-            "the prize-giving (each team still sees its own).")
+    return _("Frozen since %(since)s: the results of the games finished since then are revealed at the "
+             "prize-giving (each team still sees its own).") % {"since": when(frozen["since"])}
 
 
 def waiting_text(waiting: Mapping[str, Any] | None) -> str:
@@ -238,10 +257,11 @@ def waiting_text(waiting: Mapping[str, Any] | None) -> str:
     """
     if not waiting:
         return ""
-    text = f'The rounds open when {waiting["needed"]} teams have a bot that builds: {waiting["ready"]} have one.'
+    values = {"needed": waiting["needed"], "ready": waiting["ready"], "deadline": when(waiting.get("deadline"))}
     if waiting.get("deadline") is not None:
-        text = text[:-1] + f'; or at {when(waiting["deadline"])}, with the teams that have one then.'
-    return text
+        return _("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one; or at "
+                 "%(deadline)s, with the teams that have one then.") % values
+    return _("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one.") % values
 
 
 def opening_text(opening: Mapping[str, Any] | None) -> str:
@@ -253,9 +273,9 @@ def opening_text(opening: Mapping[str, Any] | None) -> str:
     if not opening:
         return ""
     if opening["rule"] == "together":
-        return ("opening: together (the first round waited for every team, up to a deadline; games with a house bot "
-                "count for no team)")
-    return "opening: first-build (the rounds opened as soon as enough teams had a bot)"
+        return _("opening: together (the first round waited for every team, up to a deadline; games with a house "
+                 "bot count for no team)")
+    return _("opening: first-build (the rounds opened as soon as enough teams had a bot)")
 
 
 def _randomness(standings: Mapping[str, Any]) -> str:
@@ -267,32 +287,35 @@ def _randomness(standings: Mapping[str, Any]) -> str:
     promised, secret = standings.get("commitment"), standings.get("secret")
     if promised is None:
         return ""
-    text = ("Every wall, seat and Swiss draw comes from a secret, published when the contest is finished; its "
-            f'SHA-256, published from the start: <code id="commitment">{escape(promised)}</code>.')
+    text = _("Every wall, seat and Swiss draw comes from a secret, published when the contest is finished; its "
+             "SHA-256, published from the start: %(commitment)s.") % {
+        "commitment": f'<code id="commitment">{escape(promised)}</code>'}
     if secret is not None:
-        text += (f' The secret: <code id="secret">{escape(secret)}</code>. Anyone can check every game with '
-                 "<code>mjarena contest verify</code> on the JSON export.")
-    return f'<section class="randomness"><h2>Randomness</h2><p class="muted">{text}</p></section>'
+        text += " " + _("The secret: %(secret)s. Anyone can check every game with %(command)s on the JSON "
+                        "export.") % {"secret": f'<code id="secret">{escape(secret)}</code>',
+                                      "command": "<code>mjarena contest verify</code>"}
+    return f'<section class="randomness"><h2>{_("Randomness")}</h2><p class="muted">{text}</p></section>'
 
 
 def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = None) -> str:
     if not games:
-        return '<p class="muted">No game yet.</p>'
+        return f'<p class="muted">{_("No game yet.")}</p>'
     rows = []
     for game in reversed(games):
         players = " · ".join(
             f'{_team_link(p["team"], p.get("hidden", False))}{"" if p["version"] is None else " v" + str(p["version"])}'
             f'{_without(p)}'
             f'{"" if p["points"] is None else " " + format(p["points"], "g")}'
-            f'{" (" + escape(p["reason"]) + ")" if p.get("reason") else ""}'
+            f'{" (" + escape(kind_label(p["reason"])) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
-        link = (f'<a href="/replays/{game["id"]}">game {game["id"]}</a>' if game["state"] == "finished"
-                else f'game {game["id"]} <span class="badge">{"frozen" if game["state"] == "frozen" else "playing"}'
+        name = _("game %(id)s") % {"id": game["id"]}
+        link = (f'<a href="/replays/{game["id"]}">{name}</a>' if game["state"] == "finished"
+                else f'{name} <span class="badge">{_("frozen") if game["state"] == "frozen" else _("playing")}'
                      '</span>')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td>'
                     f'<td>{players}</td></tr>')
-    return ('<table class="list" id="games-table"><thead><tr><th>game</th><th>round</th>'
-            f'<th>players (points)</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    return (f'<table class="list" id="games-table"><thead><tr><th>{_("game")}</th><th>{_("round")}</th>'
+            f'<th>{_("players (points)")}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 def thinking_table(figures: Mapping[int, Mapping[str, Any]]) -> str:
@@ -304,16 +327,13 @@ def thinking_table(figures: Mapping[int, Mapping[str, Any]]) -> str:
         for version, item in sorted(figures.items(), reverse=True))
     if not rows:
         return ""
-    return ('<table class="list" id="thinking"><caption>Thinking time per game</caption><thead><tr><th>version</th>'
-            f'<th>games</th><th>mean</th><th>most</th></tr></thead><tbody>{rows}</tbody></table>')
-
-
-_KIND_LABELS = {"crash": "crash", "timeout": "timeout", "memory": "memory", "bad_output": "bad output",
-                "illegal_action": "illegal action", "other": "other"}
+    heads = "".join(f"<th>{_(name)}</th>" for name in (N_("version"), N_("games"), N_("mean"), N_("most")))
+    return (f'<table class="list" id="thinking"><caption>{_("Thinking time per game")}</caption><thead><tr>{heads}'
+            f'</tr></thead><tbody>{rows}</tbody></table>')
 
 
 def _errors_text(errors: Mapping[str, int]) -> str:
-    return ", ".join(f"{_KIND_LABELS.get(kind, kind)} {count}" for kind, count in errors.items()) or "none"
+    return ", ".join(f"{kind_label(kind)} {count}" for kind, count in errors.items()) or _("none")
 
 
 def statistics_table(stats: Mapping[str, Any] | None) -> str:
@@ -325,15 +345,17 @@ def statistics_table(stats: Mapping[str, Any] | None) -> str:
     """
     if not stats:
         return ""
-    rows = [("games", str(stats["games"])), ("wins (first place)", f'{stats["wins"]} ({stats["win_rate"]:.0%})'),
-            ("average place", f'{stats["average_place"]:.2f}'), ("games with an error, by kind",
-                                                                  escape(_errors_text(stats["errors"]))),
-            ("thinking per game", _thinking(stats["thinking_per_game"], stats["thinking_max"])),
-            ("peak memory per game", _memory(stats.get("memory_per_game"), stats.get("memory_max")))]
-    body = "".join(f'<tr><th scope="row">{name}</th><td class="num">{value}</td></tr>' for name, value in rows)
-    return (f'<section><h2>Statistics</h2><table class="list" id="statistics"><tbody>{body}</tbody></table>'
-            '<p class="muted">Over its finished games; peak memory is its bots\' resident memory (the whole process '
-            'tree, as measured against the memory limit), the most in each game.</p></section>')
+    rows = [(N_("games"), str(stats["games"])),
+            (N_("wins (first place)"), f'{stats["wins"]} ({stats["win_rate"]:.0%})'),
+            (N_("average place"), f'{stats["average_place"]:.2f}'),
+            (N_("games with an error, by kind"), escape(_errors_text(stats["errors"]))),
+            (N_("thinking per game"), _thinking(stats["thinking_per_game"], stats["thinking_max"])),
+            (N_("peak memory per game"), _memory(stats.get("memory_per_game"), stats.get("memory_max")))]
+    body = "".join(f'<tr><th scope="row">{_(name)}</th><td class="num">{value}</td></tr>' for name, value in rows)
+    note = _("Over its finished games; peak memory is its bots' resident memory (the whole process tree, as "
+             "measured against the memory limit), the most in each game.")
+    return (f'<section><h2>{_("Statistics")}</h2><table class="list" id="statistics"><tbody>{body}</tbody></table>'
+            f'<p class="muted">{escape(note)}</p></section>')
 
 
 def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, Any]],
@@ -355,23 +377,25 @@ def results_page(standings: Mapping[str, Any], stats: Mapping[str, Mapping[str, 
             f'<td>{"—" if version is None else "v" + str(version)}</td></tr>')
     state = standings["state"]
     if standings.get("frozen"):
-        note = "Not final: " + frozen_text(standings["frozen"])
+        note = _("Not final: %(why)s") % {"why": frozen_text(standings["frozen"])}
     elif state != "finished":
-        note = f"Not final: the contest is {state.replace('_', ' ')}."
+        note = _("Not final: the contest is %(state)s.") % {"state": state_text(state)}
     else:
-        note = "Final results."
-    ranked = "points per game" if key == "points_per_game" else "points"
+        note = _("Final results.")
+    ranked = _("points per game") if key == "points_per_game" else _("points")
     contest = standings.get("contest") or {}
-    title = f'{contest["name"]}: results' if contest.get("name") else "Results"
-    window = (f'<p id="results-window">The window: {when(contest.get("start"))} – {when(contest.get("end"))}.</p>'
-              if contest else "")
+    title = _("%(name)s: results") % {"name": contest["name"]} if contest.get("name") else _("Results")
+    span = {"start": when(contest.get("start")), "end": when(contest.get("end"))}
+    window = f'<p id="results-window">{_("The window: %(start)s – %(end)s.") % span}</p>' if contest else ""
     body = (f'<div class="results-page"><h1 class="title" id="results-title">{escape(title)}</h1>{window}'
-            f'<p id="results-state">{escape(note)} Ranked by {ranked}.</p>'
+            f'<p id="results-state">{escape(note)} {_("Ranked by %(key)s.") % {"key": ranked}}</p>'
             '<div class="results-scroll"><table class="list" id="results-table"><thead><tr>'
-            '<th>rank</th><th>team</th><th>points</th><th>games</th><th>per game</th><th>wins</th><th>average place'
-            f'</th><th>best version</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
-            '<p class="muted no-print">Print this page (or save it as PDF) for the prize-giving.</p></div>')
-    return page("Results", body, viewer=viewer)
+            + "".join(f"<th>{_(name)}</th>" for name in (N_("rank"), N_("team"), N_("points"), N_("games"),
+                                                          N_("per game"), N_("wins"), N_("average place"),
+                                                          N_("best version")))
+            + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            f'<p class="muted no-print">{_("Print this page (or save it as PDF) for the prize-giving.")}</p></div>')
+    return page(_("Results"), body, viewer=viewer)
 
 
 def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str | None, chart: str = "",
@@ -382,53 +406,59 @@ def team_games_page(team: str, games: Sequence[Mapping[str, Any]], viewer: str |
     (:func:`mjarena.contest.charts.versions_chart`) above them, with each version's thinking time per game
     (``figures``: ``Contest.version_figures``) and the limits in force (``limits``: ``Settings.limits_json``)."""
     thinking = thinking_table(figures or {})
-    versions = f'<section><h2>Versions</h2>{chart}{thinking}</section>' if chart or thinking else ""
+    versions = f'<section><h2>{_("Versions")}</h2>{chart}{thinking}</section>' if chart or thinking else ""
     shown = limits_text(limits) if limits else ""
-    body = (f'<h1 class="title">Team {escape(team)}</h1>{shown}{statistics_table(stats)}{versions}<h2>Games</h2>'
-            f'{_games_table(games, team)}')
-    return page(f"Team {team}", body, viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
+    body = (f'<h1 class="title">{_("Team %(team)s") % {"team": escape(team)}}</h1>{shown}{statistics_table(stats)}'
+            f'{versions}<h2>{_("Games")}</h2>{_games_table(games, team)}')
+    return page(_("Team %(team)s") % {"team": team}, body,
+                 viewer=viewer, scripts=["/contest-static/contest.js"], mode="team-games")
 
 
 def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
     """The schedule: every round's tables and games, with their state."""
     if not rounds:
-        body = '<h1 class="title">Rounds</h1><p class="muted">No round yet: rounds start when a team\'s bot builds.</p>'
-        return page("Rounds", body, viewer=viewer)
-    parts = ['<h1 class="title">Rounds</h1>']
+        none_yet = _("No round yet: rounds start when a team's bot builds.")
+        body = f'<h1 class="title">{_("Rounds")}</h1><p class="muted">{none_yet}</p>'
+        return page(_("Rounds"), body, viewer=viewer)
+    parts = [f'<h1 class="title">{_("Rounds")}</h1>']
     for item in reversed(rounds):
-        state = "finished " + when(item["finished"]) if item["finished"] else "in progress"
+        state = _("finished %(when)s") % {"when": when(item["finished"])} if item["finished"] else _("in progress")
         rows = []
         for game in item["games"]:
             players = " · ".join(_team_link(p["team"], p.get("hidden", False)) + _without(p) for p in game["players"])
             link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
-            rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(game["state"])}</td>'
+            rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(state_text(game["state"]))}</td>'
                         f'<td>{players}</td></tr>')
-        parts.append(f'<section data-round="{item["round"]}"><h2>Round {item["round"]} '
-                     f'<span class="muted">started {when(item["started"])}, {state}</span></h2>'
-                     '<table class="list"><thead><tr><th>game</th><th>table</th><th>state</th><th>seats</th></tr>'
+        started = _("started %(when)s, %(state)s") % {"when": when(item["started"]), "state": state}
+        heads = "".join(f"<th>{_(name)}</th>" for name in (N_("game"), N_("table"), N_("state"), N_("seats")))
+        title = _("Round %(round)s") % {"round": item["round"]}
+        parts.append(f'<section data-round="{item["round"]}"><h2>{title} '
+                     f'<span class="muted">{started}</span></h2>'
+                     f'<table class="list"><thead><tr>{heads}</tr>'
                      f'</thead><tbody>{"".join(rows)}</tbody></table></section>')
-    return page("Rounds", "".join(parts), viewer=viewer)
+    return page(_("Rounds"), "".join(parts), viewer=viewer)
 
 
 def replay_page(game_id: int, viewer: str | None) -> str:
     """The web app's replay viewer on a contest game (its transcript panel shows a logged-in team its own bots'
     output, see :func:`mjarena.contest.games.public_replay`)."""
-    body = f'<h1 class="title">Game {game_id}</h1><p class="muted" id="status">Loading the replay…</p>'
-    return page(f"Game {game_id}", body, scripts=["/static/mj.js", "/static/replay.js"], viewer=viewer,
+    title = _("Game %(id)s") % {"id": game_id}
+    body = f'<h1 class="title">{title}</h1><p class="muted" id="status">{_("Loading the replay…")}</p>'
+    return page(title, body, scripts=["/static/mj.js", "/static/replay.js"], viewer=viewer,
                 replay=str(game_id))
 
 
 def login_page(csrf: str, error: str | None = None) -> str:
     """The token form (a team logs in once; a session cookie does the rest), with the pre-session ``csrf`` token
     (:func:`mjarena.contest.forms.login_page_response`)."""
-    problem = f'<p class="error" id="login-error">{escape(error)}</p>' if error else ""
-    body = f"""<h1 class="title">Team login</h1>{problem}
+    problem = f'<p class="error" id="login-error">{escape(_(error))}</p>' if error else ""
+    body = f"""<h1 class="title">{_("Team login")}</h1>{problem}
 <form class="start" method="post" action="/login" id="login">
 <input type="hidden" name="csrf" value="{escape(csrf)}">
-<label>Team token <input type="password" name="token" id="token" autocomplete="off" required></label>
-<button type="submit">Log in</button></form>
-<p class="muted">The token came from the organiser. It is asked once; then this browser stays logged in.</p>"""
-    return page("Login", body)
+<label>{_("Team token")} <input type="password" name="token" id="token" autocomplete="off" required></label>
+<button type="submit">{_("Log in")}</button></form>
+<p class="muted">{_("The token came from the organiser. It is asked once; then this browser stays logged in.")}</p>"""
+    return page(_("Login"), body)
 
 
 def _version_cells(figures: Mapping[str, Any] | None) -> str:
@@ -452,40 +482,81 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
     rows = "".join(
         f'<tr data-version="{s["version"]}"><td>v{s["version"]}</td><td class="num">{when(s.get("submitted"))}</td>'
         f'<td>{escape(s["language"])}</td>'
-        f'<td class="status-{escape(s["status"])}">{escape(s["status"])}</td>'
+        f'<td class="status-{escape(s["status"])}">{escape(state_text(s["status"]))}</td>'
         f'{_version_cells(figures.get(s["version"]))}'
-        f'<td><pre class="message">{escape(s["message"]) or "—"}</pre></td>'
-        f'<td class="link"><a href="/team/submissions/{s["id"]}/source">source</a></td></tr>'
+        f'<td><pre class="message">{escape(render_build(s["message"])) or "—"}</pre></td>'
+        f'<td class="link"><a href="/team/submissions/{s["id"]}/source">{_("source")}</a></td></tr>'
         for s in reversed(submissions))
-    history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr><th>version</th>'
-               '<th>submitted</th><th>language</th><th>build</th><th>games</th><th>points per game</th>'
-               '<th>errors</th><th>thinking per game</th><th>message</th><th></th></tr></thead>'
-               f'<tbody>{rows}</tbody></table></div>' if rows
-               else '<p class="muted" id="submissions">No submission yet.</p>')
+    heads = "".join(f"<th>{_(name)}</th>" for name in (
+        N_("version"), N_("submitted"), N_("language"), N_("build"), N_("games"), N_("points per game"),
+        N_("errors"), N_("thinking per game"), N_("message")))
+    history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr>'
+               f'{heads}<th></th></tr></thead><tbody>{rows}</tbody></table></div>' if rows
+               else f'<p class="muted" id="submissions">{_("No submission yet.")}</p>')
     notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
     kinds = ", ".join(accepted)
-    body = f"""<h1 class="title">Team {escape(team)}</h1>{notice}
-<section><h2>Upload a bot</h2>
+    upload_note = _("%(kinds)s; at most %(kib)s KiB. It plays from your next game once it builds.") % {
+        "kinds": escape(kinds), "kib": max_upload // 1024}
+    body = f"""<h1 class="title">{_("Team %(team)s") % {"team": escape(team)}}</h1>{notice}
+<section><h2>{_("Upload a bot")}</h2>
 <form class="upload" method="post" action="/team/upload" enctype="multipart/form-data" id="upload">
 <input type="hidden" name="csrf" value="{escape(csrf)}">
 <input type="file" name="source" id="source" accept="{escape(",".join(accepted))}" required>
-<button type="submit">Upload</button>
-<span class="muted">{escape(kinds)}; at most {max_upload // 1024} KiB. It plays from your next game once it
-builds.</span></form>{limits_text(limits) if limits else ""}</section>
-<section class="announcements"><h2>Announcements</h2>{messages_list(
+<button type="submit">{_("Upload")}</button>
+<span class="muted">{upload_note}</span></form>{limits_text(limits) if limits else ""}</section>
+<section class="announcements"><h2>{_("Announcements")}</h2>{messages_list(
         messages.get("announcements", []) if messages else [], messages.get("questions", []) if messages else [])}
 <form method="post" action="/team/questions" id="ask"><input type="hidden" name="csrf" value="{escape(csrf)}">
-<label>A question to the organiser <textarea name="text" id="question" rows="2" maxlength="2000" required>
-</textarea></label> <button type="submit">Ask</button></form></section>
-<section><h2>Submissions</h2>{history}{chart}</section>{statistics_table(stats)}
-<section><h2>Games</h2><p><a href="/teams/{escape(quote(team))}">Your games and replays</a> (your bots' debug
-output and standard error are shown under each replay, to you only).</p></section>
+<label>{_("A question to the organiser")} <textarea name="text" id="question" rows="2" maxlength="2000" required>
+</textarea></label> <button type="submit">{_("Ask")}</button></form></section>
+<section><h2>{_("Submissions")}</h2>{history}{chart}</section>{statistics_table(stats)}
+<section><h2>{_("Games")}</h2><p><a href="/teams/{escape(quote(team))}">{_("Your games and replays")}</a> {_(
+    "(your bots' debug output and standard error are shown under each replay, to you only).")}</p></section>
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="{escape(csrf)}">
-<button type="submit" id="logout">Log out</button></form>"""
-    return page(f"Team {team}", body, viewer=team, scripts=["/contest-static/contest.js"], mode="team")
+<button type="submit" id="logout">{_("Log out")}</button></form>"""
+    return page(_("Team %(team)s") % {"team": team}, body,
+                 viewer=team, scripts=["/contest-static/contest.js"], mode="team")
 
 
 def error_page(status: int, message: str, viewer: str | None = None) -> str:
     """A page that says what went wrong."""
-    return page(f"Error {status}", f'<h1 class="title">Error {status}</h1><p class="error">{escape(message)}</p>'
-                '<p><a href="/">Back to the standings</a></p>', viewer=viewer)
+    title = _("Error %(status)s") % {"status": status}
+    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(_(message))}</p>'
+                f'<p><a href="/">{_("Back to the standings")}</a></p>', viewer=viewer)
+
+
+STATES = {"not_started": N_("not started"), "running": N_("running"), "paused": N_("paused"),
+          "finished": N_("finished"), "planned": N_("planned"), "frozen": N_("frozen"), "error": N_("error"),
+          "pending": N_("pending"), "ok": N_("ok"), "compile_error": N_("compile error"),
+          "held": N_("held")}
+"""The words for the states of a contest, a game and a build (an unknown state is shown as it is)."""
+
+
+def state_text(state: str) -> str:
+    """A state's word in the reader's language (``not_started``: not started).
+
+    >>> state_text("not_started"), state_text("something_new")
+    ('not started', 'something new')
+    """
+    return _(STATES[state]) if state in STATES else state.replace("_", " ")
+
+
+SCRIPT_WORDS = (
+    N_("not started"), N_("running"), N_("paused"), N_("finished"), N_("%(seconds)s s"), N_("%(mean)s (max %(most)s)"),
+    N_("to every team"), N_("to %(team)s only"), N_("your question, not answered yet"),
+    N_("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one."),
+    N_("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one; or at %(deadline)s, with "
+       "the teams that have one then."),
+    N_("Frozen since %(since)s: the results of the games finished since then are revealed at the prize-giving (each "
+       "team still sees its own)."),
+    N_("Show the top ten"), N_("updated %(when)s"), N_("cannot read the standings: %(error)s (trying again)"),
+)
+"""What ``contest.js`` writes, in the catalog: a page gives the script their translations (``#words``)."""
+
+HTTP_WORDS = (N_("Not Found"), N_("Method Not Allowed"))
+"""Starlette's words for an error without a message of mjarena's, which :func:`error_page` shows translated."""
+
+
+def script_words() -> dict[str, str]:
+    """:data:`SCRIPT_WORDS` in the reader's language, for ``contest.js``'s ``t()``."""
+    return {message: _(message) for message in SCRIPT_WORDS}

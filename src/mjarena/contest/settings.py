@@ -50,6 +50,7 @@ class Settings:
     rank_by: str = "points"  # points (as the statement ranks) | points_per_game (for teams that join late)
     freeze: float = 0.0  # minutes before the end from which the public standings and race are frozen (0: never)
     name: str = ""  # the contest's name on its results (empty: its folder's name)
+    language: str = "en"  # the pages' language for a visitor who chose none (en | zh_CN); see mjarena.i18n
 
     def check(self) -> Settings:
         """These settings, or :class:`ContestError` naming what is wrong."""
@@ -90,6 +91,11 @@ class Settings:
                                f"--duration, {self.duration:g}")
         if self.open_with < 0:
             raise ContestError(f"--open-with {self.open_with}: give a number of teams, or all")
+        from mjarena.i18n import LOCALES, locale_of
+
+        if locale_of(self.language) != self.language or self.language not in LOCALES:
+            raise ContestError(f"--language {self.language}: expected one of "
+                               f"{', '.join(tag.replace('_', '-') for tag in LOCALES)}")
         if self.build_workers < 1:
             raise ContestError(f"--build-workers {self.build_workers}: must be at least 1")
         if not self.compile_wall > 0:

@@ -18,6 +18,7 @@ from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_show
 from mjarena.contest.model import game_json
 from mjarena.contest.public import frozen_games, hidden_from
 from mjarena.contest.statistics import contest_statistics
+from mjarena.i18n import active
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
@@ -36,12 +37,12 @@ async def index(request: Request) -> Response:
 
 def race(context: ContestContext, standings: dict | None = None) -> str:
     """The race chart, drawn again only when a result or the standings' order changed (every viewer's page
-    asks for it as games finish)."""
+    asks for it as games finish); one kept per language (its titles and labels are the reader's)."""
     standings = standings or shown_standings(context)
     order = [row["team"] for row in standings["rows"]]
     frozen = frozen_games(context.contest, context.clock())
     key = (context.db.results_mark(), order, len(frozen))
-    drawn = context.drawn_race
+    drawn = context.drawn_race.setdefault(active(), {})
     if drawn.get("key") != key:
         drawn.update(key=key, figure=race_chart(context.contest.history(frozen), order,
                                                 teams=[team.name for team in context.db.teams()]))

@@ -25,6 +25,7 @@ from mjarena.contest.forms import (
 from mjarena.contest.handlers.context import context_of
 from mjarena.contest.model import ADMIN
 from mjarena.contest.rows import Team
+from mjarena.i18n import N_
 
 __all__ = ["SESSION_COOKIE", "SESSION_SECONDS", "bearer", "logged_in", "login", "login_form", "logout", "session",
            "viewer", "viewer_name"]
@@ -89,8 +90,8 @@ async def login(request: Request) -> Response:
     context = context_of(request)
     team = await token_of_login(request, context.contest.authenticate)
     if team is None or team.name == ADMIN:
-        problem = ("That is the organiser's token: the console's login is /admin/login." if team is not None
-                   else "That token is not a team's token.")
+        problem = (N_("That is the organiser's token: the console's login is /admin/login.") if team is not None
+                   else N_("That token is not a team's token."))  # the login page says it in the reader's language
         return login_page_response(request, lambda csrf: pages.login_page(csrf, problem), 401)
     cookie, csrf = new_token(), new_token()
     with context.db.transaction() as tx:

@@ -5,6 +5,13 @@
 (() => {
   const app = document.getElementById("app");
   const mode = app.dataset.mode;
+  const wordsNode = document.getElementById("words");
+  const words = wordsNode ? JSON.parse(wordsNode.textContent) : {};
+
+  // A message in the page's language (pages.SCRIPT_WORDS gives the translations), its %(name)s filled in.
+  function t(message, values = {}) {
+    return (words[message] || message).replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+  }
 
   function el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
@@ -32,7 +39,7 @@
   }
 
   function drawStandings(data) {
-    document.getElementById("state").textContent = data.state.replace("_", " ");
+    document.getElementById("state").textContent = t(data.state.replace("_", " "));
     document.getElementById("round").textContent = String(data.round);
     const body = data.rows.map((row) => el("tr", {"data-team": row.team},
       el("td", {}, String(row.rank)), el("td", {}, teamLink(row.team)), el("td", {}, String(row.points)),
@@ -40,7 +47,8 @@
       el("td", {class: "num"}, row.points_per_game === null ? "—" : row.points_per_game.toFixed(3)),
       el("td", {}, row.version === null ? "—" : `v${row.version}`),
       el("td", {class: "num"}, row.thinking_per_game === null || row.thinking_per_game === undefined ? "—"
-        : `${row.thinking_per_game.toFixed(2)} s (max ${row.thinking_max.toFixed(2)} s)`)));
+        : t("%(mean)s (max %(most)s)", {mean: t("%(seconds)s s", {seconds: row.thinking_per_game.toFixed(2)}),
+          most: t("%(seconds)s s", {seconds: row.thinking_max.toFixed(2)})}))));
     const table = document.getElementById("standings-table");
     table.querySelector("tbody").replaceChildren(...body);
     document.body.dataset.games = String(data.rows.reduce((sum, row) => sum + row.games, 0));
@@ -56,14 +64,14 @@
     const items = announcements.map((item) => {
       const question = asked.get(item.question);
       return el("li", {"data-announcement": item.id},
-        el("span", {class: "muted"}, `${when(item.at)} · ${item.team === null ? "to every team" : `to ${item.team} only`}`),
+        el("span", {class: "muted"}, `${when(item.at)} · ${item.team === null ? t("to every team") : t("to %(team)s only", {team: item.team})}`),
         question ? el("blockquote", {class: "question"}, question.text) : null,
         el("p", {class: "message-text"}, item.text));
     });
     for (const item of questions) {
       if (answered.has(item.id)) continue;
       items.push(el("li", {"data-question": item.id},
-        el("span", {class: "muted"}, `${when(item.at)} · your question, not answered yet`),
+        el("span", {class: "muted"}, `${when(item.at)} · ${t("your question, not answered yet")}`),
         el("blockquote", {class: "question"}, item.text)));
     }
     list.replaceChildren(...items);
@@ -75,10 +83,11 @@
     const note = document.getElementById("waiting");
     if (!note) return;
     note.hidden = !waiting;
-    let text = waiting
-      ? `The rounds open when ${waiting.needed} teams have a bot that builds: ${waiting.ready} have one.` : "";
+    let text = waiting ? t("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one.",
+      waiting) : "";
     if (waiting && waiting.deadline != null) {
-      text = text.slice(0, -1) + `; or at ${isoTime(waiting.deadline)}, with the teams that have one then.`;
+      text = t("The rounds open when %(needed)s teams have a bot that builds: %(ready)s have one; or at " +
+        "%(deadline)s, with the teams that have one then.", {...waiting, deadline: isoTime(waiting.deadline)});
     }
     note.textContent = text;
   }
@@ -107,7 +116,7 @@
     if (showAll) for (const figure of figures) showSeries(figure, null, true);
     if (button) {
       button.setAttribute("aria-pressed", String(showAll));
-      button.textContent = showAll ? "Show the top ten" : button.textContent;
+      button.textContent = showAll ? t("Show the top ten") : button.textContent;
     }
   }
 
@@ -150,17 +159,17 @@
       if (frozen) {
         frozen.hidden = !data.frozen;
         if (data.frozen) {
-          frozen.textContent = `Frozen since ${isoTime(data.frozen.since)}: the results of ` +
-            "the games finished since then are revealed at the prize-giving (each team still sees its own).";
+          frozen.textContent = t("Frozen since %(since)s: the results of the games finished since then are " +
+            "revealed at the prize-giving (each team still sees its own).", {since: isoTime(data.frozen.since)});
         }
       }
       if (chartGames === null) chartGames = document.body.dataset.games;  // the page came with the chart drawn
       await refreshRace();
-      status.textContent = `updated ${isoTime(Date.now() / 1000)}`;
+      status.textContent = t("updated %(when)s", {when: isoTime(Date.now() / 1000)});
       status.className = "muted";
       if (data.state === "finished" && !data.frozen) return;  // frozen: until the reveal
     } catch (error) {
-      status.textContent = `cannot read the standings: ${error.message} (trying again)`;
+      status.textContent = t("cannot read the standings: %(error)s (trying again)", {error: error.message});
       status.className = "error";
     }
     setTimeout(poll, 2000);

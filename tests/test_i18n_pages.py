@@ -1,0 +1,134 @@
+"""A contestant's day read in Chinese: the contest's public pages, login and team pages asked for with
+``Accept-Language: zh-CN`` carry ``<html lang="zh-CN">`` and no English left but names and code (an allow-list);
+the switch's cookie wins over the header, and English readers get the pages as they were.
+
+The bots play for real, in this process (as tests/test_contest.py plays them): one team's bot crashes at once, so
+its game is short and its error shows.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient
+
+from contest_forms import form_csrf
+from mjarena.contest.app import create_app
+from mjarena.contest.building import Builder
+from mjarena.contest.model import Contest, Settings
+from mjarena.contest.scheduler import Scheduler
+
+GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
+CRASH = b"import sys\nsys.exit(3)\n"
+ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
+ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "SHA", "PDF", "English", "ada", "bob",
+           "python", "bot", "cpp", "java", "pas", "js"}
+"""Words an English reader and a Chinese one both read: the product's name, units, formats, the teams' names and
+the contest's (its folder's), languages, and the switch's "English"."""
+
+
+def english_left(page: str) -> set[str]:
+    """The English words a Chinese reader would meet on ``page``: its text and its tooltips, without scripts, code,
+    compiler output and the words of :data:`ALLOWED`."""
+    page = re.sub(r"(?s)<(script|style|code|pre)\b.*?</\1>", " ", page)
+    shown = " ".join(re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', page))
+    text = html.unescape(re.sub(r"(?s)<[^>]+>", " ", page) + " " + shown)
+    text = re.sub(r"\.\w+", " ", text)  # file kinds (.cpp, .py), as the upload form lists them
+    words = re.findall(r"[A-Za-z][A-Za-z']+", text)
+    return {word for word in words if word not in ALLOWED and not re.fullmatch(r"v\d+|[WBT]\d", word)}
+
+
+def test_the_check_finds_english_left():
+    page = '<p title="the mean">平均 <code>mjarena verify</code> ada v2 W3 Log in</p><script>x = "no"</script>'
+    assert english_left(page + " .cpp") == {"the", "mean", "Log", "in"}
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Inline:
+    remote = False
+
+    def run(self, fn: Any, tasks: Any) -> Any:
+        for task in tasks:
+            yield task, fn(task)
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def contest(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    root = tmp_path_factory.mktemp("i18n") / "contest"
+    contest, tokens = Contest.create(root, ["ada", "bob"], Settings(sandbox="none", start=1000.0, duration=10.0,
+                                                                     uploads_per_minute=50, open_with=0))
+    clock = Clock(1000.0)
+    builder = Builder(contest)
+    scheduler = Scheduler(contest, Inline(), 1, clock=clock)
+    client = TestClient(create_app(contest, on_submission=builder.build, clock=clock, judge=scheduler))
+    for team, source in (("ada", CRASH), ("bob", GOOD)):
+        answer = client.post("/api/submissions", headers={"authorization": f"Bearer {tokens['teams'][team]}"},
+                             files={"source": ("bot.py", source)})
+        assert answer.status_code in (200, 201, 202), answer.text
+    assert scheduler.step()
+    scheduler.step()
+    games = client.get("/api/games").json()["games"]
+    assert [game["state"] for game in games] == ["finished"]
+    assert {player["reason"] for player in games[0]["players"] if player["team"] == "ada"} == {"crash"}
+    client.post("/api/submissions", headers={"authorization": f"Bearer {tokens['teams']['ada']}"},
+                files={"source": ("bot.py", b"def broken(:\n")})  # v2: a compile error on ada's page
+    return client, tokens
+
+
+PUBLIC = ["/", "/rounds", "/results", "/teams/ada", "/teams/bob", "/replays/1", "/login", "/no-such-page"]
+
+
+@pytest.mark.parametrize("path", PUBLIC)
+def test_a_public_page_in_chinese(contest: Any, path: str) -> None:
+    client, _ = contest
+    client.cookies.clear()
+    page = client.get(path, headers=ZH)
+    assert page.status_code == (404 if path == "/no-such-page" else 200)
+    assert '<html lang="zh-CN">' in page.text and page.headers["content-language"] == "zh-CN"
+    assert english_left(page.text) == set(), path
+
+
+def test_the_team_s_pages_in_chinese(contest: Any) -> None:
+    client, tokens = contest
+    client.cookies.clear()
+    login = client.get("/login", headers=ZH)
+    wrong = client.post("/login", data={"token": "not-a-token", "csrf": form_csrf(login.text)}, headers=ZH)
+    assert wrong.status_code == 401 and "令牌" in wrong.text and english_left(wrong.text) == set()
+    login = client.get("/login", headers=ZH)
+    assert client.post("/login", data={"token": tokens["teams"]["ada"], "csrf": form_csrf(login.text)},
+                       headers=ZH, follow_redirects=False).status_code == 303
+    team = client.get("/team", headers=ZH).text
+    assert "编译错误" in team and "上传 Bot" in team
+    assert english_left(team) == set()
+    games = client.get("/teams/ada", headers=ZH).text
+    assert "崩溃" in games  # its error's kind, in the reader's language
+    assert english_left(games) == set()
+    client.cookies.clear()
+
+
+def test_the_switch_s_cookie_wins_and_english_stays_english(contest: Any) -> None:
+    client, _ = contest
+    client.cookies.clear()
+    english = client.get("/rounds").text
+    assert '<html lang="en">' in english and "Rounds" in english
+    client.get("/lang/en", headers=ZH)
+    assert '<html lang="en">' in client.get("/rounds", headers=ZH).text
+    client.get("/lang/zh-CN")
+    assert '<html lang="zh-CN">' in client.get("/rounds").text
+    client.cookies.clear()
