@@ -284,3 +284,21 @@ def test_a_stopped_contest_server_kills_its_workers_and_bots_at_once(kind: str, 
     assert submitted.returncode == 0, submitted.stderr
     # The contest's bots hold its builds/ (or submissions/) folder in their argv; the server's only the root.
     stop_in_game(judge, (f"{root}/builds/".encode(), f"{root}/submissions/".encode()), sig, in_workers=True)
+
+
+def test_a_pool_worker_whose_judge_died_before_it_started_exits_at_once() -> None:
+    """A judge killed between a worker's fork and its initializer never sends it ``PR_SET_PDEATHSIG`` (the kernel
+    sends it only for a parent that dies after the worker asked): such an orphan held the judge's pipes open,
+    waiting for work, and a killed tournament's caller waited for ever.  The initializer knows its judge's pid and
+    exits when its parent is another process (here: told of pid 1, not its parent)."""
+    import subprocess
+    import sys
+
+    code = ("from mjarena.lifetime import pool_worker\n"
+            "import os\n"
+            "pool_worker(os.getppid())\n"
+            "print('kept', flush=True)\n"
+            "pool_worker(1)\n"
+            "print('orphan kept', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout.splitlines() == ["kept"] and done.returncode == 1, (done.stdout, done.stderr)

@@ -70,12 +70,20 @@ def _ignore(_signum: int, _frame: object) -> None:
     worker starts get the default actions."""
 
 
-def pool_worker() -> None:
+def pool_worker(parent: int | None = None) -> None:
     """The initializer of a pool worker: the stop signals are the judge's to act on (Ctrl-C and a hangup reach
-    the whole process group; the judge then kills its workers), and the worker dies with the judge."""
+    the whole process group; the judge then kills its workers), and the worker dies with the judge.
+
+    ``parent``: the pid of the process that started the worker (the judge, for a pool whose workers it forks or
+    spawns itself), when known.  A judge killed between the fork and this call never signals the worker (the
+    kernel sends ``PR_SET_PDEATHSIG`` only for a parent that dies after it was asked), and such an orphan held
+    the judge's pipes open, waiting for work, forever; so a worker whose parent is no longer ``parent`` once it
+    has asked exits at once."""
     for sig in STOP_SIGNALS:
         signal.signal(sig, _ignore)
     die_with_parent()
+    if parent is not None and os.getppid() != parent:  # orphaned before it asked: the judge is gone
+        os._exit(1)
 
 
 def children(pid: int) -> list[int]:

@@ -78,7 +78,12 @@ class LocalExecutor:
                 raise ExecutorUnavailable(f"--workers {workers}: at most {self.MAX_WINDOWS_WORKERS} worker processes "
                                           "on Windows (a pool's wait for them takes 63 handles)")
             self.workers = self.MAX_WINDOWS_WORKERS
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=pool_worker)
+        # the first pool's workers start the system's default way; when that makes them the judge's own children
+        # (forked or spawned, not from a forkserver) they know its pid, and exit if it is gone before they start
+        context = multiprocessing.get_context()
+        own = context.get_start_method() in ("fork", "spawn")
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=pool_worker,
+                                         initargs=(os.getpid() if own else None,))
         self._renewing = threading.Lock()
         self._pace: dict[Callable[..., Any], tuple[float, float]] = {}  # each function's CPU, wall s a task
 
