@@ -36,7 +36,7 @@ def test_every_line_is_written_in_order_and_its_replay_synced_first(tmp_path: Pa
         replays.append(replay)
     with open(tmp_path / "games.jsonl", "a", encoding="utf-8") as out, GroupCommit(out) as commits:
         for number, replay in enumerate(replays):
-            commits.put(f'{{"game": {number}}}\n', replay)
+            commits.put([(f'{{"game": {number}}}\n', replay)])
             if number == 24:
                 commits.wait()
                 assert (tmp_path / "games.jsonl").read_text().count("\n") == 25
@@ -57,10 +57,10 @@ def test_a_failing_commit_is_raised_in_the_main_thread(tmp_path: Path) -> None:
     out = open(tmp_path / "games.jsonl", "a", encoding="utf-8")  # noqa: SIM115 - closed under the committer
     commits = GroupCommit(out)
     out.close()
-    commits.put('{"game": 1}\n', tmp_path / "missing.json")
+    commits.put([('{"game": 1}\n', tmp_path / "missing.json")])
     with pytest.raises(ValueError, match="closed file"):
         commits.wait()
     with pytest.raises(ValueError, match="closed file"):
-        commits.put('{"game": 2}\n', tmp_path / "missing.json")
+        commits.put([('{"game": 2}\n', tmp_path / "missing.json")])
     with pytest.raises(ValueError, match="closed file"):
         commits.__exit__(None, None, None)
