@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from mjarena.i18n import N_, active, html_lang
+from mjarena.i18n import N_, active, html_lang, translated
 from mjarena.i18n import gettext as _
 from mjarena.verdicts import kind_label, render_build
 
@@ -493,7 +493,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
     history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr>'
                f'{heads}<th></th></tr></thead><tbody>{rows}</tbody></table></div>' if rows
                else f'<p class="muted" id="submissions">{_("No submission yet.")}</p>')
-    notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
+    notice = f'<p class="muted" id="notice">{escape(translated(message))}</p>' if message else ""
     kinds = ", ".join(accepted)
     upload_note = _("%(kinds)s; at most %(kib)s KiB. It plays from your next game once it builds.") % {
         "kinds": escape(kinds), "kib": max_upload // 1024}
@@ -521,7 +521,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 def error_page(status: int, message: str, viewer: str | None = None) -> str:
     """A page that says what went wrong."""
     title = _("Error %(status)s") % {"status": status}
-    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(_(message))}</p>'
+    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(translated(message))}</p>'
                 f'<p><a href="/">{_("Back to the standings")}</a></p>', viewer=viewer)
 
 
