@@ -19,7 +19,7 @@ from mjarena.contest.admin_parts import game_action as _game_action
 from mjarena.contest.admin_parts import seats as _seats
 from mjarena.contest.admin_rounds import games_page, nodes_panel, pairs_page
 from mjarena.contest.pages import page, script_json, state_text, when
-from mjarena.i18n import N_
+from mjarena.i18n import N_, translated
 from mjarena.i18n import gettext as _
 from mjarena.verdicts import kind_label, render, render_build
 
@@ -47,7 +47,7 @@ def _ended_window(freeze: Mapping[str, Any], action: Any) -> tuple[str, str]:
     note = _("the window has ended: a finished contest stays finished (no pause, resume or extension)")
     if freeze.get("minutes") and freeze.get("revealed") is None and freeze.get("waiting"):
         waits = (_("Reveal the results once every game of the window has finished: waiting for %(waiting)s.")
-                 % {"waiting": escape(freeze["waiting"])})
+                 % {"waiting": escape(translated(freeze["waiting"]))})
         actions = f'<span id="reveal-waits">{waits}</span>'
         note += _("; the public standings are frozen until you reveal them")
     elif freeze.get("minutes") and freeze.get("revealed") is None:
