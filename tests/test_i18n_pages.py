@@ -9,6 +9,7 @@ its game is short and its error shows.
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -181,3 +182,22 @@ def test_a_refusal_with_values_in_the_reader_s_language(contest: Any) -> None:
     api = client.post("/api/submissions", headers={"authorization": f"Bearer {tokens['teams']['ada']}", **ZH},
                       files={"source": ("bot.xyz", b"x")})
     assert api.status_code == 415 and api.json()["error"].startswith("bot.xyz: unknown language")
+
+
+def test_the_replay_viewer_gets_its_words_from_the_page(contest: Any) -> None:
+    """Every message the viewer's scripts write through ``MJ.t()`` is in the catalog, and a replay's page in
+    Chinese (the public one, the console's) gives the viewer their translations; in English it gives none."""
+    from mjarena.web.viewer_words import VIEWER_WORDS
+
+    static = Path(__file__).parent.parent / "src" / "mjarena" / "web" / "static"
+    called = {json.loads(literal) for name in ("mj.js", "replay.js")
+              for literal in re.findall(r'(?<![\w.])t\(("(?:[^"\\]|\\.)*")', (static / name).read_text())}
+    assert len(called) > 40 and called == set(VIEWER_WORDS)
+    client, tokens = contest
+    client.cookies.clear()
+    words = json.loads(re.search(r'id="words">(.*?)</script>', client.get("/replays/1", headers=ZH).text)[1])
+    assert words["Transcripts"] == "对话记录" and words["Pause"] == "暂停" and set(VIEWER_WORDS) <= set(words)
+    assert 'id="words"' not in client.get("/replays/1").text
+    assert post_login(client, "/admin/login", tokens["admin"], follow_redirects=False).status_code == 303
+    assert '"Moves": "' in client.get("/admin/replays/1", headers=ZH).text
+    client.cookies.clear()

@@ -46,8 +46,8 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
     tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in [*scripts, *(
         ["/contest-static/admin.js"] if admin else [])])
-    if "/contest-static/contest.js" in scripts and active() != "en":
-        tags += f'<script type="application/json" id="words">{script_json(script_words())}</script>'
+    if {"/contest-static/contest.js", "/static/replay.js"} & set(scripts) and active() != "en":
+        tags += f'<script type="application/json" id="words">{script_json(_page_words(scripts))}</script>'
     if admin:
         who = f'<a href="/admin" id="console-link">{_("Console")}</a>'
     elif viewer is not None:
@@ -555,6 +555,14 @@ SCRIPT_WORDS = (
 
 HTTP_WORDS = (N_("Not Found"), N_("Method Not Allowed"))
 """Starlette's words for an error without a message of mjarena's, which :func:`error_page` shows translated."""
+
+
+def _page_words(scripts: Sequence[str]) -> dict[str, str]:
+    """The translations a page's scripts need: ``contest.js``'s, the replay viewer's."""
+    from mjarena.web.viewer_words import viewer_words
+
+    return {**(script_words() if "/contest-static/contest.js" in scripts else {}),
+            **(viewer_words() if "/static/replay.js" in scripts else {})}
 
 
 def script_words() -> dict[str, str]:
