@@ -9,6 +9,7 @@ its game is short and its error shows.
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from contest_forms import form_csrf
+from contest_forms import form_csrf, post_login
 from mjarena.contest.app import create_app
 from mjarena.contest.building import Builder
 from mjarena.contest.model import Contest, Settings
@@ -27,7 +28,7 @@ from mjarena.contest.scheduler import Scheduler
 GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 CRASH = b"import sys\nsys.exit(3)\n"
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
-ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "SHA", "PDF", "English", "ada", "bob",
+ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "UTF", "SHA", "PDF", "English", "ada", "bob",
            "python", "bot", "cpp", "java", "pas", "js"}
 """Words an English reader and a Chinese one both read: the product's name, units, formats, the teams' names and
 the contest's (its folder's), languages, and the switch's "English"."""
@@ -131,4 +132,72 @@ def test_the_switch_s_cookie_wins_and_english_stays_english(contest: Any) -> Non
     assert '<html lang="en">' in client.get("/rounds", headers=ZH).text
     client.get("/lang/zh-CN")
     assert '<html lang="zh-CN">' in client.get("/rounds").text
+    client.cookies.clear()
+
+
+CONSOLE = ["/admin", "/admin/submissions", "/admin/submissions/1", "/admin/submissions/3", "/admin/games",
+           "/admin/pairs", "/admin/teams/ada", "/admin/teams/ada?kind=crash", "/admin/teams/bob?version=1",
+           "/admin/replays/1"]
+CONSOLE_ALLOWED = {"zip", "CSV", "Holm", "pairs"}
+"""The console's own names beside :data:`ALLOWED`: the archive's and the export's formats, the statistician, the
+file ``pairs.csv``."""
+
+
+def test_the_organiser_s_console_in_chinese(contest: Any) -> None:
+    client, tokens = contest
+    client.cookies.clear()
+    login = client.get("/admin/login", headers=ZH)
+    assert '<html lang="zh-CN">' in login.text and english_left(login.text) == set()
+    wrong = client.post("/admin/login", data={"token": "not-a-token", "csrf": form_csrf(login.text)}, headers=ZH)
+    assert wrong.status_code == 401 and "管理员令牌" in wrong.text and english_left(wrong.text) == set()
+    assert post_login(client, "/admin/login", tokens["admin"], follow_redirects=False).status_code == 303
+    for path in CONSOLE:
+        shown = client.get(path, headers=ZH)
+        assert shown.status_code == 200 and '<html lang="zh-CN">' in shown.text, path
+        machines = re.sub(r'<td class="node">[^<]*</td>', " ", shown.text)  # the machine that played a game
+        assert english_left(machines) - CONSOLE_ALLOWED == set(), path
+    assert "控制台" in client.get("/admin", headers=ZH).text
+    english = client.get("/admin").text  # the same console in English, as it was
+    assert '<html lang="en">' in english and "Teams and window" in english and "控制台" not in english
+    client.cookies.clear()
+
+
+def test_a_refusal_with_values_in_the_reader_s_language(contest: Any) -> None:
+    """An upload refused (its file's kind, its text) and a question refused: the page says why in Chinese, the
+    values in place; the API says it in English, as its clients parse it."""
+    client, tokens = contest
+    client.cookies.clear()
+    assert post_login(client, "/login", tokens["teams"]["ada"], follow_redirects=False).status_code == 303
+    csrf = form_csrf(client.get("/team", headers=ZH).text)
+    kind = client.post("/team/upload", data={"csrf": csrf}, files={"source": ("bot.xyz", b"x")}, headers=ZH)
+    assert kind.status_code == 415 and "bot.xyz：无法识别的语言" in kind.text and english_left(kind.text) == set()
+    text = client.post("/team/upload", data={"csrf": csrf}, files={"source": ("bot.py", b"a\xff")}, headers=ZH)
+    assert text.status_code == 400 and "bot.py：源代码不是 UTF-8 文本（第 2 字节）" in text.text
+    assert english_left(text.text) == set()
+    asked = client.post("/team/questions", data={"csrf": csrf, "text": " "}, headers=ZH)
+    assert asked.status_code == 400 and "消息为空" in asked.text and english_left(asked.text) == set()
+    english = client.post("/team/upload", data={"csrf": csrf}, files={"source": ("bot.xyz", b"x")})
+    assert "bot.xyz: unknown language; send one of" in english.text
+    client.cookies.clear()
+    api = client.post("/api/submissions", headers={"authorization": f"Bearer {tokens['teams']['ada']}", **ZH},
+                      files={"source": ("bot.xyz", b"x")})
+    assert api.status_code == 415 and api.json()["error"].startswith("bot.xyz: unknown language")
+
+
+def test_the_replay_viewer_gets_its_words_from_the_page(contest: Any) -> None:
+    """Every message the viewer's scripts write through ``MJ.t()`` is in the catalog, and a replay's page in
+    Chinese (the public one, the console's) gives the viewer their translations; in English it gives none."""
+    from mjarena.web.viewer_words import VIEWER_WORDS
+
+    static = Path(__file__).parent.parent / "src" / "mjarena" / "web" / "static"
+    called = {json.loads(literal) for name in ("mj.js", "replay.js")
+              for literal in re.findall(r'(?<![\w.])t\(("(?:[^"\\]|\\.)*")', (static / name).read_text())}
+    assert len(called) > 40 and called == set(VIEWER_WORDS)
+    client, tokens = contest
+    client.cookies.clear()
+    words = json.loads(re.search(r'id="words">(.*?)</script>', client.get("/replays/1", headers=ZH).text)[1])
+    assert words["Transcripts"] == "对话记录" and words["Pause"] == "暂停" and set(VIEWER_WORDS) <= set(words)
+    assert 'id="words"' not in client.get("/replays/1").text
+    assert post_login(client, "/admin/login", tokens["admin"], follow_redirects=False).status_code == 303
+    assert '"Moves": "' in client.get("/admin/replays/1", headers=ZH).text
     client.cookies.clear()

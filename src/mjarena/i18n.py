@@ -45,7 +45,9 @@ __all__ = [
     "negotiate",
     "ngettext",
     "pgettext",
+    "translated",
     "translator",
+    "worded",
 ]
 
 DOMAIN = "mjarena"
@@ -230,3 +232,43 @@ def pgettext(context: str, message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of ``singular``/``plural`` for ``count`` in the active locale."""
     return translator(_ACTIVE.get()).ngettext(singular, plural, count)
+
+
+class Worded(str):
+    """An English sentence with values (a refusal's): the string itself is the English, what the API and the logs
+    say; :func:`translated` writes it in the reader's language from its ``template`` (a msgid) and ``values``."""
+
+    template: str
+    values: dict[str, object]
+
+
+def worded(template: str, **values: object) -> Worded:
+    """``template % values`` that remembers both, so that a page can show it translated (``template`` is marked
+    with :func:`N_` where it is written; a value that is itself :class:`Worded` is translated too).
+
+    >>> refusal = worded(N_("the message is empty"))
+    >>> refusal, translated(refusal), translated(ValueError(refusal))
+    ('the message is empty', 'the message is empty', 'the message is empty')
+    """
+    text = Worded(template % values)
+    text.template, text.values = template, values
+    return text
+
+
+def translated(message: object) -> str:
+    """``message`` (a string, :class:`Worded`, or an exception carrying one) in the active locale: a plain
+    string is looked up in the catalog as it is (shown unchanged when it is not there).
+
+    >>> with activated("zh-CN"):
+    ...     translated(worded(N_("too many uploads: at most %(limit)s a minute; try again in %(wait)s s"),
+    ...                       limit=5, wait=12))
+    '上传过于频繁：每分钟最多 5 次，请在 12 秒后再试'
+    """
+    if isinstance(message, BaseException):
+        message = message.args[0] if message.args else ""
+    template = getattr(message, "template", None)
+    if template is not None and isinstance(message, Worded):
+        values = {key: translated(value) if isinstance(value, Worded) else value
+                  for key, value in message.values.items()}
+        return gettext(template) % values
+    return gettext(str(message)) if message else ""

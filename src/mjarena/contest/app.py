@@ -117,7 +117,8 @@ def error_response(request: Request, status: int, message: str, headers: Any = N
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return error_response(request, exc.status_code, str(exc.detail), exc.headers)
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)  # a Worded one stays translatable
+    return error_response(request, exc.status_code, detail, exc.headers)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -43,6 +43,7 @@ from mjarena.builds.cache import remove
 from mjarena.contest.model import MIB, Contest, ContestError, build_room, upload_room
 from mjarena.contest.rows import Submission, Team
 from mjarena.contest.sources import build_scope, build_source, contest_sandbox
+from mjarena.i18n import N_, worded
 
 __all__ = ["BUSY_RETRY_SECONDS", "BUSY_TRIES", "GRACE_SECONDS", "Builder", "QuotaError", "check_quota", "evict",
            "kept_keys", "rebuild", "store_submission", "team_usage"]
@@ -90,11 +91,12 @@ def check_quota(contest: Contest, team: Team, size: int) -> None:
     used = team_usage(contest, team)
     need = upload_room(contest.settings, size)
     if used + need > quota:
-        raise QuotaError(
-            f"team {team.name}'s storage quota of {contest.settings.team_quota_mib} MiB is used up: its sources and "
-            f"builds take {used / MIB:.1f} MiB, and this upload needs {need / MIB:.1f} MiB with room for its build "
-            f"(at most {contest.settings.build_output_mib} MiB); builds that no game needs any more are removed "
-            "(those of games in progress when the games end), so try again later, or ask the organiser")
+        raise QuotaError(worded(N_(
+            "team %(team)s's storage quota of %(quota)s MiB is used up: its sources and builds take %(used)s MiB, "
+            "and this upload needs %(need)s MiB with room for its build (at most %(build)s MiB); builds that no "
+            "game needs any more are removed (those of games in progress when the games end), so try again later, "
+            "or ask the organiser"), team=team.name, quota=contest.settings.team_quota_mib, used=f"{used / MIB:.1f}",
+            need=f"{need / MIB:.1f}", build=contest.settings.build_output_mib))
 
 
 def _key_now(contest: Contest, submission: Submission) -> str | None:

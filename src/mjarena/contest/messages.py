@@ -22,6 +22,7 @@ import math
 from typing import Any
 
 from mjarena.contest.model import Contest, ContestError
+from mjarena.i18n import N_, worded
 
 __all__ = ["MAX_MESSAGE", "MAX_OPEN_QUESTIONS", "QUESTIONS_PER_PAGE", "QUESTION_SECONDS", "QuestionLimit", "announce",
            "ask", "check_message", "messages_json", "questions_page"]
@@ -49,9 +50,10 @@ def check_message(text: Any) -> str:
     """A message's text, stripped; :class:`ContestError` when it is empty or longer than :data:`MAX_MESSAGE`."""
     text = text.strip() if isinstance(text, str) else ""
     if not text:
-        raise ContestError("the message is empty")
+        raise ContestError(worded(N_("the message is empty")))
     if len(text) > MAX_MESSAGE:
-        raise ContestError(f"the message has {len(text)} characters: at most {MAX_MESSAGE}")
+        raise ContestError(worded(N_("the message has %(length)s characters: at most %(most)s"), length=len(text),
+                                  most=MAX_MESSAGE))
     return text
 
 
@@ -83,12 +85,12 @@ def ask(contest: Contest, team_id: int, text: Any, now: float) -> int:
     with contest.db.transaction() as tx:
         waiting, last = tx.question_load(team_id)
         if waiting >= MAX_OPEN_QUESTIONS:
-            raise QuestionLimit(f"{waiting} of your questions wait for an answer, the most a team may have: ask again "
-                                "once the organiser answers one")
+            raise QuestionLimit(worded(N_("%(waiting)s of your questions wait for an answer, the most a team may have: "
+                                          "ask again once the organiser answers one"), waiting=waiting))
         wait = QUESTION_SECONDS - (now - last) if last is not None else 0.0
         if wait > 0:
-            raise QuestionLimit(f"one question every {QUESTION_SECONDS:g} s: ask again in {math.ceil(wait)} s",
-                                wait)
+            raise QuestionLimit(worded(N_("one question every %(every)s s: ask again in %(wait)s s"),
+                                       every=f"{QUESTION_SECONDS:g}", wait=math.ceil(wait)), wait)
         return tx.add_question(team_id, now, text)
 
 

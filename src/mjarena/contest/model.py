@@ -36,6 +36,7 @@ from mjarena.contest.settings import (
     build_room,
     upload_room,
 )
+from mjarena.i18n import N_, worded
 
 if TYPE_CHECKING:
     from mjarena.arena.draws import Draws
@@ -232,13 +233,13 @@ class Contest:
         final, and whatever is published at its end stays true)."""
         end = self.end(now)
         if end is not None and now >= end:
-            raise ContestError(f"cannot {action}: the window ended at {_utc(end)}, and a finished contest stays "
-                               "finished")
+            raise ContestError(worded(N_("cannot %(action)s: the window ended at %(end)s, and a finished contest "
+                                         "stays finished"), action=worded(action), end=_utc(end)))
 
     def pause(self, now: float, why: str = "the window") -> bool:
         """Pause the window: no game starts until :meth:`resume` (running games finish); False if paused already,
         :class:`ContestError` once the window has ended.  Logged with the organiser's actions, as ``why``."""
-        self._check_open("pause", now)
+        self._check_open(N_("pause"), now)
         if self.paused_since() is not None:
             return False
         with self.db.transaction() as tx:
@@ -249,7 +250,7 @@ class Contest:
     def resume(self, now: float) -> bool:
         """Resume a paused window; its end moves by the time it was paused.  False if it was not paused,
         :class:`ContestError` once the window has ended.  Logged with the organiser's actions."""
-        self._check_open("resume", now)
+        self._check_open(N_("resume"), now)
         since = self.paused_since()
         if since is None:
             return False
@@ -265,9 +266,10 @@ class Contest:
         :class:`ContestError` once it has ended, or for a number of minutes that is not in (0, 10080].  Logged
         with the organiser's actions."""
         if not 0 < minutes <= MAX_EXTENSION_MINUTES:
-            raise ContestError(f"extend the window by {minutes:g} minutes: give a number of minutes above 0 and at "
-                               f"most {MAX_EXTENSION_MINUTES} (a week)")
-        self._check_open("extend the window", now)
+            raise ContestError(worded(N_("extend the window by %(minutes)s minutes: give a number of minutes above 0 "
+                                         "and at most %(most)s (a week)"), minutes=f"{minutes:g}",
+                                      most=MAX_EXTENSION_MINUTES))
+        self._check_open(N_("extend the window"), now)
         end = self.end(now)
         end = None if end is None else end + minutes * 60.0
         with self.db.transaction() as tx:
@@ -282,8 +284,8 @@ class Contest:
         actions."""
         start = self.start()
         if start is None or now < start:
-            raise ContestError("cannot end the window: it has not started")
-        self._check_open("end the window", now)
+            raise ContestError(worded(N_("cannot end the window: it has not started")))
+        self._check_open(N_("end the window"), now)
         with self.db.transaction() as tx:
             tx.set_meta("ended_at", now)
             tx.set_meta("paused_at", None)

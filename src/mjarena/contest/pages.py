@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from mjarena.i18n import N_, active, html_lang
+from mjarena.i18n import N_, active, html_lang, translated
 from mjarena.i18n import gettext as _
 from mjarena.verdicts import kind_label, render_build
 
@@ -46,8 +46,8 @@ def page(title: str, body: str, *, scripts: Sequence[str] = (), viewer: str | No
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
     tags = "".join(f'<script src="{escape(src)}" defer></script>' for src in [*scripts, *(
         ["/contest-static/admin.js"] if admin else [])])
-    if "/contest-static/contest.js" in scripts and active() != "en":
-        tags += f'<script type="application/json" id="words">{script_json(script_words())}</script>'
+    if {"/contest-static/contest.js", "/static/replay.js"} & set(scripts) and active() != "en":
+        tags += f'<script type="application/json" id="words">{script_json(_page_words(scripts))}</script>'
     if admin:
         who = f'<a href="/admin" id="console-link">{_("Console")}</a>'
     elif viewer is not None:
@@ -493,7 +493,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
     history = ('<div class="scroll-x"><table class="list" id="submissions"><thead><tr>'
                f'{heads}<th></th></tr></thead><tbody>{rows}</tbody></table></div>' if rows
                else f'<p class="muted" id="submissions">{_("No submission yet.")}</p>')
-    notice = f'<p class="muted" id="notice">{escape(message)}</p>' if message else ""
+    notice = f'<p class="muted" id="notice">{escape(translated(message))}</p>' if message else ""
     kinds = ", ".join(accepted)
     upload_note = _("%(kinds)s; at most %(kib)s KiB. It plays from your next game once it builds.") % {
         "kinds": escape(kinds), "kib": max_upload // 1024}
@@ -521,7 +521,7 @@ def team_page(team: str, submissions: Sequence[Mapping[str, Any]], csrf: str, ac
 def error_page(status: int, message: str, viewer: str | None = None) -> str:
     """A page that says what went wrong."""
     title = _("Error %(status)s") % {"status": status}
-    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(_(message))}</p>'
+    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(translated(message))}</p>'
                 f'<p><a href="/">{_("Back to the standings")}</a></p>', viewer=viewer)
 
 
@@ -555,6 +555,14 @@ SCRIPT_WORDS = (
 
 HTTP_WORDS = (N_("Not Found"), N_("Method Not Allowed"))
 """Starlette's words for an error without a message of mjarena's, which :func:`error_page` shows translated."""
+
+
+def _page_words(scripts: Sequence[str]) -> dict[str, str]:
+    """The translations a page's scripts need: ``contest.js``'s, the replay viewer's."""
+    from mjarena.web.viewer_words import viewer_words
+
+    return {**(script_words() if "/contest-static/contest.js" in scripts else {}),
+            **(viewer_words() if "/static/replay.js" in scripts else {})}
 
 
 def script_words() -> dict[str, str]:

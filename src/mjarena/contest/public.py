@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from mjarena.contest.opening import opening_json, waiting_for
+from mjarena.i18n import N_, worded
 
 __all__ = ["freeze_from", "freeze_view", "frozen_games", "frozen_since", "hidden_from", "hidden_names", "mask_games",
            "public_standings", "rerank", "reveal", "reveal_waits", "revealed", "shown_games", "shows_hidden_team"]
@@ -55,13 +56,17 @@ def frozen_games(contest: Any, now: float) -> set[int]:
             if game.finished is not None and game.finished >= since}
 
 
-def _games(count: int, what: str) -> str:
-    """``count`` games ``what``, in words.
+def _games(count: int, replaying: bool = False) -> str:
+    """``count`` games running (``replaying``: being played again), in words (:func:`mjarena.i18n.worded`).
 
-    >>> _games(1, "running"), _games(3, "being played again")
+    >>> _games(1), _games(3, replaying=True)
     ('1 game running', '3 games being played again')
     """
-    return f"{count} game{'' if count == 1 else 's'} {what}"
+    if replaying:
+        template = N_("1 game being played again") if count == 1 else N_("%(count)s games being played again")
+    else:
+        template = N_("1 game running") if count == 1 else N_("%(count)s games running")
+    return worded(template, count=count)
 
 
 def reveal_waits(contest: Any, now: float) -> str | None:
@@ -70,16 +75,18 @@ def reveal_waits(contest: Any, now: float) -> str | None:
     A game held after judge errors does not hold the reveal back (the console's *Play it now* plays it)."""
     end = contest.end(now)
     if end is None or now < end:
-        return "the window's end" if end is None else f"the window's end ({when_text(end)})"
+        return (worded(N_("the window's end")) if end is None
+                else worded(N_("the window's end (%(when)s)"), when=when_text(end)))
     db = contest.db
     running = len(db.games(states=("planned", "running")))
     replaying = len(db.replaying())
-    parts = [_games(running, "running")] if running else []
-    parts += [_games(replaying, "being played again")] if replaying else []
-    if parts:
-        return " and ".join(parts)
+    if running and replaying:
+        return worded(N_("%(running)s and %(replaying)s"), running=_games(running),
+                      replaying=_games(replaying, replaying=True))
+    if running or replaying:
+        return _games(running) if running else _games(replaying, replaying=True)
     if contest.state(now) != "finished":  # the last round's games are in, its close a moment away
-        return "the last round's close"
+        return worded(N_("the last round's close"))
     return None
 
 
@@ -97,12 +104,13 @@ def reveal(contest: Any, now: float) -> float:
     from mjarena.contest.model import ContestError
 
     if not contest.settings.freeze:
-        raise ContestError("nothing to reveal: this contest has no freeze (create --freeze MINUTES)")
+        raise ContestError(worded(N_("nothing to reveal: this contest has no freeze (create --freeze MINUTES)")))
     if revealed(contest) is not None:
-        raise ContestError("the results are revealed already")
+        raise ContestError(worded(N_("the results are revealed already")))
     waits = reveal_waits(contest, now)
     if waits is not None:
-        raise ContestError(f"reveal the results once every game of the window has finished: waiting for {waits}")
+        raise ContestError(worded(N_("reveal the results once every game of the window has finished: waiting for "
+                                     "%(waits)s"), waits=waits))
     with contest.db.transaction() as tx:
         tx.set_meta("revealed_at", now)
         tx.log_admin(now, "reveal", "the frozen results")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mjarena import builds
 from mjarena.agents.errors import JudgeError
 from mjarena.builds.cache import remove
+from mjarena.i18n import N_, worded
 from mjarena.sandbox import Sandbox
 
 if TYPE_CHECKING:
@@ -75,13 +76,13 @@ def language_of(filename: str) -> str | None:
 def check_text(raw: bytes) -> str | None:
     """Why ``raw`` is not a source file (empty, not UTF-8, a NUL byte), or None."""
     if not raw.strip():
-        return "the source is empty"
+        return worded(N_("the source is empty"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        return f"the source is not UTF-8 text (byte {error.start + 1})"
+        return worded(N_("the source is not UTF-8 text (byte %(byte)s)"), byte=error.start + 1)
     if "\x00" in text:
-        return f"the source holds a NUL byte (byte {text.index(chr(0)) + 1})"
+        return worded(N_("the source holds a NUL byte (byte %(byte)s)"), byte=text.index(chr(0)) + 1)
     return None
 
 

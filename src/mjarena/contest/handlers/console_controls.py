@@ -26,6 +26,7 @@ from mjarena.contest.messages import announce, questions_page
 from mjarena.contest.model import ADMIN, Contest, ContestError
 from mjarena.contest.public import freeze_view, reveal
 from mjarena.contest.rows import Submission
+from mjarena.i18n import N_, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["announcement", "console", "console_view", "rotate_admin_token", "window"]
@@ -46,7 +47,7 @@ def _minutes(raw: str) -> float:
             return float(raw)
     except ValueError:
         pass
-    raise ContestError(f"extend the window by {raw[:20]!r}: give a number of minutes")
+    raise ContestError(worded(N_("extend the window by %(raw)s: give a number of minutes"), raw=repr(raw[:20])))
 
 
 def _ended(contest: Contest, now: float) -> bool:
@@ -128,9 +129,9 @@ async def window(request: Request) -> Response:
         elif action == "reveal":
             await run_in_threadpool(reveal, contest, clock())
         else:
-            raise HTTPException(400, "the window's action is pause, resume, extend, end or reveal")
+            raise HTTPException(400, N_("the window's action is pause, resume, extend, end or reveal"))
     except ContestError as error:
-        return html(await run_in_threadpool(console_view, context, csrf, str(error)), 409)
+        return html(await run_in_threadpool(console_view, context, csrf, error.args[0]), 409)
     return RedirectResponse("/admin", status_code=303)
 
 
@@ -143,11 +144,11 @@ async def announcement(request: Request) -> Response:
     question = ascii_number(raw_question) if isinstance(raw_question, str) and raw_question else None
     try:
         if raw_question and question is None:
-            raise ContestError(f"question {str(raw_question)[:20]!r}: give its number")
+            raise ContestError(worded(N_("question %(raw)s: give its number"), raw=repr(str(raw_question)[:20])))
         await run_in_threadpool(lambda: announce(context.contest, form.get("text"), context.clock(),
                                                  team=team if isinstance(team, str) else None, question=question))
     except ContestError as error:
-        return html(await run_in_threadpool(console_view, context, csrf, str(error)), 400)
+        return html(await run_in_threadpool(console_view, context, csrf, error.args[0]), 400)
     return RedirectResponse("/admin", status_code=303)
 
 
@@ -156,6 +157,6 @@ async def rotate_admin_token(request: Request) -> Response:
     await posted(request)
     token = await run_in_threadpool(context.contest.rotate_token, ADMIN)
     note(context, "new token", ADMIN)
-    response = html(admin_pages.token_page("the organiser", token, "", "The new admin token"))
+    response = html(admin_pages.token_page("the organiser", token, "", N_("The new admin token")))
     response.delete_cookie(ADMIN_COOKIE, path="/admin")
     return response

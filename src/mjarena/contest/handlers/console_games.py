@@ -18,6 +18,7 @@ from mjarena.contest.handlers.api import packed
 from mjarena.contest.handlers.console_controls import console_view
 from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, note, posted
 from mjarena.contest.handlers.context import ContestContext, context_of
+from mjarena.i18n import N_, active, gettext
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["admin_replay", "games", "pairs", "pairs_file", "release_game", "replay_by_id", "replay_game"]
@@ -48,7 +49,7 @@ async def games(request: Request) -> Response:
 async def _replay(context: ContestContext, game_id: int | None, raw_id: str, csrf: str) -> Response:
     judge = context.judge
     if judge is None:
-        raise HTTPException(503, "no judge runs with this server: serve the contest to play games again")
+        raise HTTPException(503, N_("no judge runs with this server: serve the contest to play games again"))
     game = context.db.game(game_id) if game_id is not None else None
     if game is None or game.state != "finished":
         raise HTTPException(404, f"no finished game {raw_id}")
@@ -79,7 +80,7 @@ async def release_game(request: Request) -> Response:
     csrf, _ = await posted(request)
     judge = context.judge
     if judge is None:
-        raise HTTPException(503, "no judge runs with this server: serve the contest to play games")
+        raise HTTPException(503, N_("no judge runs with this server: serve the contest to play games"))
     raw_id = request.path_params["id"]
     game_id = ascii_number(raw_id)
     game = context.db.game(game_id) if game_id is not None else None
@@ -111,10 +112,11 @@ async def admin_replay(request: Request) -> Response:
         try:
             view = {"name": str(game_id), **check_replay((db.replay(game_id) or "").encode())}
         except UploadError as error:
-            return 422, admin_pages.admin_replay_page(game_id, None, f"this replay cannot be shown: {error}").encode()
+            problem = gettext("this replay cannot be shown: %(error)s") % {"error": error}
+            return 422, admin_pages.admin_replay_page(game_id, None, problem).encode()
         return 200, admin_pages.admin_replay_page(game_id, view).encode()
 
-    answer = await context.views.get(("admin replay", game_id, mark), build, client=None, now=context.clock())
+    answer = await context.views.get(("admin replay", game_id, mark, active()), build, client=None, now=context.clock())
     return packed(request, answer, "text/html; charset=utf-8")
 
 

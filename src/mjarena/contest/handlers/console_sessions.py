@@ -25,6 +25,7 @@ from mjarena.contest.forms import (
 )
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.model import ADMIN
+from mjarena.i18n import N_
 
 __all__ = ["ADMIN_COOKIE", "ADMIN_SESSION_SECONDS", "NO_STORE", "console_session", "html", "logged_in", "login",
            "login_form", "logout", "note", "posted"]
@@ -45,7 +46,7 @@ def logged_in(request: Request) -> str:
     """The console session's CSRF token; 401 without a session."""
     csrf = console_session(request)
     if csrf is None:
-        raise HTTPException(401, "log in to the console first: /admin/login")
+        raise HTTPException(401, N_("log in to the console first: /admin/login"))
     return csrf
 
 
@@ -77,7 +78,7 @@ async def login(request: Request) -> Response:
     context = context_of(request)
     found = await token_of_login(request, context.contest.authenticate)
     if found is None or found.name != ADMIN:
-        problem = "That is not the admin token."
+        problem = N_("That is not the admin token.")
         return login_page_response(request, lambda csrf: admin_pages.admin_login_page(csrf, problem), 401)
     cookie, csrf = new_token(), new_token()
     with context.db.transaction() as tx:

@@ -20,6 +20,7 @@ from mjarena.contest.handlers.console_sessions import html, logged_in, note, pos
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.model import ADMIN, ContestError, game_json
 from mjarena.contest.rows import GameRow
+from mjarena.i18n import N_, gettext
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["add_team", "rebuild_team", "replay_team", "rotate_team_token", "team_flags", "team_page"]
@@ -33,9 +34,9 @@ async def add_team(request: Request) -> Response:
     try:
         token = await run_in_threadpool(context.contest.add_team, name)
     except ContestError as error:
-        return html(await run_in_threadpool(console_view, context, csrf, str(error)), 400)
+        return html(await run_in_threadpool(console_view, context, csrf, error.args[0]), 400)
     note(context, "add team", name)
-    return html(admin_pages.token_page(name, token, csrf, "The token"))
+    return html(admin_pages.token_page(name, token, csrf, N_("The token")))
 
 
 async def rotate_team_token(request: Request) -> Response:
@@ -123,7 +124,7 @@ async def replay_team(request: Request) -> Response:
     judge = context.judge
     csrf, _ = await posted(request)
     if judge is None:
-        raise HTTPException(503, "no judge runs with this server: serve the contest to play games again")
+        raise HTTPException(503, N_("no judge runs with this server: serve the contest to play games again"))
     team = team_of(request)
     started, busy = [], []
     for game in context.db.games(team_id=team.id, states=("finished",)):
@@ -133,9 +134,10 @@ async def replay_team(request: Request) -> Response:
         except (ValueError, RuntimeError):  # being played again already; a judge that is stopping
             busy.append(game.id)
     note(context, "play again", f"every game of {team.name}: {len(started)} game(s)")
-    notice = (f"{len(started)} game(s) of {team.name} are being played again"
-              + (f"; {len(busy)} could not be (being played again already, or the judge is stopping)"
-                 if busy else ""))
+    notice = (gettext("%(count)s game(s) of %(team)s are being played again")
+              % {"count": len(started), "team": team.name}
+              + (gettext("; %(busy)s could not be (being played again already, or the judge is stopping)")
+                 % {"busy": len(busy)} if busy else ""))
     return html(await run_in_threadpool(team_view, context, team, csrf, None, None, notice))
 
 

@@ -63,7 +63,7 @@ async def team_question(request: Request) -> Response:
         limited = isinstance(error, QuestionLimit)
         wait = error.retry_after if isinstance(error, QuestionLimit) else None
         headers = {"cache-control": "no-store", **({"retry-after": str(math.ceil(wait))} if wait else {})}
-        return HTMLResponse(await run_in_threadpool(team_view, context, team, csrf, str(error)),
+        return HTMLResponse(await run_in_threadpool(team_view, context, team, csrf, error.args[0]),
                             status_code=429 if limited else 400, headers=headers)
     return RedirectResponse("/team", status_code=303)
 

@@ -18,6 +18,7 @@ from mjarena.contest.handlers.context import context_of
 from mjarena.contest.model import ADMIN
 from mjarena.contest.rows import Team
 from mjarena.contest.sources import accepted_suffixes, check_text, language_of
+from mjarena.i18n import N_, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["own_submission", "receive_upload", "source_response"]
@@ -29,32 +30,35 @@ async def receive_upload(request: Request, team: Team, *, csrf: str | None = Non
     settings, clock = context.settings, context.clock
     if not context.uploads.allow(team.name, now=clock()):
         wait = context.uploads.retry_after(team.name, now=clock())
-        raise HTTPException(429, f"too many uploads: at most {settings.uploads_per_minute} a minute; "
-                            f"try again in {wait:.0f} s", headers={"retry-after": str(max(1, round(wait)))})
+        raise HTTPException(429, worded(N_("too many uploads: at most %(limit)s a minute; try again in %(wait)s s"),
+                                        limit=settings.uploads_per_minute, wait=f"{wait:.0f}"),
+                            headers={"retry-after": str(max(1, round(wait)))})
     body = await read_limited(request, settings.max_upload + FORM_OVERHEAD)
     form = await upload_form(request, body)
     if csrf is not None:
         check_csrf(form, csrf)
     source = form.get("source")
     if not isinstance(source, UploadFile):
-        raise HTTPException(400, "no file: send the source in the form field 'source'")
+        raise HTTPException(400, N_("no file: send the source in the form field 'source'"))
     raw = await source.read(settings.max_upload + 1)
     if len(raw) > settings.max_upload:
-        raise HTTPException(413, f"the upload is larger than the limit of {settings.max_upload // 1024} KiB")
+        raise HTTPException(413, worded(N_("the upload is larger than the limit of %(kib)s KiB"),
+                                        kib=settings.max_upload // 1024))
     filename = Path(source.filename or "").name
     language = language_of(filename)
     if language is None:
-        raise HTTPException(415, f"{filename or 'the file'}: unknown language; send one of "
-                            f"{', '.join(accepted_suffixes())}")
+        raise HTTPException(415, worded(N_("%(file)s: unknown language; send one of %(suffixes)s"),
+                                        file=filename or worded(N_("the file")),
+                                        suffixes=", ".join(accepted_suffixes())))
     problem = check_text(raw)
     if problem is not None:
-        raise HTTPException(400, f"{filename}: {problem}")
+        raise HTTPException(400, worded(N_("%(file)s: %(problem)s"), file=filename, problem=problem))
     from mjarena.contest.building import QuotaError, store_submission  # (uploads alone need it)
 
     try:
         submission = await run_in_threadpool(store_submission, context.contest, team, filename, language, raw)
     except QuotaError as error:  # the team's sources and builds would pass its storage quota
-        raise HTTPException(413, str(error)) from None
+        raise HTTPException(413, error.args[0]) from None
     if context.on_submission is not None:
         context.on_submission(submission.id)
     return submission

@@ -16,6 +16,17 @@ const MJ = (() => {
     return node;
   }
 
+  let words = null;
+  /** ``message`` in the page's language, its ``%(name)s`` filled from ``values``: the page gives the translations
+   * (``<script type="application/json" id="words">``, see mjarena.web.viewer_words); without them, the English. */
+  function t(message, values = {}) {
+    if (words === null) {
+      const node = document.getElementById("words");
+      words = node ? JSON.parse(node.textContent) : {};
+    }
+    return (words[message] || message).replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+  }
+
   /** One tile picture: kind -1 is a hidden tile. */
   function tile(kind, names = {}, extra = "") {
     const name = kind < 0 ? "hidden" : (names[kind] || String(kind));
@@ -62,10 +73,10 @@ const MJ = (() => {
     const seats = [0, 1, 2, 3].map((step) => seatPanel((base + step) % 4, POSITIONS[step], snap, info));
     const turn = snap.turn === null || snap.turn === undefined ? "—" : info.seatNames[snap.turn];
     const centre = el("div", {class: "centre tablebar"},
-      el("span", {class: "pill", id: "wall"}, `wall ${snap.wall}`),
-      el("span", {class: "pill", id: "turn"}, `turn ${turn}`),
-      snap.dice ? el("span", {class: "pill"}, `dice ${snap.dice.join("+")}`) : null,
-      snap.tai ? el("span", {class: "pill"}, `${info.seatNames[snap.tai.seat]} scores ${snap.tai.total} tai`) : null);
+      el("span", {class: "pill", id: "wall"}, t("wall %(count)s", {count: snap.wall})),
+      el("span", {class: "pill", id: "turn"}, t("turn %(seat)s", {seat: turn})),
+      snap.dice ? el("span", {class: "pill"}, t("dice %(dice)s", {dice: snap.dice.join("+")})) : null,
+      snap.tai ? el("span", {class: "pill"}, t("%(seat)s scores %(total)s tai", {seat: info.seatNames[snap.tai.seat], total: snap.tai.total})) : null);
     return el("div", {class: `table${info.you === undefined || info.you === null ? "" : " playing"}`},
               el("div", {class: "seats"}, seats, centre));
   }
@@ -98,17 +109,18 @@ const MJ = (() => {
     if (seat.status !== "in") classes.push(seat.status);
     if (info.you === number) classes.push("you");
     if (info.marks && info.marks[number]) classes.push("erred");
-    const badge = seat.status === "won" ? el("span", {class: "badge won"}, "won")
-      : seat.status === "out" ? el("span", {class: "badge err"}, "out") : null;
+    const badge = seat.status === "won" ? el("span", {class: "badge won"}, t("won"))
+      : seat.status === "out" ? el("span", {class: "badge err"}, t("out")) : null;
     const error = info.marks && info.marks[number] ? el("span", {class: "badge err", title: info.marks[number]},
-                                                        "judge plays") : null;
+                                                        t("judge plays")) : null;
     const head = el("div", {class: "seathead"},
       el("b", {}, info.seatNames[number]), " ",
-      el("span", {class: "bot"}, info.you === number ? "you" : (info.bots ? info.bots[number] : "")), " ",
+      el("span", {class: "bot"}, info.you === number ? t("you") : (info.bots ? info.bots[number] : "")), " ",
       badge, error,
-      info.result ? el("span", {class: "badge"}, `rank ${info.result[number].rank} · ${info.result[number].points} pt`)
+      info.result ? el("span", {class: "badge"}, t("rank %(rank)s · %(points)s pt",
+                                                   {rank: info.result[number].rank, points: info.result[number].points}))
         : null);
-    const hand = el("div", {class: "hand", "aria-label": `${info.seatNames[number]} hand`});
+    const hand = el("div", {class: "hand", "aria-label": t("%(seat)s hand", {seat: info.seatNames[number]})});
     if (seat.hand === null) {
       hand.classList.add("hidden-hand");
       for (let i = 0; i < seat.hidden; i += 1) hand.append(tile(-1, names, "small"));
@@ -144,13 +156,16 @@ const MJ = (() => {
   function outcome(panel, seatNames) {
     if (!panel) return null;
     const rows = panel.rows.map((row) => el("li", {"data-seat": row.seat},
-      el("b", {}, `${row.rank}. ${seatNames[row.seat]}`), ` (${row.points} pt): ${row.why}`));
+      el("b", {}, `${row.rank}. ${seatNames[row.seat]}`), t(" (%(points)s pt): ", {points: row.points}), row.why));
     const score = panel.score ? el("p", {class: "score"},
-      `${seatNames[panel.wins[0].seat]} wins with ${panel.score.form}: ${panel.score.total} tai — `,
-      panel.score.items.length ? panel.score.items.map((item) => `${item.name} (${item.tai} tai)`).join(", ")
-        : "no tai pattern (each needs one suit, or an edge 3 or 7)",
-      el("br"), el("span", {class: "muted"}, `arranged as ${panel.score.arrangement}`)) : null;
-    return el("section", {class: "outcome", id: "outcome"}, el("h2", {}, "How the game ended"),
+      t("%(seat)s wins with %(form)s: %(total)s tai — ", {seat: seatNames[panel.wins[0].seat], form: panel.score.form,
+                                                           total: panel.score.total}),
+      panel.score.items.length
+        ? panel.score.items.map((item) => t("%(name)s (%(tai)s tai)", {name: item.name, tai: item.tai})).join(", ")
+        : t("no tai pattern (each needs one suit, or an edge 3 or 7)"),
+      el("br"), el("span", {class: "muted"}, t("arranged as %(arrangement)s",
+                                                {arrangement: panel.score.arrangement}))) : null;
+    return el("section", {class: "outcome", id: "outcome"}, el("h2", {}, t("How the game ended")),
       el("p", {class: "ended"}, panel.ended), score,
       el("ol", {class: "why"}, rows),
       panel.notes.length ? el("ul", {class: "notes"}, panel.notes.map((note) => el("li", {}, note))) : null);
@@ -164,41 +179,43 @@ const MJ = (() => {
     function show(index) {
       const panel = panels[index];
       for (const button of tabs.children) button.setAttribute("aria-selected", button.dataset.index === String(index));
-      const timing = panel.mean_ms === null ? "" : ` · mean ${panel.mean_ms} ms, max ${panel.max_ms} ms`;
+      const timing = panel.mean_ms === null ? ""
+        : " · " + t("mean %(mean)s ms, max %(max)s ms", {mean: panel.mean_ms, max: panel.max_ms});
       const head = el("p", {class: "muted"}, `${panel.bot} · ${panel.rows.length} ` +
-        (panel.kind === "exchanges" ? "exchanges" : "decisions (an in-process agent: no protocol text)") + timing);
+        (panel.kind === "exchanges" ? t("exchanges") : t("decisions (an in-process agent: no protocol text)"))
+        + timing);
       const error = panel.error ? el("p", {class: "error"}, `${panel.error.reason}: ${panel.error.detail || ""}`) : null;
       // numbered by the move at which each was asked (the viewer's counter), when the replay says it
       const byMove = panel.rows.length > 0 && panel.rows.every((row) => Number.isInteger(row.move));
       const rows = panel.rows.map((row, i) => {
-        const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, "debug "), row.debug) : null,
-                       row.stderr ? el("div", {class: "stderr"}, el("b", {}, "stderr "), row.stderr) : null];
+        const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, t("debug") + " "), row.debug) : null,
+                       row.stderr ? el("div", {class: "stderr"}, el("b", {}, t("stderr") + " "), row.stderr) : null];
         return el("tr", {class: row.verdict === "ok" ? "" : "bad", "data-verdict": row.verdict},
           el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
-          el("td", {}, row.response === null ? el("i", {}, "no answer") : el("code", {}, row.response), ...extra),
+          el("td", {}, row.response === null ? el("i", {}, t("no answer")) : el("code", {}, row.response), ...extra),
           el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, row.verdict));
       });
       body.replaceChildren(head, error || "", el("div", {class: "scroll"}, el("table", {class: "list transcript"},
-        el("thead", {}, el("tr", {}, [byMove ? "move" : "#", panel.kind === "exchanges" ? "request" : "stage", "response", "ms",
-                                      "verdict"].map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, [byMove ? t("move") : "#", panel.kind === "exchanges" ? t("request") : t("stage"),
+                                      t("response"), "ms", t("verdict")].map((h) => el("th", {}, h)))),
         el("tbody", {}, rows))));
     }
     panels.forEach((panel, index) => tabs.append(el("button", {type: "button", role: "tab", "data-index": index,
       class: panel.error ? "erred" : "", onclick: () => show(index)}, seatNames[panel.seat])));
     show(panels.findIndex((panel) => panel.error) >= 0 ? panels.findIndex((panel) => panel.error) : 0);
     return el("section", {class: "transcripts", id: "transcripts"},
-      el("h2", {}, "Transcripts"), tabs, body);
+      el("h2", {}, t("Transcripts")), tabs, body);
   }
 
   /** The results of a finished game, best first. */
   function results(rows, seatNames) {
     const sorted = rows.slice().sort((a, b) => a.rank - b.rank || a.seat - b.seat);
     return el("table", {class: "list results"},
-      el("thead", {}, el("tr", {}, ["rank", "seat", "player", "status", "points"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, [t("rank"), t("seat"), t("player"), t("status"), t("points")].map((h) => el("th", {}, h)))),
       el("tbody", {}, sorted.map((row) => el("tr", {},
         el("td", {}, String(row.rank)), el("td", {}, seatNames[row.seat]), el("td", {}, row.bot),
-        el("td", {}, row.reason ? `error: ${row.reason}` : row.status), el("td", {}, String(row.points))))));
+        el("td", {}, row.reason ? t("error: %(reason)s", {reason: row.reason}) : row.status), el("td", {}, String(row.points))))));
   }
 
-  return {el, tile, json, table, results, outcome, transcripts};
+  return {el, t, tile, json, table, results, outcome, transcripts};
 })();

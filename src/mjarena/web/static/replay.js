@@ -5,7 +5,7 @@
 "use strict";
 
 (async () => {
-  const {el} = MJ;
+  const {el, t} = MJ;
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   const name = app.dataset.replay;
@@ -15,7 +15,7 @@
     view = embedded ? JSON.parse(embedded.textContent)
       : await MJ.json(`/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
   } catch (error) {
-    status.textContent = `This replay cannot be shown: ${error.message}`;
+    status.textContent = t("This replay cannot be shown: %(error)s", {error: error.message});
     status.className = "error";
     return;
   }
@@ -28,20 +28,20 @@
   let timer = null;
 
   const counter = el("span", {class: "counter", id: "counter", "aria-live": "polite"});
-  const slider = el("input", {type: "range", min: 0, max: last, value: 0, id: "slider", "aria-label": "move"});
+  const slider = el("input", {type: "range", min: 0, max: last, value: 0, id: "slider", "aria-label": t("move")});
   // How the game ended stays hidden until the last move (no spoiler while stepping through), unless asked for.
   const showEnding = el("input", {type: "checkbox", id: "show-ending", onchange: () => render()});
-  const endingToggle = el("label", {class: "toggle", title: "show the result before the last move"},
-    showEnding, " ending");
-  const playButton = el("button", {id: "play", title: "play / pause (space)"});
-  const speedSelect = el("select", {id: "speed", "aria-label": "speed", title: "speed (+ / -)"},
+  const endingToggle = el("label", {class: "toggle", title: t("show the result before the last move")},
+    showEnding, " " + t("ending"));
+  const playButton = el("button", {id: "play", title: t("play / pause (space)")});
+  const speedSelect = el("select", {id: "speed", "aria-label": t("speed"), title: t("speed (+ / -)")},
     speeds.map((s, i) => el("option", {value: i, selected: i === speed}, `${s}×`)));
   const controls = el("div", {class: "controls"},
-    el("button", {id: "first", title: "first (Home)", onclick: () => go(0)}, "|◀"),
-    el("button", {id: "prev", title: "back (←)", onclick: () => go(step - 1)}, "◀"),
+    el("button", {id: "first", title: t("first (Home)"), onclick: () => go(0)}, "|◀"),
+    el("button", {id: "prev", title: t("back (←)"), onclick: () => go(step - 1)}, "◀"),
     playButton,
-    el("button", {id: "next", title: "forward (→)", onclick: () => go(step + 1)}, "▶"),
-    el("button", {id: "last", title: "last (End)", onclick: () => go(last)}, "▶|"),
+    el("button", {id: "next", title: t("forward (→)"), onclick: () => go(step + 1)}, "▶"),
+    el("button", {id: "last", title: t("last (End)"), onclick: () => go(last)}, "▶|"),
     speedSelect, effectToggle(), endingToggle, counter);
   const action = el("div", {class: "action", id: "action"});
   const effectBox = el("div", {class: "effect", id: "effect", "aria-live": "polite"});
@@ -50,21 +50,21 @@
   const log = el("ol", {class: "log", id: "log", start: 0},
     steps.map((item, i) => el("li", {"data-step": i, class: item.errors ? "erred" : "", onclick: () => go(i)},
                               item.text, item.effect && !item.effect.best
-                                ? el("span", {class: "badge loss", title: item.effect.verdict}, "not best") : null)));
+                                ? el("span", {class: "badge loss", title: item.effect.verdict}, t("not best")) : null)));
   const title = app.querySelector("h1");
-  const facts = el("p", {class: "muted"}, `${view.rules} · seed ${view.seed ?? "—"}` +
-    (view.tournament ? ` · tournament game ${view.tournament.game}` : ""));
+  const facts = el("p", {class: "muted"}, `${view.rules} · ` + t("seed %(seed)s", {seed: view.seed ?? "—"}) +
+    (view.tournament ? " · " + t("tournament game %(game)s", {game: view.tournament.game}) : ""));
   const errors = view.errors.length ? el("ul", {class: "errors"}, view.errors.map((mark) => el("li", {},
     el("b", {}, view.seat_names[mark.seat]), ` ${mark.reason}: ${mark.detail || ""} `,
     mark.step === null ? null : el("a", {href: "#", onclick: (event) => { event.preventDefault(); go(mark.step); }},
-                                   `(move ${mark.step})`)))) : null;
-  const results = el("details", {class: "resultbox"}, el("summary", {}, "Result"),
+                                   t("(move %(move)s)", {move: mark.step}))))) : null;
+  const results = el("details", {class: "resultbox"}, el("summary", {}, t("Result")),
     MJ.results(view.seats, view.seat_names));
   const ending = MJ.outcome(view.outcome, view.seat_names);
   const chart = distanceChart(view.distance_chart);
   title.after(facts);
   app.append(errors || "", controls, slider, action, effectBox, banner, board, chart ? chart.box : "",
-             el("div", {class: "below"}, ending || "", results, el("h2", {}, "Moves"), log,
+             el("div", {class: "below"}, ending || "", results, el("h2", {}, t("Moves")), log,
                 MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
   const speedMs = () => 700 / speeds[speed];
@@ -85,8 +85,8 @@
       apply();
     });
     apply();
-    return el("label", {class: "toggle", title: "each discard's effect on distance and useful tiles"}, box,
-              " discard analysis");
+    return el("label", {class: "toggle", title: t("each discard's effect on distance and useful tiles")}, box,
+              " " + t("discard analysis"));
   }
 
   function effectLine(snap) {
@@ -94,10 +94,11 @@
     const effect = snap.effect;
     if (!effect) return [];
     const kinds = effect.useful_tiles;
-    const useful = kinds.length > 12 ? ` (${kinds.length} useful kinds)` : kinds.length
-      ? ` (useful: ${kinds.map((kind) => view.tile_names[kind] || String(kind)).join(" ")})` : "";
-    return [el("b", {}, `${view.seat_names[effect.seat]}'s discard`), " ",
-      el("span", {class: `badge ${effect.best ? "good" : "loss"}`}, effect.best ? "best discard" : effect.verdict),
+    const useful = kinds.length > 12 ? ` (${t("%(count)s useful kinds", {count: kinds.length})})` : kinds.length
+      ? ` (${t("useful: %(tiles)s", {tiles: kinds.map((kind) => view.tile_names[kind] || String(kind)).join(" ")})})`
+      : "";
+    return [el("b", {}, t("%(seat)s's discard", {seat: view.seat_names[effect.seat]})), " ",
+      el("span", {class: `badge ${effect.best ? "good" : "loss"}`}, effect.best ? t("best discard") : effect.verdict),
       " ", effect.text, useful ? el("span", {class: "muted"}, useful) : null];
   }
 
@@ -110,9 +111,9 @@
     const figure = el("div", {class: "chart-box"});
     figure.innerHTML = drawn.svg; // mjarena.charts escapes every value it writes
     const svg = figure.querySelector("svg");
-    const data = el("details", {class: "chart-data"}, el("summary", {}, "The distances as a table"));
+    const data = el("details", {class: "chart-data"}, el("summary", {}, t("The distances as a table")));
     data.insertAdjacentHTML("beforeend", drawn.table);
-    const box = el("section", {class: "distance", id: "distance", "aria-label": "distance to a win"}, figure, data);
+    const box = el("section", {class: "distance", id: "distance", "aria-label": t("distance to a win")}, figure, data);
     const [x0, x1, left, right] = ["x0", "x1", "left", "right"].map((key) => Number(svg.dataset[key]));
     const px = (x) => left + (Math.max(x0, Math.min(x1, x)) - x0) / ((x1 - x0) || 1) * (right - left);
     const {width, height} = svg.viewBox.baseVal;
@@ -150,8 +151,9 @@
       }
       for (const [row, at] of rows) row.hidden = !reveal && at > index;
       if (desc) {
-        const now = names.map((name, seat) => `${name} ${view.distances[seat][index] ?? "none"}`);
-        desc.textContent = `Distance to a win after move ${index}: ${now.join(", ")}.`;
+        const now = names.map((name, seat) => `${name} ${view.distances[seat][index] ?? t("none")}`);
+        desc.textContent = t("Distance to a win after move %(move)s: %(distances)s.", {move: index,
+                                                                                      distances: now.join(", ")});
       }
     }
 
@@ -173,12 +175,12 @@
     slider.value = step;
     action.textContent = snap.text;
     effectBox.replaceChildren(...effectLine(snap));
-    playButton.textContent = timer ? "Pause" : "Play";
+    playButton.textContent = timer ? t("Pause") : t("Play");
     const here = snap.errors || [];
     banner.hidden = here.length === 0;
     banner.replaceChildren(...here.map((mark) => el("div", {},
       el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason}`), ` — ${mark.detail || ""}. `,
-      mark.reason === "false_hu" ? "The seat leaves the game." : "From here the judge plays for this seat.")));
+      mark.reason === "false_hu" ? t("The seat leaves the game.") : t("From here the judge plays for this seat."))));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
       bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
       winning: step === last && view.outcome ? view.outcome.wins : []}));
