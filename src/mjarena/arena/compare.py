@@ -47,6 +47,7 @@ from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
 if TYPE_CHECKING:
     from mjarena.arena.compare_store import CompareStore
+    from mjarena.arena.overload import Overload
 
 __all__ = ["SEATINGS", "CompareResult", "CompareStopped", "CompareTask", "Series", "compare", "play_seating"]
 
@@ -98,10 +99,12 @@ class CompareTask:
 def play_seating(task: CompareTask) -> dict[str, Any]:
     """Play one game; ``{"a": A's mean points, "b": B's, "errors": {"A"|"B": count}, "reasons": {"A"|"B": {reason:
     count}}, "places": {"A"|"B": count of 1st, 2nd, 3rd, 4th places}, "luck": {"A": A's mean luck, "B": B's} or
-    None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why), and ``"replay"`` (the
+    None}`` (:func:`~mjarena.arena.luck.seat_luck`; None with ``luck_error`` saying why), ``"load"`` (the answers'
+    waits for a CPU, summed here: :meth:`~mjarena.arena.overload.Overload.figures`), and ``"replay"`` (the
     game's replay) when ``task.keep`` asks for it."""
     from mjarena.arena.luck import LuckError, seat_luck
     from mjarena.arena.match import run_match
+    from mjarena.arena.overload import Overload
     from mjarena.limits import Limits
 
     specs = [task.a if letter == "A" else task.b for letter in task.seating]
@@ -122,6 +125,7 @@ def play_seating(task: CompareTask) -> dict[str, Any]:
                    for letter, group in seats.items()},
         "luck": None if luck is None else {letter: statistics.fmean(luck[seat.seat] for seat in group)
                                            for letter, group in seats.items()},
+        "load": list(Overload.of([result.transcripts], task.time_limit).figures()),
     }
     if why is not None:
         outcome["luck_error"] = why
@@ -278,6 +282,9 @@ class CompareResult:
     secret: str | None = None
     """The run's secret (hex) when its walls came from one (a run without ``--seed`` with a program bot):
     given once every game is played."""
+    time_limit: float = 1.0
+    loads: list[Any] = field(default_factory=list)
+    """Each game counted: its answers' waits for a CPU (``load`` of :func:`play_seating`; :meth:`overload`)."""
 
     def __post_init__(self) -> None:
         if not self.luck:
@@ -374,6 +381,7 @@ class CompareResult:
                 self.adjusted.add({p: (games[p]["a"] - games[p]["luck"]["A"], games[p]["b"] - games[p]["luck"]["B"])
                                    for p in SEATINGS})
         for game in games.values():
+            self.loads.append(game.get("load"))
             for letter in ("A", "B"):
                 self.errors[letter] += game["errors"][letter]
                 for reason, count in game.get("reasons", {}).get(letter, {}).items():
@@ -392,12 +400,20 @@ class CompareResult:
             elif llr >= upper:
                 self.accepted = "H1"
 
+    def overload(self) -> Overload:
+        """The run-queue delay of the counted games' answers (a game kept by ``--save`` from before these figures
+        were, adds none)."""
+        from mjarena.arena.overload import Overload
+
+        return Overload.summed(self.loads, self.time_limit)
+
     def to_json(self) -> dict[str, Any]:
         """``games``, ``sets``, ``a`` / ``b`` (``bot``, ``mean``, ``ci95``, ``errors``, ``places``: 1st to 4th),
         ``difference``, ``elo`` (``mean``, ``ci95``), ``los``, ``variance_reduction``, ``sprt`` (None, or ``elo0``,
         ``elo1``, ``llr``, ``bounds``, ``accepted``),
         ``luck`` (``adjusted``: whether the headline is luck-adjusted, ``coefficient``, ``variance_removed``,
-        ``missing``) and, when the luck is known, ``raw`` (the same
+        ``missing``), ``overload`` (the answers' waits for a CPU: :meth:`Overload.to_json`) and,
+        when the luck is known, ``raw`` (the same
         ``a``, ``b``, ``difference``, ``elo``, ``los``, ``variance_reduction`` on the points as scored)."""
         sprt = None
         if self.sprt is not None:
@@ -431,6 +447,7 @@ class CompareResult:
                      "coefficient": None if coefficient is None else round(coefficient, 4),
                      "variance_removed": None if removed is None else round(removed, 4),
                      "missing": self.luck_missing},
+            "overload": self.overload().to_json(),
         }
         if self.adjusted is not None:  # luck figures known: the points as scored beside, whichever is the headline
             result["raw"] = self.raw.summary(self.point_range)
@@ -471,7 +488,7 @@ def compare(
     where a seat erred, ``"all"``).  Stopped by a signal (a KeyboardInterrupt), it raises :class:`CompareStopped`
     with the result of the sets finished so far."""
     draws = as_draws(seed)
-    result = CompareResult(a, b, rules, sprt, luck)
+    result = CompareResult(a, b, rules, sprt, luck, time_limit=time_limit)
     sets = max(1, math.ceil(games / len(SEATINGS)))
     workers = getattr(executor, "workers", 1) or 1
     chunk = max(1, 2 * workers)  # sets in flight at once: the SPRT looks between chunks

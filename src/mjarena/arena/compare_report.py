@@ -41,6 +41,9 @@ def format_result(result: dict[str, Any]) -> str:
     timeouts = _timeouts_text(result)
     if timeouts:
         lines.append(f"  {timeouts}")
+    overloaded = _overload_text(result)
+    if overloaded:
+        lines.append(f"  {overloaded}")
     if result.get("elo", {}).get("mean") is not None:
         lines.append(f"  Elo difference of A over B: {_elo_text(result['elo'])}")
     if "places" in result["a"]:
@@ -86,6 +89,26 @@ def _errors_text(count: int, reasons: dict[str, int] | None) -> str:
         return f"{count} {noun}"
     shown = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
     return f"{count} {noun} ({shown})"
+
+
+def _overload_text(result: dict[str, Any]) -> str | None:
+    """The line ``match`` says when the judge's machine was overloaded (:mod:`mjarena.arena.overload`), from the
+    result's ``overload`` figures; None when no answer was slowed (or the result has none).
+
+    >>> _overload_text({"overload": {"answers": 9, "waited_s": 0.5, "most_s": 0.45, "slowed": 1,
+    ...                              "slowed_over_s": 0.1}})[:84]
+    "the judge's machine was overloaded: the bots waited 0.500 s for a CPU over 9 answers"
+    """
+    from mjarena.arena.overload import SHARE, Overload
+
+    load = result.get("overload")
+    if not isinstance(load, dict):
+        return None
+    try:
+        figures = (load["answers"], load["waited_s"], load["most_s"], load["slowed"])
+        return Overload.summed([figures], load["slowed_over_s"] / SHARE).line()
+    except (KeyError, TypeError, ZeroDivisionError):
+        return None
 
 
 def _timeouts_text(result: dict[str, Any]) -> str | None:

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from mjarena.agents.errors import JudgeError
+from mjarena.arena.overload import Overload
 from mjarena.arena.results_file import GroupCommit, check_records, has_games, read_records
 from mjarena.arena.schedules import HOUSE_PREFIX, HOUSE_SPEC, game_id, round_robin_schedule, table_games
 from mjarena.arena.standings import (
@@ -130,12 +131,14 @@ class Played(NamedTuple):
     included), what the standings and the Swiss pairing need of it (:class:`~mjarena.arena.standings.GameSummary`),
     the replay when the worker could not write it (None when it did), and the path of the replay it wrote while
     that replay is not yet on disk (None when the worker fsync'ed it: ``sync_replay``; else the judge puts it
-    there, with the other replays of a group of games, before their lines: :class:`GroupCommit`)."""
+    there, with the other replays of a group of games, before their lines: :class:`GroupCommit`), and the
+    answers' waits for a CPU, summed in the worker (:meth:`~mjarena.arena.overload.Overload.figures`)."""
 
     line: str
     summary: GameSummary
     replay: dict[str, Any] | None
     unsynced: str | None
+    load: tuple[int, float, float, int] = (0, 0.0, 0.0, 0)
 
 
 def play_game(task: GameTask) -> Played:
@@ -167,12 +170,13 @@ def play_game(task: GameTask) -> Played:
     summary = GameSummary(task.game_id, task.round, tuple(
         (name, is_house, seat.status, seat.reason, seat.rank, seat.points) for name, is_house, seat in seats))
     line = json.dumps(record, ensure_ascii=False) + "\n"
+    load = Overload.of([result.transcripts], task.time_limit).figures()
     replay = result.to_json()
     replay["tournament"] = {key: record[key] for key in ("game", "round", "table", "number", "bots")}
     if task.replay_path is None:
-        return Played(line, summary, replay, None)
+        return Played(line, summary, replay, None, load)
     save(replay, task.replay_path, sync=task.sync_replay)
-    return Played(line, summary, None, None if task.sync_replay else task.replay_path)
+    return Played(line, summary, None, None if task.sync_replay else task.replay_path, load)
 
 
 # -- the tournament in its folder ---------------------------------------------------------------------
@@ -235,6 +239,8 @@ class Tournament:
         self.games: dict[str, GameSummary] = {gid: summarize(record) for gid, record in records.items()}
         """The finished games by id, as the standings see them (the lines of ``games.jsonl`` stay on disk)."""
         self._finished_in: dict[int, int] = {}  # round -> games of it finished
+        self.loads: list[tuple[int, float, float, int]] = []
+        """Each game played by this run: its answers' waits for a CPU (:attr:`Played.load`; :meth:`overload`)."""
         for game in self.games.values():
             self._finished_in[game.round] = self._finished_in.get(game.round, 0) + 1
 
@@ -274,6 +280,10 @@ class Tournament:
             tally.add(game)
         else:
             self._tally = None  # rebuilt when next asked for
+
+    def overload(self) -> Overload:
+        """The run-queue delay of the answers of the games this run played (not those of a run resumed from)."""
+        return Overload.summed(self.loads, self.settings.time_limit)
 
     def ship_bots(self) -> None:
         """Plan every entrant for a cluster whose nodes see no file of this machine (built here, their folders
@@ -337,7 +347,8 @@ class Tournament:
             ) -> list[dict[str, Any]]:
         """Play every game not yet in ``games.jsonl``, round by round; print the standings to ``log`` (stderr)
         after each round played.  ``progress``: on stderr, a live bar on a terminal and a line every few percent
-        on a pipe or file (:func:`mjarena.progress.progress_bar`; False: none).
+        on a pipe or file (:func:`mjarena.progress.progress_bar`; False: none).  At the end, one line to ``log``
+        when the judge's machine was overloaded while this run's games were played (:meth:`overload`).
 
         Every game of a batch goes to the executor at once: a round-robin tournament's whole schedule, a Swiss
         tournament's round (the next one needs its points), the next round sent off before a round's standings
@@ -371,6 +382,9 @@ class Tournament:
             except JudgeError as error:  # no bot's fault: no game of it recorded, none charged to a bot
                 raise JudgeError(f"{error}; the {len(self.games)} games finished are kept: run the same "
                                  "command again to play the rest") from None
+        overloaded = self.overload().line()
+        if overloaded is not None:  # the verdicts stand on the bots' own time; the figures are slower than they are
+            print(overloaded, file=log, flush=True)
         return self.write_standings()
 
 
@@ -422,6 +436,7 @@ class _Batches:
                 position += 1
                 lines.append((played.line, self._replay(played)))
                 tournament._count(played.summary)
+                tournament.loads.append(played.load)
                 left[round_no] -= 1
                 if not left[round_no]:  # the round is whole: the next batch goes before its standings are written
                     commits.put(lines)

@@ -191,8 +191,10 @@ def play_game(task: GameTask) -> dict[str, Any]:
     """Play the game: ``{"game_id", "results": [per seat: seat, team, status, reason, detail, rank, points],
     "replay": <replay JSON text>}``; the replay's ``contest`` part names the game, its players and the machine
     that played it (``node``: its host name, and on a Ray node the start of its node id:
-    :func:`~mjarena.arena.node_check.node_name`)."""
+    :func:`~mjarena.arena.node_check.node_name`), and ``"load"``: the answers' waits for a CPU, summed here
+    (:meth:`~mjarena.arena.overload.Overload.figures`: the scheduler adds four numbers a game, not a transcript)."""
     from mjarena.arena.match import run_match
+    from mjarena.arena.overload import Overload
 
     labels = [plan.label for plan in task.seats]
     specs = [label if plan.program is not None else HOUSE_BOT for plan, label in zip(task.seats, labels,
@@ -211,6 +213,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     ]
     # the errors and standard error a bot wrote name its files relative to its folder, not where the server keeps it
     return {"game_id": task.game_id, "results": results, "node": replay["contest"]["node"],
+            "load": Overload.of([result.transcripts], task.time_limit).figures(),
             "replay": _BUILD_FOLDER.sub("", json.dumps(replay, ensure_ascii=False))}
 
 

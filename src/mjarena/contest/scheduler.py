@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.agents.errors import JudgeError
+from mjarena.arena.overload import Overload
 from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
@@ -104,6 +105,11 @@ class Scheduler:
         """The games committed in the round now being played, the scheduler's own CPU seconds on them (its
         thread's: the database, the task, the pool's hand-over; :func:`time.thread_time`) and the seconds they
         took to play (waited for, in the workers); logged and started again as each round ends."""
+        self.loads: list[Any] = []
+        """The same games' answers' waits for a CPU (each game's ``load``, summed in its worker): one line in the
+        round's log when the machine was overloaded (:mod:`mjarena.arena.overload`)."""
+        self.overloaded: dict[int, str] = {}
+        """Each round played under overload since the server started, and the line its log said."""
 
     @property
     def stopping(self) -> bool:
@@ -219,9 +225,14 @@ class Scheduler:
         with self._lock:
             games, own, played = self.timing["games"], self.timing["own"], self.timing["played"]
             self.timing = {"games": 0, "own": 0.0, "played": 0.0}
+            loads, self.loads = self.loads, []
         if games:
             log.info("round %d finished: %d games, the scheduler's own CPU %.2f ms a game beside %.1f ms a game "
                      "played in the workers", number, games, own * 1000 / games, played * 1000 / games)
+        overloaded = Overload.summed(loads, self.contest.settings.time_limit).line()
+        if overloaded is not None:  # the verdicts stand (the bots' deadlines moved); the figures are slower
+            self.overloaded[number] = overloaded
+            log.warning("round %d: %s", number, overloaded)
 
     def play(self, game_id: int) -> None:
         """Play one game and commit its result (nothing when stopping, or when another thread plays it); a
@@ -282,6 +293,7 @@ class Scheduler:
             self.timing["games"] += 1
             self.timing["own"] += time.thread_time() - own
             self.timing["played"] += played
+            self.loads.append(outcome.get("load"))
 
     def _outcome(self, game: Any) -> dict[str, Any]:
         """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back."""
