@@ -144,6 +144,40 @@ def test_observations_masks_and_rewards_follow_the_game(module: ModuleType) -> N
     assert stages == set(module.SPEC.stages)
 
 
+def trajectory(table: Any, seed: int, observe_apart: bool) -> list[tuple[Any, ...]]:
+    """Everything a learner sees in one seeded game of random legal actions: each step's agent, observation,
+    mask (with its dtype and whether it is writable), reward and flags.  ``observe_apart``: the observation from
+    ``observe()`` beside ``last(observe=False)`` instead of from ``last()``."""
+    rng = np.random.default_rng(seed)
+    table.reset(seed=seed)
+    seen = []
+    for agent in table.agent_iter():
+        if observe_apart:
+            _, reward, terminated, truncated, info = table.last(observe=False)
+            observation = table.observe(agent)
+        else:
+            observation, reward, terminated, truncated, info = table.last()
+        mask = observation["action_mask"]
+        seen.append((agent, observation["observation"].tobytes(), mask.tobytes(), mask.dtype, mask.shape,
+                     mask.flags.writeable, reward, terminated, truncated, dict(info)))
+        table.step(None if terminated else int(rng.choice(np.flatnonzero(mask))))
+    return seen
+
+
+@pytest.mark.parametrize("module", ENVS, ids=IDS)
+def test_every_path_to_an_observation_and_to_the_game_agrees(module: ModuleType) -> None:
+    """``last()`` (which builds the observation itself) and ``observe()`` give the same, through the wrapper and
+    without; the game the environment carries out unchecked (``advance``) is the game ``apply`` checks."""
+    for seed in (3, 4):
+        wrapped, raw = module.env(), module.raw_env()
+        assert trajectory(wrapped, seed, False) == trajectory(raw, seed, True)
+        game = module.SPEC.new_game(module.SPEC.shuffled_wall(seed))
+        answers = iter(raw.unwrapped._answers)
+        while game.decision is not None:
+            game.apply(dict(next(answers)[:3:2] for _ in game.decision.legal))
+        assert game.events == raw.game.events
+
+
 def test_noi2014_winners_leave_with_their_points_and_the_game_goes_on() -> None:
     table = noi2014_v0.raw_env()
     for seed in range(40):

@@ -65,6 +65,7 @@ class MahjongEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
         self._legal_options = spec.options or spec.legal_options
+        self._mask = spec.mask
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._with_history = observation == "history"
@@ -138,10 +139,21 @@ class MahjongEnv(AECEnv):
         act), without its assertion and method lookups: the loop calls it every step."""
         agent = self.agent_selection
         info = self.infos[agent]
-        if self._mask_in_info and not self.terminations[agent]:
-            info["action_mask"] = self.spec.mask(self.options(_SEAT[agent]))
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], info)
+        terminated = self.terminations[agent]
+        if self._mask_in_info:
+            if not terminated:
+                info["action_mask"] = self.spec.mask(self.options(_SEAT[agent]))
+            observation = self.observe(agent) if observe else None
+        elif observe:  # observe() inlined: the loop's most frequent path
+            seat = _SEAT[agent]
+            options = self._options.get(seat) or self.options(seat)
+            table = self._observer.observe(self.game, seat, self._stage if options else None)
+            if self._history is not None:
+                table = self._history.observe(table, seat)
+            observation = {"observation": table, "action_mask": self._mask(options)}
+        else:
+            observation = None
+        return observation, self._cumulative_rewards[agent], terminated, self.truncations[agent], info
 
     def observe(self, agent: str) -> Any:
         """The agent's observation: ``{"observation": table, "action_mask": mask}``, or the table alone when the
@@ -197,7 +209,7 @@ class MahjongEnv(AECEnv):
         if self._queue:
             self.agent_selection = AGENTS[self._queue[0]]
         else:
-            self.game.apply(self._choices)
+            self.game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
             self._observer.update(self.game.events)
             if self._history is not None:
                 self._history.update(self.game.events)

@@ -104,10 +104,15 @@ class RuleSpec:
 
     def mask(self, options: Options) -> np.ndarray:
         """The action mask (``int8``, 1 for each legal index) of some options."""
-        mask = bytearray(self.num_actions)  # a writable buffer: three times faster than np.zeros and an index
+        if len(options) < 4:  # most asks (a claim: pass, and maybe one more): np.zeros and a store or two
+            array = np.zeros(len(self.action_names), _INT8)
+            for index in options:
+                array[index] = 1
+            return array
+        mask = bytearray(len(self.action_names))  # more: stores into a writable buffer, viewed as an array
         for index in options:
             mask[index] = 1
-        return np.frombuffer(mask, _INT8)
+        return np.ndarray((len(mask),), _INT8, mask)
 
 
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}

@@ -99,6 +99,11 @@ class StateMachine:
             action = choices.get(seat)
             if not self.accepts(decision, action, legal):
                 raise IllegalAction(seat, action, legal)  # type: ignore[arg-type]
+        self.advance(choices)
+
+    def advance(self, choices: Mapping[int, Action]) -> None:
+        """Carry out choices already known to be accepted (one of each seat asked, each that :meth:`accepts`
+        takes: the environments' choices come from the legal actions), without :meth:`apply`'s checks."""
         try:
             self.decision = self._flow.send(choices)
         except StopIteration:
