@@ -18,6 +18,7 @@ from mjarena.arena.compare_report import format_result
 from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
 from test_contest import Inline, Server, play_round
+from test_contest_admin import console
 
 WAITED = [{"request": "0 0", "response": "PASS", "elapsed_ms": 30.0, "mode": "restart", "queued_ms": 450.0},
           {"request": "1 W1", "response": "PASS", "elapsed_ms": 20.0, "mode": "keep", "queued_ms": 50.0}]
@@ -78,5 +79,10 @@ def test_the_contest_logs_a_round_played_under_overload(tmp_path: Path, monkeypa
         assert play_round(server) == 2
     said = [record.getMessage() for record in caplog.records if "overloaded" in record.getMessage()]
     assert len(said) == 1 and said[0].startswith("round 2: the judge's machine was overloaded: the bots waited ")
-    assert server.scheduler.overloaded == {2: said[0].removeprefix("round 2: ")}
+    assert list(server.scheduler.overloaded) == [2]
+    assert server.scheduler.overloaded[2].line() == said[0].removeprefix("round 2: ")
     assert server.scheduler.loads == []  # started again with the next round
+    console(server)  # the organiser sees it too
+    page = server.client.get("/admin").text
+    figures = server.scheduler.overloaded[2]
+    assert 'id="overloads"' in page and f"Round 2: the bots waited {figures.waited:.3f} s for a CPU over" in page

@@ -229,9 +229,10 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
                  teams: Sequence[Mapping[str, Any]], log: Sequence[tuple[float, str, str]], csrf: str,
                  notice: str | None = None, judge_errors: Sequence[Mapping[str, Any]] = (), ended: bool = False,
                  judging: bool = False, messages: Mapping[str, Any] | None = None,
-                 freeze: Mapping[str, Any] | None = None) -> str:
+                 freeze: Mapping[str, Any] | None = None, overloads: Mapping[int, Any] | None = None) -> str:
     """Teams (versions, last build verdict, games, points), adding a team, rotating tokens, the window, the
-    judge errors, the log of the organiser's actions."""
+    judge errors, the rounds played under overload (``overloads``: round -> its
+    :class:`~mjarena.arena.overload.Overload`), the log of the organiser's actions."""
     rows = [_team_row(team, csrf) for team in teams]
     heads = "".join(f"<th>{word}</th>" for word in (_("team"), _("games"), _("points"), _("errors"), _("playing"),
                                                       _("last build"), _("versions"), ""))
@@ -249,10 +250,32 @@ def console_page(*, state: str, start: float | None, end: float | None, paused_s
     actions_title = _("The organiser's actions")
     body = (f'{shown}{_window(state, start, end, paused_since, csrf, ended, freeze)}'
             f'<section><h2>{_("Teams")}</h2>{table}<p>{add}</p></section>'
-            f'{_judge_errors(judge_errors, csrf, judging)}'
+            f'{_judge_errors(judge_errors, csrf, judging)}{_overloads(overloads or {})}'
             f'{_messages(messages, [team["team"] for team in teams], csrf) if messages is not None else ""}'
             f'<section><h2>{actions_title}</h2>{history}<p>{admin_token}</p></section>')
     return _console(_("Console"), body, csrf)
+
+
+def _overloads(overloads: Mapping[int, Any]) -> str:
+    """The rounds whose bots waited for a CPU more than a tenth of their limit (the judge's machine was busy: the
+    bots' deadlines moved by it, so no verdict is charged to them, but their figures are slower), newest first.
+
+    >>> from mjarena.arena.overload import Overload
+    >>> "Round 3:" in _overloads({3: Overload(40, 1.25, 0.5, 2, 1.0)}), _overloads({})
+    (True, '')
+    """
+    if not overloads:
+        return ""
+    items = "".join(
+        "<li>" + escape(_("Round %(round)s: the bots waited %(waited)s s for a CPU over %(answers)s answers "
+                          "(%(most)s s at most on one); %(slowed)s answers waited more than a tenth of their "
+                          "limit.") % {"round": number, "waited": f"{load.waited:.3f}", "answers": load.answers,
+                                       "most": f"{load.most:.3f}", "slowed": load.slowed}) + "</li>"
+        for number, load in sorted(overloads.items(), reverse=True))
+    note = _("The judge's machine was busy: the bots' deadlines moved by their wait for a CPU, so no verdict is "
+             "charged to them, but their times are slower than the bots are.")
+    return (f'<section id="overloads"><h2>{escape(_("Rounds played under load"))}</h2><ul>{items}</ul>'
+            f'<p class="muted">{escape(note)}</p></section>')
 
 
 _FLAGS = {"disabled": N_("disabled"), "hidden": N_("hidden")}

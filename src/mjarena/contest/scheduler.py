@@ -108,8 +108,9 @@ class Scheduler:
         self.loads: list[Any] = []
         """The same games' answers' waits for a CPU (each game's ``load``, summed in its worker): one line in the
         round's log when the machine was overloaded (:mod:`mjarena.arena.overload`)."""
-        self.overloaded: dict[int, str] = {}
-        """Each round played under overload since the server started, and the line its log said."""
+        self.overloaded: dict[int, Overload] = {}
+        """Each round played under overload since the server started, and its figures (the console shows them;
+        the round's log said their line)."""
 
     @property
     def stopping(self) -> bool:
@@ -229,10 +230,11 @@ class Scheduler:
         if games:
             log.info("round %d finished: %d games, the scheduler's own CPU %.2f ms a game beside %.1f ms a game "
                      "played in the workers", number, games, own * 1000 / games, played * 1000 / games)
-        overloaded = Overload.summed(loads, self.contest.settings.time_limit).line()
-        if overloaded is not None:  # the verdicts stand (the bots' deadlines moved); the figures are slower
-            self.overloaded[number] = overloaded
-            log.warning("round %d: %s", number, overloaded)
+        load = Overload.summed(loads, self.contest.settings.time_limit)
+        said = load.line()
+        if said is not None:  # the verdicts stand (the bots' deadlines moved); the figures are slower
+            self.overloaded[number] = load
+            log.warning("round %d: %s", number, said)
 
     def play(self, game_id: int) -> None:
         """Play one game and commit its result (nothing when stopping, or when another thread plays it); a

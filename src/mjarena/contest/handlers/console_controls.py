@@ -98,7 +98,8 @@ def console_view(context: ContestContext, csrf: str, notice: str | None = None, 
                                     log=db.admin_log(), csrf=csrf, notice=notice or disk_notice(contest),
                                     judge_errors=judge_errors_view(context), ended=_ended(contest, now),
                                     judging=context.judge is not None, messages=messages,
-                                    freeze=freeze_view(contest, now))
+                                    freeze=freeze_view(contest, now),
+                                    overloads=getattr(context.judge, "overloaded", None))
 
 
 async def console(request: Request) -> Response:
