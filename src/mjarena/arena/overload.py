@@ -35,6 +35,10 @@ SHARE = 0.1
 same share as :data:`mjarena.protocol.bot_pipes.OVERLOADED_SHARE`, which marks a verdict)."""
 
 
+_SEQUENCES = frozenset({tuple, list})
+_NUMBERS = frozenset({int, float})  # not bool: True is no count of answers
+
+
 @dataclass(frozen=True)
 class Overload:
     """The run-queue delay of a run's answers: ``answers`` counted, ``waited`` seconds in all, ``most`` on one
@@ -70,9 +74,8 @@ class Overload:
         numbers is skipped (a record from before these figures were kept)."""
         answers = slowed = 0
         waited = most = 0.0
-        for part in parts:
-            if (not isinstance(part, Sequence) or len(part) != 4
-                    or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in part)):
+        for part in parts:  # once a game in a tournament's parent: checked by exact types, not isinstance calls
+            if type(part) not in _SEQUENCES or len(part) != 4 or not {type(x) for x in part} <= _NUMBERS:
                 continue
             answers += int(part[0])
             waited += float(part[1])
