@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["current_umask", "sync_files", "write_atomically"]
+__all__ = ["complete_lines", "current_umask", "sync_files", "write_atomically"]
 
 
 def current_umask() -> int:
@@ -57,6 +57,31 @@ def write_atomically(path: str | Path, text: str, *, sync: bool = True) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def complete_lines(path: str | Path) -> list[tuple[int, bytes]]:
+    """The lines of an append-only file that ended with their newline, each with its line number (blank ones left
+    out); [] when there is no file.  A last line cut short (its writer killed while writing it, so never
+    acknowledged) is cut from the file too, on disk before this returns, so that the next line appended starts
+    on a line of its own.  :class:`OSError` as reading or cutting raised it.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+    >>> _ = path.write_bytes(b'{"game": 1}\\n\\n{"game": 2}\\n{"gam')
+    >>> complete_lines(path), path.read_bytes()
+    ([(1, b'{"game": 1}'), (3, b'{"game": 2}')], b'{"game": 1}\\n\\n{"game": 2}\\n')
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return []
+    end = raw.rfind(b"\n") + 1
+    if end != len(raw):
+        with open(path, "r+b") as fix:
+            fix.truncate(end)
+            fix.flush()
+            os.fsync(fix.fileno())
+    return [(number, line) for number, line in enumerate(raw[:end].split(b"\n")[:-1], 1) if line.strip()]
 
 
 def sync_files(paths: Iterable[str | Path]) -> None:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from mjarena.arena.draws import Draws, new_secret, parse_secret
+from mjarena.arena.draws import Draws, new_secret, read_secret_file, write_secret_file
 from mjarena.untrusted import excerpt, parse_json
 
 __all__ = ["CompareStore", "CompareStoreError"]
@@ -174,20 +174,14 @@ def _write_meta(path: Path, parameters: Mapping[str, Any]) -> None:
 def _write_secret(path: Path, key: bytes) -> None:
     """Keep ``key`` in ``path``, readable by its owner only (a run that dealt no game may have left one)."""
     path.unlink(missing_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="ascii") as file:
-        file.write(key.hex() + "\n")
-        file.flush()
-        os.fsync(file.fileno())
+    write_secret_file(path, key)
 
 
 def _read_secret(path: Path) -> bytes:
     try:
-        return parse_secret(path.read_text(encoding="ascii"))
-    except FileNotFoundError:
-        raise CompareStoreError(f"{path}: missing: this comparison's walls come from the secret kept there") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise CompareStoreError(f"{path}: cannot read the secret: {error}") from None
+        return read_secret_file(path, "this comparison's")
+    except ValueError as error:
+        raise CompareStoreError(str(error)) from None
 
 
 def _line_problem(line: Any) -> str | None:
@@ -205,20 +199,14 @@ def _line_problem(line: Any) -> str | None:
 
 def _read_games(path: Path) -> dict[str, dict[str, Any]]:
     """The lines of ``games.jsonl`` by game; a last line cut short (a run killed while writing it) is dropped."""
+    from mjarena.files import complete_lines
+
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}
+        lines = complete_lines(path)
     except OSError as error:
         raise CompareStoreError(f"{path}: cannot read: {error.strerror or error}") from None
-    end = raw.rfind(b"\n") + 1
-    if end != len(raw):
-        with open(path, "r+b") as fix:
-            fix.truncate(end)
     done: dict[str, dict[str, Any]] = {}
-    for number, text in enumerate(raw[:end].split(b"\n")[:-1], 1):
-        if not text.strip():
-            continue
+    for number, text in lines:
         try:
             line = parse_json(text.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:

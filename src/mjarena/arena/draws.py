@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
 from dataclasses import dataclass, field
 
 __all__ = ["MIN_SECRET_BITS", "SECRET_BYTES", "Draws", "as_draws", "commitment", "derive_seed", "new_secret",
-           "parse_secret"]
+           "parse_secret", "read_secret_file", "write_secret_file"]
 
 SECRET_BYTES = 32
 """A new secret's size: 256 bits."""
@@ -71,6 +72,28 @@ def parse_secret(text: str) -> bytes:
         raise ValueError(f"{text!r} is {len(digits) * 4} bits; a secret needs at least {MIN_SECRET_BITS}: "
                          f"give {MIN_SECRET_BITS // 4} or more hex digits (or none: 256 random bits)")
     return bytes.fromhex(digits if len(digits) % 2 == 0 else "0" + digits)
+
+
+def write_secret_file(path: str | os.PathLike[str], secret: bytes) -> None:
+    """Keep ``secret`` (hex digits and a newline) in a new file ``path`` that only its owner may read, on disk
+    before this returns; :class:`FileExistsError` if ``path`` is there already."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(secret.hex() + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def read_secret_file(path: str | os.PathLike[str], whose: str) -> bytes:
+    """The secret kept in ``path`` (:func:`write_secret_file`); :class:`ValueError` naming the file when it is
+    missing (``whose`` walls come from it: ``"this tournament's"``) or cannot be read as one."""
+    try:
+        with open(path, encoding="ascii") as file:
+            return parse_secret(file.read())
+    except FileNotFoundError:
+        raise ValueError(f"{path}: missing: {whose} walls come from the secret kept there") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path}: cannot read the secret: {error}") from None
 
 
 def commitment(secret: bytes) -> str:

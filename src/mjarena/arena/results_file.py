@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from mjarena.arena.schedules import HOUSE_PREFIX, TABLE, game_id, round_robin_schedule, table_games
 from mjarena.arena.tournament_settings import Settings, TournamentError, read_settings, round_tables
-from mjarena.files import sync_files
+from mjarena.files import complete_lines, sync_files
 from mjarena.untrusted import excerpt, parse_json
 
 __all__ = ["GROUP_SECONDS", "GroupCommit", "check_records", "has_games", "load_records", "read_records",
@@ -83,22 +83,12 @@ def read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     ``"FILE:LINE: what"``; the file was changed by something else than the tournament.
     """
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return []
+        lines = complete_lines(path)
     except OSError as error:
         raise TournamentError(f"{path}: cannot read: {error.strerror or error}") from None
-    end = raw.rfind(b"\n") + 1
-    if end != len(raw):
-        with open(path, "r+b") as fix:
-            fix.truncate(end)
-            fix.flush()
-            os.fsync(fix.fileno())
     numbered: list[tuple[int, dict[str, Any]]] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(raw[:end].split(b"\n")[:-1], 1):
-        if not line.strip():
-            continue
+    for number, line in lines:
         try:
             record = parse_json(line.decode("utf-8"))
         except UnicodeDecodeError:

@@ -8,7 +8,6 @@ tournament or a file changed by something else than the tournament.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -265,23 +264,17 @@ SECRET_FILE = "secret"
 
 def read_secret(out_dir: Path) -> bytes:
     """The secret in ``out_dir/secret``; :class:`TournamentError` naming the file when it is missing or bad."""
-    from mjarena.arena.draws import parse_secret
+    from mjarena.arena.draws import read_secret_file
 
-    path = out_dir / SECRET_FILE
     try:
-        return parse_secret(path.read_text(encoding="ascii"))
-    except FileNotFoundError:
-        raise TournamentError(f"{path}: missing: this tournament's walls come from the secret kept there") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise TournamentError(f"{path}: cannot read the secret: {error}") from None
+        return read_secret_file(out_dir / SECRET_FILE, "this tournament's")
+    except ValueError as error:
+        raise TournamentError(str(error)) from None
 
 
 def write_secret(out_dir: Path, secret: bytes) -> None:
     """Keep ``secret`` in ``out_dir/secret``, readable by its owner only."""
-    path = out_dir / SECRET_FILE
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="ascii") as file:
-        file.write(secret.hex() + "\n")
-        file.flush()
-        os.fsync(file.fileno())
+    from mjarena.arena.draws import write_secret_file
+
+    write_secret_file(out_dir / SECRET_FILE, secret)
 
