@@ -229,6 +229,46 @@ print(json.dumps(found))
 """
 
 
+STAMP = r"""
+import os, sys
+folder, mode, bits = os.path.dirname(os.path.abspath(sys.argv[0])), sys.argv[1], sys.argv[2]
+names = [os.path.join(folder, f"mark{index:02d}") for index in range(len(bits))]
+if mode == "write":  # a 1: the file's access time set far back; every read done as well (relatime's one update)
+    for name, bit in zip(names, bits):
+        with open(name, "rb") as handle:
+            handle.read()
+        if bit == "1":
+            try:
+                os.utime(name, (1, os.stat(name).st_mtime))
+            except OSError:
+                pass
+else:
+    print("".join("1" if os.stat(name).st_atime < 1000 else "0" for name in names))
+"""
+
+
+@pytest.mark.parametrize("kind", sandbox_kinds())
+def test_no_box_leaves_access_times_for_the_next_box_of_its_seat(kind: str, tmp_path) -> None:
+    """A bot marks files of its own folder by their access time (``utime``, or a first read, which relatime
+    records) for the next box of its seat to read back, e.g. what it saw of a wall before a judge-error replay.
+    The box shows the bot's own files read-only from a copy: no time can be set or updated through it, so the
+    next box reads nothing back; unboxed, the files are the judge's folder and the bits pass (so the test can
+    fail)."""
+    own = tmp_path / "bot"
+    own.mkdir()
+    (own / "stamp.py").write_text(STAMP)
+    for index in range(16):
+        (own / f"mark{index:02d}").write_text("x")
+    bits = "".join(random.choice("01") for _ in range(15)) + "1"
+    sandbox = Sandbox(kind=kind, private_runtimes=True)
+    program = [PY, "-I", "-S", str(own / "stamp.py")]
+    with Box([*program, "write", bits], sandbox=sandbox, seat=3, cwd=str(tmp_path), readable=[own]) as box:
+        _run(box)
+    with Box([*program, "read", bits], sandbox=sandbox, seat=3, cwd=str(tmp_path), readable=[own]) as box:
+        seen = _run(box).strip()
+    assert seen == (bits if kind == "none" else "0" * len(bits)), (bits, seen)
+
+
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_a_seats_box_shows_no_counter_of_the_machine_and_no_folder_of_the_judges(kind: str, tmp_path) -> None:
     """A fixed host name; the entries of /proc that no runtime reads are empty (/proc/fs/ext4/*/es_shrinker_info
