@@ -160,12 +160,13 @@ def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
     from mjarena.table import TimelineError
     from mjarena.web.distances import distance_chart
     from mjarena.web.outcome import outcome
-    from mjarena.web.timeline import timeline
+    from mjarena.web.timeline import decision_steps, timeline
     from mjarena.web.transcripts import transcripts
 
     try:
-        view = timeline(data)
-        view["transcripts"] = transcripts(data)
+        steps = decision_steps(data)  # the game played again once, for the error marks and the transcripts
+        view = timeline(data, steps)
+        view["transcripts"] = transcripts(data, steps)
         view["outcome"] = outcome(data)
         view["distance_chart"] = distance_chart(view, _players(view))
         return view

@@ -21,6 +21,7 @@ replay's recorded answers again, step by step) or its ``false_hu`` event.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import EllipsisType
 from typing import Any
 
 from mjarena.rulesets import judge_rules
@@ -75,12 +76,14 @@ def decision_steps(data: dict[str, Any]) -> list[int] | None:
         return None
 
 
-def _error_marks(data: dict[str, Any], events: Sequence[Event]) -> list[dict[str, Any]]:
-    """Where each erring seat's error happened: ``{"seat", "step", "reason", "detail"}``."""
+def _error_marks(data: dict[str, Any], events: Sequence[Event],
+                 decided: list[int] | EllipsisType | None = ...) -> list[dict[str, Any]]:
+    """Where each erring seat's error happened: ``{"seat", "step", "reason", "detail"}`` (``decided``: the
+    replay's :func:`decision_steps` when the caller has them, else worked out here)."""
     seats = [seat for seat in data["seats"] if seat.get("reason")]
     if not seats:
         return []
-    steps = decision_steps(data)
+    steps = decision_steps(data) if decided is ... else decided
     marks = []
     for seat in seats:
         number, step = seat["seat"], None
@@ -111,14 +114,15 @@ def _effect(table: Table, event: Event, name: Callable[[int], str]) -> dict[str,
     return {"effect": {"seat": event.seat, **effect}}
 
 
-def timeline(data: dict[str, Any]) -> dict[str, Any]:
+def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ...) -> dict[str, Any]:
     """Everything the replay viewer shows, from a replay (as read by :func:`mjarena.replay.load`).
 
     A discard's step carries ``effect``: what it did to the discarder's hand (:func:`_effect`).  ``distances``
     holds each seat's distance to a win after every step (seat 0 first, one value per step, None where the
     hand is not whole: :mod:`mjarena.web.distances`).  ``opening`` is the step the viewer opens at (the first move:
     :func:`opening_step`), ``first_error`` the step of the first error placed (where a link from an error opens;
-    None when there is none).
+    None when there is none).  ``decided``: the replay's :func:`decision_steps` when the caller has them (the
+    viewer's data shares them with its transcripts), else worked out here when an error needs placing.
 
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
@@ -153,7 +157,7 @@ def timeline(data: dict[str, Any]) -> dict[str, Any]:
         steps.append({"step": number, "text": text, "event": event_dict(event, notation=judge.notation),
                       **table.snapshot(), **effect})
         distances.append(tracker.update(table))
-    marks = _error_marks(data, events)
+    marks = _error_marks(data, events, decided)
     for mark in marks:
         if mark["step"] is not None:
             steps[mark["step"]].setdefault("errors", []).append(mark)

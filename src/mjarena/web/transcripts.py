@@ -15,6 +15,7 @@ error on the turn it happened (its last exchange: the judge plays for it from th
 
 from __future__ import annotations
 
+from types import EllipsisType
 from typing import Any
 
 __all__ = ["transcripts"]
@@ -50,17 +51,17 @@ def _moves(steps: list[int] | None, decisions: list[Any], seat: int, exchanges: 
     return [answered[0]] * opening + answered
 
 
-def transcripts(data: dict[str, Any]) -> list[dict[str, Any]]:
+def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None = ...) -> list[dict[str, Any]]:
     """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
     ``request``, ``response``, ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked: a
     decision's own, an exchange's when the exchanges line up with the decisions: :func:`_moves`) and, when
     present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail)
-    if it erred."""
+    if it erred; ``decided``: the replay's :func:`~mjarena.web.timeline.decision_steps` when the caller has them."""
     from mjarena.web.timeline import decision_steps
 
     kept = data.get("transcripts") or {}
     decisions = data.get("decisions") or []
-    steps = decision_steps(data) if decisions else None
+    steps = (decision_steps(data) if decisions else None) if decided is ... else decided
     if steps is not None and len(steps) != len(decisions):
         steps = None
     panels = []
