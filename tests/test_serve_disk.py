@@ -7,6 +7,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,8 @@ def test_the_index_reads_no_file_per_request(tmp_path: Path, monkeypatch: pytest
     for n in range(30):
         (tmp_path / "t").mkdir(exist_ok=True)
         (tmp_path / ("t" if n % 2 else ".") / f"g{n}.json").write_text(json.dumps(_tiny(n)))
+    for folder in (tmp_path, tmp_path / "t"):  # settled folders (a time as new as the listing is listed again)
+        os.utime(folder, ns=(time.time_ns() - 10**9,) * 2)
     client = TestClient(create_app(tmp_path))
     assert _listed(client.get("/").text, 30) == 30
     calls: list[str] = []
@@ -121,3 +124,22 @@ def test_the_index_is_paged(tmp_path: Path) -> None:
     assert "g019.json" in third and "g000.json" in third and "g020.json" not in third
     assert _listed(client.get("/?page=9").text, 120) == 20
     assert client.get("/?page=x").status_code == 400
+
+
+def test_a_file_made_in_the_tick_of_its_folders_listing_is_found(tmp_path: Path) -> None:
+    """A folder's time moves by the kernel's coarse clock: a replay written just after the folder was listed may
+    leave its time as it was.  Such a recent time is not trusted: the next refresh lists the folder again (here
+    the folder's time is put back by hand after the write, and set ahead of now, so the listing sees it as new)."""
+    from mjarena.web.index import Index
+
+    folder = tmp_path / "played"
+    folder.mkdir()
+    ahead = time.time_ns() + 10**9
+    os.utime(folder, ns=(ahead, ahead))
+    index = Index(tmp_path, lambda path: {"name": path.name, "modified": 0.0})
+    index.refresh()
+    assert index.replays() == []
+    (folder / "late.json").write_text("{}")
+    os.utime(folder, ns=(ahead, ahead))  # the folder's time as if the file came in the same tick
+    index.refresh()
+    assert [summary["name"] for summary in index.replays()] == ["late.json"]

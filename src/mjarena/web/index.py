@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,20 @@ from typing import Any
 __all__ = ["SKIPPED", "Index"]
 
 SKIPPED = frozenset({"tournament.json", "standings.json"})
+
+RACY_NS = 100_000_000
+"""A folder whose time is this close to the moment it was listed (0.1 s: far more than the kernel's coarse clock,
+a jiffy, by which file times move) may change again without its time changing; it is listed again at the next
+refresh rather than trusted (as git treats an index entry as racy when it is as new as the index)."""
 """Files of a tournament's folder that are not replays."""
 
 Summary = dict[str, Any]
+
+
+def _trusted(stamp: int) -> int:
+    """A folder's time as the index keeps it: ``stamp``, or -1 (list it again at the next refresh) when it is as
+    new as now (:data:`RACY_NS`): a file created in the same tick would leave it unchanged."""
+    return stamp if time.time_ns() - stamp >= RACY_NS else -1
 
 
 class Index:
@@ -76,7 +88,7 @@ class Index:
         except OSError:
             self._drop(folder)
             return
-        self._listed[folder] = stamp
+        self._listed[folder] = _trusted(stamp)
         old_files = self._files.get(folder, {})
         files: dict[Path, tuple[tuple[int, int], Summary | None]] = {}
         subfolders: set[Path] = set()
@@ -129,7 +141,7 @@ class Index:
                     parent = self._folders.setdefault(folder.parent, set())
                     parent.add(folder)
             self._files.setdefault(folder, {})[path] = ((stat.st_mtime_ns, stat.st_size), summary)
-            self._listed[folder] = os.stat(folder).st_mtime_ns
+            self._listed[folder] = _trusted(os.stat(folder).st_mtime_ns)
             self._order = None
 
     def remove(self, path: Path) -> None:
@@ -139,7 +151,7 @@ class Index:
                 self._order = None
             if path.parent in self._listed:
                 with contextlib.suppress(OSError):
-                    self._listed[path.parent] = os.stat(path.parent).st_mtime_ns
+                    self._listed[path.parent] = _trusted(os.stat(path.parent).st_mtime_ns)
 
     # -- reading it -----------------------------------------------------------------------------------------
 
