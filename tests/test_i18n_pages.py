@@ -201,3 +201,64 @@ def test_the_replay_viewer_gets_its_words_from_the_page(contest: Any) -> None:
     assert post_login(client, "/admin/login", tokens["admin"], follow_redirects=False).status_code == 303
     assert '"Moves": "' in client.get("/admin/replays/1", headers=ZH).text
     client.cookies.clear()
+
+
+def viewer_sentences(view: dict[str, Any]) -> str:
+    """What the viewer shows of its data as words (its own words are :data:`VIEWER_WORDS`): each move, each
+    discard's verdict and sentence, how the game ended, each error's kind and detail (the list, the banner, the
+    results, the transcripts), the seats' names, and the distance chart's words (the bots' names left out)."""
+    shown = [step["text"] for step in view["steps"]] + list(view["seat_names"])
+    for effect in (step["effect"] for step in view["steps"] if step.get("effect")):
+        shown += [effect["verdict"], effect["text"]]
+    ending = view["outcome"]
+    shown += [ending["ended"], *(row["why"] for row in ending["rows"]), *ending["notes"]]
+    errors = [*view["errors"], *(seat for seat in view["seats"] if seat.get("reason")),
+              *(panel["error"] for panel in view["transcripts"] if panel["error"])]
+    assert errors, "the replay has an error to show"
+    shown += [words for error in errors for words in (error["reason_text"], error["detail_text"])]
+    chart = view["distance_chart"]["svg"] + view["distance_chart"]["table"]
+    for player in {*(seat["bot"] for seat in view["seats"]), *((view.get("tournament") or {}).get("bots") or [])}:
+        chart = chart.replace(html.escape(player), " ")
+    return html.escape(" ".join(shown)) + chart
+
+
+VIEWER_ALLOWED = {"PASS", "CPU"}
+"""Beside :data:`ALLOWED`: the tile names that are words (THUPC's PASS) and the processor's name in a timeout's
+detail."""
+
+
+def test_the_replay_viewer_s_data_in_chinese(contest: Any) -> None:
+    """A replay viewed in Chinese: its moves, discards' verdicts, ending and the crash's kind and detail are in
+    Chinese (the replay's codes beside them); in English they are what they always were."""
+    client, _ = contest
+    client.cookies.clear()
+    view = client.get("/api/replays/1", headers=ZH).json()
+    assert english_left(viewer_sentences(view)) - VIEWER_ALLOWED == set()
+    crash = view["errors"][0]
+    assert crash["reason"] == "crash" and crash["reason_text"] == "崩溃" and crash["detail"] != crash["detail_text"]
+    english = client.get("/api/replays/1").json()
+    assert english["steps"][-1]["text"] == "game over" and english["seat_names"][0] == "East"
+    assert english["errors"][0]["detail_text"] == english["errors"][0]["detail"]
+
+
+def test_a_timeout_in_the_viewer_in_chinese() -> None:
+    """A seat that timed out (the judge plays for it from its first decision after): the banner's kind and detail,
+    how the time went included, in Chinese."""
+    from mjarena.arena.match import run_match
+    from mjarena.i18n import activated
+    from mjarena.web.library import check_replay
+
+    data = run_match(["builtin:greedy"] * 4, seed=11).to_json()
+    first = next(index for index, item in enumerate(data["decisions"]) if item["seat"] == 2 and index > 20)
+    for item in data["decisions"][first:]:
+        if item["seat"] == 2:
+            item["by"] = "judge"
+    data["seats"][2].update(status="error", reason="timeout", detail=(
+        "no answer within 1.000 s (1.000 s of its own time, 1.310 s of wall time of which 0.250 s waiting for a "
+        "busy machine's CPU)"))
+    with activated("zh-CN"):
+        view = check_replay(json.dumps(data).encode())
+    mark = view["errors"][0]
+    assert mark["step"] is not None and view["steps"][mark["step"]]["errors"] == [mark]  # the banner shows it
+    assert mark["reason_text"] == "超时" and "1.000 秒" in mark["detail_text"]
+    assert english_left(viewer_sentences(view)) - VIEWER_ALLOWED == set()

@@ -91,7 +91,6 @@ def _baida_score(data: dict[str, Any]) -> dict[str, Any] | None:
 def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[str, Any]:
     """The end-of-game panel of a finished replay ``data`` (``events``: its events, if already read)."""
     from mjarena.replay import load_events
-
     from mjarena.verdicts import kind_label
     from mjarena.web.move_words import seat_words
 
@@ -124,9 +123,10 @@ def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[s
             order = next((i for i, w in enumerate(wins) if w["seat"] == number), None)
             why = _("won") if order is None or judge.name != "noi2014" else _ordinal(order + 1)
         elif seat.get("distance") is not None:
-            why = _("target %(target)s: %(distance)s away, win chance %(chance)s (%(unit)s)") % {
-                "target": " ".join(seat.get("target") or []) or _("(none)"), "distance": seat["distance"],
-                "chance": seat.get("chance"), "unit": _chance_unit(seat.get("chance"))}
+            values = {"target": " ".join(seat.get("target") or []) or _("(none)"), "distance": seat["distance"],
+                      "chance": seat.get("chance"), "unit": _chance_unit(seat.get("chance"))}
+            why = _("target %(target)s: %(distance)s away") % values if seat.get("chance") is None else \
+                _("target %(target)s: %(distance)s away, win chance %(chance)s (%(unit)s)") % values
         elif judge.name == "noi2014" and seat["status"] == "in" and not exhausted:
             why = _("the last player in: gives no target")
         else:

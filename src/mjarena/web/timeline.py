@@ -29,7 +29,7 @@ from mjarena.table import Table, TimelineError
 from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
 
-__all__ = ["decision_steps", "describe", "opening_step", "seat_names", "tile_names", "timeline"]
+__all__ = ["decision_steps", "describe", "error_words", "opening_step", "seat_names", "tile_names", "timeline"]
 
 def seat_names(rules: str) -> tuple[str, ...]:
     """How the rule set names its seats.
@@ -92,11 +92,11 @@ def _error_marks(data: dict[str, Any], events: Sequence[Event],
         elif steps is not None:
             step = next((steps[i] for i, d in enumerate(data["decisions"])
                          if d["seat"] == number and d.get("by") == "judge"), None)
-        marks.append({"seat": number, "step": step, **_error_words(seat)})
+        marks.append({"seat": number, "step": step, **error_words(seat)})
     return marks
 
 
-def _error_words(seat: dict[str, Any]) -> dict[str, Any]:
+def error_words(seat: dict[str, Any]) -> dict[str, Any]:
     """A seat's error as stored (``reason``, a stable code; ``detail``, the judge's English) and in the reader's
     language (``reason_text``, ``detail_text``: :mod:`mjarena.verdicts`); nothing for a seat without one."""
     from mjarena.verdicts import kind_label, render
@@ -139,9 +139,9 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
     from mjarena.formats import event_dict
+    from mjarena.i18n import gettext as _
     from mjarena.replay import load_events, max_events
     from mjarena.tiles import TileError
-    from mjarena.i18n import gettext as _
     from mjarena.web.distances import DistanceTracker
     from mjarena.web.move_words import move_texts, seat_words
 
@@ -182,7 +182,7 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
         "opening": opening_step(steps),
         "first_error": min(placed, default=None),
         "seat_names": seat_words(judge.name),
-        "seats": [{**{key: seat.get(key) for key in ("seat", "bot", "status", "rank", "points")}, **_error_words(seat)}
+        "seats": [{**{key: seat.get(key) for key in ("seat", "bot", "status", "rank", "points")}, **error_words(seat)}
                   for seat in data["seats"]],
         "errors": marks,
         "tournament": data.get("tournament"),

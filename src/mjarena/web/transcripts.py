@@ -55,9 +55,10 @@ def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None =
     """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
     ``request``, ``response``, ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked: a
     decision's own, an exchange's when the exchanges line up with the decisions: :func:`_moves`) and, when
-    present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail)
-    if it erred; ``decided``: the replay's :func:`~mjarena.web.timeline.decision_steps` when the caller has them."""
-    from mjarena.web.timeline import decision_steps
+    present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail, and
+    their words: :func:`~mjarena.web.timeline.error_words`) if it erred; ``decided``: the replay's
+    :func:`~mjarena.web.timeline.decision_steps` when the caller has them."""
+    from mjarena.web.timeline import decision_steps, error_words
 
     kept = data.get("transcripts") or {}
     decisions = data.get("decisions") or []
@@ -103,6 +104,6 @@ def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None =
         panels.append({
             "seat": number, "bot": _text(seat.get("bot")), "kind": kind, "rows": rows,
             "mean_ms": round(sum(times) / len(times), 1) if times else None, "max_ms": max(times, default=None),
-            "error": {"reason": reason, "detail": _text(seat.get("detail"))} if reason else None,
+            "error": error_words({"reason": reason, "detail": _text(seat.get("detail"))}) if reason else None,
         })
     return panels
