@@ -28,10 +28,11 @@ from mjarena.contest.scheduler import Scheduler
 GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 CRASH = b"import sys\nsys.exit(3)\n"
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
-ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "UTF", "SHA", "PDF", "English", "ada", "bob",
-           "python", "bot", "cpp", "java", "pas", "js"}
-"""Words an English reader and a Chinese one both read: the product's name, units, formats, the teams' names and
-the contest's (its folder's), languages, and the switch's "English"."""
+ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "UTF", "SHA", "PDF", "CPU", "English", "ada",
+           "bob", "python", "bot", "cpp", "java", "pas", "js"}
+"""Words an English reader and a Chinese one both read: the product's name, units, formats, the processor (a
+timeout's detail; the console's note when the judge's machine was busy), the teams' names and the contest's (its
+folder's), languages, and the switch's "English"."""
 
 
 def english_left(page: str) -> set[str]:
@@ -222,9 +223,8 @@ def viewer_sentences(view: dict[str, Any]) -> str:
     return html.escape(" ".join(shown)) + chart
 
 
-VIEWER_ALLOWED = {"PASS", "CPU"}
-"""Beside :data:`ALLOWED`: the tile names that are words (THUPC's PASS) and the processor's name in a timeout's
-detail."""
+VIEWER_ALLOWED = {"PASS", "REVERSE", "DOUBLE"}
+"""Beside :data:`ALLOWED`: the tile names that are words (THUPC's special tiles)."""
 
 
 def test_the_replay_viewer_s_data_in_chinese(contest: Any) -> None:

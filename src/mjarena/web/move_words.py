@@ -1,6 +1,6 @@
 """The words of a replay's moves and seats in the reader's language: the viewer's timeline and its chart.
 
-In English a move is the rule set's own log line (:func:`mjarena.web.timeline.describe`: NOI's ``East   draws  W3``,
+In English a move is the rule set's own log line (:func:`describe`: NOI's ``East   draws  W3``,
 THUPC's statement lines ``A OUT 1M``), as it always was.  In another language each event is written from its type,
 seat, tiles and target (what the replay stores) with the catalog's sentence of that type (:data:`MOVES`, msgctxt
 ``move``); tiles keep their names (``W3``, ``1M``, ``F1``: what the bots read).  Seats are named as Chinese
@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from mjarena.i18n import DEFAULT, NC_, active, locale_of, translator
 from mjarena.rulesets import judge_rules
 from mjarena.variants.base import Event
+from mjarena.web.latin import latin
 
-__all__ = ["MOVES", "SEATS", "move_texts", "seat_words"]
+__all__ = ["MOVES", "SEATS", "describe", "move_texts", "seat_words"]
 
 MOVE = "move"
 MOVES = {
@@ -62,6 +63,12 @@ SEATS = {"East": NC_("seat", "East"), "South": NC_("seat", "South"), "West": NC_
 """NOI 2014's and 百搭's seat names (THUPC's ``A`` to ``D`` are letters in every language)."""
 
 
+def describe(events: Sequence[Event], rules: str) -> list[str]:
+    """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines), with
+    Chinese terms in Latin letters (:func:`~mjarena.web.latin.latin`)."""
+    return [latin(line) for line in judge_rules(rules).log(events)]
+
+
 def seat_words(rules: str, locale: str | None = None) -> list[str]:
     """The seats of rule set ``rules`` named in ``locale`` (None: the active one)."""
     words = translator(locale or active())
@@ -70,8 +77,6 @@ def seat_words(rules: str, locale: str | None = None) -> list[str]:
 
 def move_texts(events: Sequence[Event], rules: str, locale: str | None = None) -> list[str]:
     """One line of words per event of a game of ``rules``, in ``locale`` (None: the active one)."""
-    from mjarena.web.timeline import describe
-
     locale = locale_of(locale or active()) or DEFAULT
     if locale == DEFAULT:
         return describe(events, rules)

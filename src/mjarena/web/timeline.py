@@ -28,6 +28,7 @@ from mjarena.rulesets import judge_rules
 from mjarena.table import Table, TimelineError
 from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
+from mjarena.web.move_words import describe, move_texts, seat_words
 
 __all__ = ["decision_steps", "describe", "error_words", "opening_step", "seat_names", "tile_names", "timeline"]
 
@@ -38,14 +39,6 @@ def seat_names(rules: str) -> tuple[str, ...]:
     (('A', 'B', 'C', 'D'), 'East')
     """
     return judge_rules(rules).seats
-
-
-def describe(events: Sequence[Event], rules: str) -> list[str]:
-    """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines), with
-    Chinese terms in Latin letters (:func:`~mjarena.web.latin.latin`)."""
-    from mjarena.web.latin import latin
-
-    return [latin(line) for line in judge_rules(rules).log(events)]
 
 
 def decision_steps(data: dict[str, Any]) -> list[int] | None:
@@ -143,7 +136,6 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
     from mjarena.replay import load_events, max_events
     from mjarena.tiles import TileError
     from mjarena.web.distances import DistanceTracker
-    from mjarena.web.move_words import move_texts, seat_words
 
     rules = data.get("rules")
     try:

@@ -17,7 +17,8 @@ from mjarena.i18n import gettext as _
 __all__ = ["VIEWER_WORDS", "viewer_words"]
 
 VIEWER_WORDS = (
-    N_(" (%(points)s pt): "), N_("%(count)s tiles"), N_("%(count)s useful kinds"), N_("%(meld)s (concealed)"),
+    N_(" (%(points)s pt): "), N_(" — %(detail)s. "), N_("%(count)s tiles"), N_("%(count)s useful kinds"),
+    N_("%(meld)s (concealed)"),
     N_("%(meld)s from %(seat)s"), N_("%(seat)s discards"), N_("CHI"), N_("CHOW"), N_("GANG"), N_("PENG"), N_("PONG"),
     N_("%(name)s (%(tai)s tai)"), N_("%(seat)s hand"),
     N_("%(seat)s scores %(total)s tai"), N_("%(seat)s wins with %(form)s: %(total)s tai — "),

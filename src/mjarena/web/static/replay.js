@@ -180,7 +180,7 @@
     banner.hidden = here.length === 0;
     banner.replaceChildren(...here.map((mark) => el("div", {},
       el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason_text || mark.reason}`),
-      ` — ${mark.detail_text || mark.detail || ""}. `,
+      t(" — %(detail)s. ", {detail: mark.detail_text || mark.detail || ""}),
       mark.reason === "false_hu" ? t("The seat leaves the game.") : t("From here the judge plays for this seat."))));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
       bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
