@@ -262,3 +262,27 @@ def test_a_timeout_in_the_viewer_in_chinese() -> None:
     assert mark["step"] is not None and view["steps"][mark["step"]]["errors"] == [mark]  # the banner shows it
     assert mark["reason_text"] == "超时" and "1.000 秒" in mark["detail_text"]
     assert english_left(viewer_sentences(view)) - VIEWER_ALLOWED == set()
+
+
+def test_mjarena_serve_in_chinese(tmp_path: Path) -> None:
+    """``mjarena serve`` follows the reader's language as the contest does: the index and a replay's page in
+    Chinese (the viewer's words handed over), its data's words too, kept apart from the English ones."""
+    from mjarena.arena.match import run_match
+    from mjarena.web.app import create_app as serve_app
+
+    (tmp_path / "g1.json").write_text(json.dumps(run_match(["builtin:greedy"] * 4, seed=3).to_json()))
+    with TestClient(serve_app(tmp_path)) as client:
+        index = client.get("/", headers=ZH).text
+        assert '<html lang="zh-CN">' in index and "回放" in index and "简体中文" in index
+        assert english_left(index) - {"builtin", "greedy", "noi"} == set()
+        shown = client.get("/replays/g1.json", headers=ZH).text
+        assert '<html lang="zh-CN">' in shown and english_left(shown) == set()
+        words = json.loads(re.search(r'id="words">(.*?)</script>', shown)[1])
+        assert words["Transcripts"] == "对话记录"
+        chinese = client.get("/api/replays/g1.json", headers=ZH).json()
+        english = client.get("/api/replays/g1.json").json()
+        assert chinese["steps"][-1]["text"] == "对局结束" and english["steps"][-1]["text"] == "game over"
+        assert client.get("/api/replays/g1.json", headers=ZH).json()["steps"][-1]["text"] == "对局结束"
+        assert '<html lang="en">' in client.get("/").text and 'id="words"' not in client.get("/replays/g1.json").text
+        client.get("/lang/zh-CN")
+        assert '<html lang="zh-CN">' in client.get("/").text  # the switch's cookie
