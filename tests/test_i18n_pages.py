@@ -207,7 +207,8 @@ def test_the_replay_viewer_gets_its_words_from_the_page(contest: Any) -> None:
 def viewer_sentences(view: dict[str, Any]) -> str:
     """What the viewer shows of its data as words (its own words are :data:`VIEWER_WORDS`): each move, each
     discard's verdict and sentence, how the game ended, each error's kind and detail (the list, the banner, the
-    results, the transcripts), the seats' names, and the distance chart's words (the bots' names left out)."""
+    results, the transcripts), an in-process player's stages, the seats' names, and the distance chart's words (the
+    bots' names left out)."""
     shown = [step["text"] for step in view["steps"]] + list(view["seat_names"])
     for effect in (step["effect"] for step in view["steps"] if step.get("effect")):
         shown += [effect["verdict"], effect["text"]]
@@ -217,6 +218,8 @@ def viewer_sentences(view: dict[str, Any]) -> str:
               *(panel["error"] for panel in view["transcripts"] if panel["error"])]
     assert errors, "the replay has an error to show"
     shown += [words for error in errors for words in (error["reason_text"], error["detail_text"])]
+    shown += [row["stage_text"] for panel in view["transcripts"] if panel["kind"] == "decisions"
+              for row in panel["rows"]]
     chart = view["distance_chart"]["svg"] + view["distance_chart"]["table"]
     for player in {*(seat["bot"] for seat in view["seats"]), *((view.get("tournament") or {}).get("bots") or [])}:
         chart = chart.replace(html.escape(player), " ")

@@ -206,7 +206,7 @@ const MJ = (() => {
         const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, t("debug") + " "), row.debug) : null,
                        row.stderr ? el("div", {class: "stderr"}, el("b", {}, t("stderr") + " "), row.stderr) : null];
         return el("tr", {class: row.verdict === "ok" ? "" : "bad", "data-verdict": row.verdict},
-          el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
+          el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.stage_text ?? row.request ?? "")),
           el("td", {}, row.response === null ? el("i", {}, t("no answer")) : el("code", {}, row.response), ...extra),
           el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, verdict(row.verdict)));
       });
