@@ -28,10 +28,11 @@ from mjarena.contest.scheduler import Scheduler
 GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 CRASH = b"import sys\nsys.exit(3)\n"
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
-ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "UTF", "SHA", "PDF", "English", "ada", "bob",
-           "python", "bot", "cpp", "java", "pas", "js"}
-"""Words an English reader and a Chinese one both read: the product's name, units, formats, the teams' names and
-the contest's (its folder's), languages, and the switch's "English"."""
+ALLOWED = {"mjarena", "contest", "Bot", "Botzone", "MiB", "KiB", "JSON", "UTF", "SHA", "PDF", "CPU", "English", "ada",
+           "bob", "python", "bot", "cpp", "java", "pas", "js"}
+"""Words an English reader and a Chinese one both read: the product's name, units, formats, the processor (a
+timeout's detail; the console's note when the judge's machine was busy), the teams' names and the contest's (its
+folder's), languages, and the switch's "English"."""
 
 
 def english_left(page: str) -> set[str]:
@@ -201,3 +202,90 @@ def test_the_replay_viewer_gets_its_words_from_the_page(contest: Any) -> None:
     assert post_login(client, "/admin/login", tokens["admin"], follow_redirects=False).status_code == 303
     assert '"Moves": "' in client.get("/admin/replays/1", headers=ZH).text
     client.cookies.clear()
+
+
+def viewer_sentences(view: dict[str, Any]) -> str:
+    """What the viewer shows of its data as words (its own words are :data:`VIEWER_WORDS`): each move, each
+    discard's verdict and sentence, how the game ended, each error's kind and detail (the list, the banner, the
+    results, the transcripts), an in-process player's stages, the seats' names, and the distance chart's words (the
+    bots' names left out)."""
+    shown = [step["text"] for step in view["steps"]] + list(view["seat_names"])
+    for effect in (step["effect"] for step in view["steps"] if step.get("effect")):
+        shown += [effect["verdict"], effect["text"]]
+    ending = view["outcome"]
+    shown += [ending["ended"], *(row["why"] for row in ending["rows"]), *ending["notes"]]
+    errors = [*view["errors"], *(seat for seat in view["seats"] if seat.get("reason")),
+              *(panel["error"] for panel in view["transcripts"] if panel["error"])]
+    assert errors, "the replay has an error to show"
+    shown += [words for error in errors for words in (error["reason_text"], error["detail_text"])]
+    shown += [row["stage_text"] for panel in view["transcripts"] if panel["kind"] == "decisions"
+              for row in panel["rows"]]
+    chart = view["distance_chart"]["svg"] + view["distance_chart"]["table"]
+    for player in {*(seat["bot"] for seat in view["seats"]), *((view.get("tournament") or {}).get("bots") or [])}:
+        chart = chart.replace(html.escape(player), " ")
+    return html.escape(" ".join(shown)) + chart
+
+
+VIEWER_ALLOWED = {"PASS", "REVERSE", "DOUBLE"}
+"""Beside :data:`ALLOWED`: the tile names that are words (THUPC's special tiles)."""
+
+
+def test_the_replay_viewer_s_data_in_chinese(contest: Any) -> None:
+    """A replay viewed in Chinese: its moves, discards' verdicts, ending and the crash's kind and detail are in
+    Chinese (the replay's codes beside them); in English they are what they always were."""
+    client, _ = contest
+    client.cookies.clear()
+    view = client.get("/api/replays/1", headers=ZH).json()
+    assert english_left(viewer_sentences(view)) - VIEWER_ALLOWED == set()
+    crash = view["errors"][0]
+    assert crash["reason"] == "crash" and crash["reason_text"] == "崩溃" and crash["detail"] != crash["detail_text"]
+    english = client.get("/api/replays/1").json()
+    assert english["steps"][-1]["text"] == "game over" and english["seat_names"][0] == "East"
+    assert english["errors"][0]["detail_text"] == english["errors"][0]["detail"]
+
+
+def test_a_timeout_in_the_viewer_in_chinese() -> None:
+    """A seat that timed out (the judge plays for it from its first decision after): the banner's kind and detail,
+    how the time went included, in Chinese."""
+    from mjarena.arena.match import run_match
+    from mjarena.i18n import activated
+    from mjarena.web.library import check_replay
+
+    data = run_match(["builtin:greedy"] * 4, seed=11).to_json()
+    first = next(index for index, item in enumerate(data["decisions"]) if item["seat"] == 2 and index > 20)
+    for item in data["decisions"][first:]:
+        if item["seat"] == 2:
+            item["by"] = "judge"
+    data["seats"][2].update(status="error", reason="timeout", detail=(
+        "no answer within 1.000 s (1.000 s of its own time, 1.310 s of wall time of which 0.250 s waiting for a "
+        "busy machine's CPU)"))
+    with activated("zh-CN"):
+        view = check_replay(json.dumps(data).encode())
+    mark = view["errors"][0]
+    assert mark["step"] is not None and view["steps"][mark["step"]]["errors"] == [mark]  # the banner shows it
+    assert mark["reason_text"] == "超时" and "1.000 秒" in mark["detail_text"]
+    assert english_left(viewer_sentences(view)) - VIEWER_ALLOWED == set()
+
+
+def test_mjarena_serve_in_chinese(tmp_path: Path) -> None:
+    """``mjarena serve`` follows the reader's language as the contest does: the index and a replay's page in
+    Chinese (the viewer's words handed over), its data's words too, kept apart from the English ones."""
+    from mjarena.arena.match import run_match
+    from mjarena.web.app import create_app as serve_app
+
+    (tmp_path / "g1.json").write_text(json.dumps(run_match(["builtin:greedy"] * 4, seed=3).to_json()))
+    with TestClient(serve_app(tmp_path)) as client:
+        index = client.get("/", headers=ZH).text
+        assert '<html lang="zh-CN">' in index and "回放" in index and "简体中文" in index
+        assert english_left(index) - {"builtin", "greedy", "noi"} == set()
+        shown = client.get("/replays/g1.json", headers=ZH).text
+        assert '<html lang="zh-CN">' in shown and english_left(shown) == set()
+        words = json.loads(re.search(r'id="words">(.*?)</script>', shown)[1])
+        assert words["Transcripts"] == "对话记录"
+        chinese = client.get("/api/replays/g1.json", headers=ZH).json()
+        english = client.get("/api/replays/g1.json").json()
+        assert chinese["steps"][-1]["text"] == "对局结束" and english["steps"][-1]["text"] == "game over"
+        assert client.get("/api/replays/g1.json", headers=ZH).json()["steps"][-1]["text"] == "对局结束"
+        assert '<html lang="en">' in client.get("/").text and 'id="words"' not in client.get("/replays/g1.json").text
+        client.get("/lang/zh-CN")
+        assert '<html lang="zh-CN">' in client.get("/").text  # the switch's cookie

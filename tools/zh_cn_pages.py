@@ -20,7 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-PAGES = (("/", "standings"), ("/team", "team"), ("/teams/ada", "team-games"), ("/rounds", "rounds"))
+PAGES = (("/", "standings"), ("/team", "team"), ("/teams/ada", "team-games"), ("/rounds", "rounds"),
+         ("/replays/1#error", "replay"))
+"""Each page and its screenshot's name; the replay opens on its first error (the crash's banner, the move)."""
 BOTS = Path(__file__).resolve().parent.parent / "tests" / "bots"
 
 
@@ -89,10 +91,12 @@ def main() -> None:
             page.wait_for_url(url + "/team")
             for path, name in PAGES:
                 page.goto(url + path)
+                if path.startswith("/replays/"):
+                    page.wait_for_selector("body[data-ready=replay]")
                 page.wait_for_timeout(2500 if path == "/" else 300)  # the standings refresh once
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 lang = page.evaluate("document.documentElement.lang")
-                print(f"{width:>5} px  {path:<11} lang={lang}  page width {wide} px")
+                print(f"{width:>5} px  {path:<16} lang={lang}  page width {wide} px")
                 if args.out:
                     page.screenshot(path=str(args.out / f"contest-{args.locale}-{name}{suffix}.png"))
             context.close()

@@ -1,7 +1,9 @@
 """The Starlette application: replays, tournaments and play, under one folder.
 
 Routes: ``/`` (the replays and tournaments under the folder, and an upload form), ``/replays/<name>``,
-``/tournaments/<name>``, ``/play`` and ``/play/<id>``; the pages read JSON from ``/api/...``.  Bad requests
+``/tournaments/<name>``, ``/play`` and ``/play/<id>``, ``/lang/<tag>`` (the language switch); the pages read JSON
+from ``/api/...``.  Each request is answered in its visitor's language (:mod:`mjarena.web.language`: the ``lang``
+cookie, then ``Accept-Language``, else English).  Bad requests
 get a 4xx with a message (JSON under ``/api/``, a page elsewhere), never a traceback.
 
 The handlers live in :mod:`mjarena.web.handlers`, by area; :data:`ROUTES` is every route in one table, and
@@ -35,6 +37,7 @@ from mjarena.web.handlers import library_pages, play_pages, tournament_pages
 from mjarena.web.handlers.common import BODY_SECONDS, MAX_JSON, client_key, json_response, read_body, wants_json
 from mjarena.web.handlers.context import VIEW_BUILDS, ServeContext
 from mjarena.web.handlers.library_pages import FORM_COOKIE
+from mjarena.web.language import LanguageMiddleware, switch_language
 from mjarena.web.library import (
     PLAYED_FILES,
     PLAYED_TOTAL,
@@ -85,6 +88,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/replays/{name:path}", library_pages.replay_data),
     Route("/upload", library_pages.upload, methods=["POST"]),
     Route("/tiles/{kind}.svg", library_pages.tile),
+    Route("/lang/{tag}", switch_language),  # the language switch: kept in a cookie (mjarena.web.language)
     # tournaments
     Route("/tournaments/{name:path}", tournament_pages.tournament_page),
     Route("/api/tournaments/{name:path}", tournament_pages.tournament_data),
@@ -147,7 +151,8 @@ def create_app(root: str | Path, bots: Sequence[str] = (), *, max_upload: int = 
                       played_total=played_total, played_files=played_files, share=share)
     room = PlayRoom(library.root, bots, limit=max_sessions, per_client=sessions_per_client, keep=library.save_played)
     app = Starlette(
-        routes=ROUTES, middleware=[Middleware(SecurityHeaders), Middleware(SameOrigin)], lifespan=lifespan,
+        routes=ROUTES, middleware=[Middleware(SecurityHeaders), Middleware(SameOrigin), Middleware(LanguageMiddleware)],
+        lifespan=lifespan,
         exception_handlers={HTTPException: http_error, PlayError: play_error, Exception: server_error},
     )
     app.state.context = ServeContext(library, room, max_upload)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from mjarena.i18n import gettext as _
 from mjarena.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
@@ -113,14 +114,16 @@ def _marks(view: dict[str, Any], seat: int) -> list[tuple[float, float, str]]:
     won = next((item["step"] for item in view["steps"] if (item.get("event") or {}).get("type") in WIN_EVENTS
                 and item["event"].get("seat") == seat), None)  # THUPC's RON is followed by a WIN: the first
     if won is not None:
-        marks.append((won, 0, f"wins at move {won}"))
+        marks.append((won, 0, _("wins at move %(move)s") % {"move": won}))
     for mark in view["errors"]:
         step = mark["step"]
         if mark["seat"] != seat or step is None:
             continue
         before = [value for value in series[: step + 1] if value is not None]
         after = [value for value in series[step:] if value is not None]  # an error before the deal ended
-        marks.append((step, before[-1] if before else after[0] if after else 0, f"{mark['reason']} at move {step}"))
+        reason = mark.get("reason_text") or mark["reason"]
+        marks.append((step, before[-1] if before else after[0] if after else 0,
+                      _("%(reason)s at move %(move)s") % {"reason": reason, "move": step}))
     return marks
 
 
@@ -136,10 +139,10 @@ def distance_chart(view: dict[str, Any], bots: Sequence[str] | None = None) -> d
     series = [Series(name=name, marks=_marks(view, seat),
                      points=[(step, value) for step, value in enumerate(view["distances"][seat]) if value is not None])
               for seat, name in enumerate(names)]
-    x_label, y_label = "move", "distance (1: ready)"
+    x_label, y_label = _("move"), _("distance (1: ready)")
     return {
-        "svg": line_chart(series, title="Distance to a win", hlines=[(0, "win")], x_marker=0, clickable_x=True,
+        "svg": line_chart(series, title=_("Distance to a win"), hlines=[(0, _("win"))], x_marker=0, clickable_x=True,
                           chart_id="distance-chart", x_label=x_label, y_label=y_label),
-        "table": data_table(series, caption="Each seat's distance to a win after each move", x_label=x_label,
+        "table": data_table(series, caption=_("Each seat's distance to a win after each move"), x_label=x_label,
                             y_label=y_label),
     }

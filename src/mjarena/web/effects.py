@@ -29,6 +29,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mjarena.i18n import gettext as _
+from mjarena.i18n import ngettext
 from mjarena.tiles import NUM_KINDS, SPECIALS, STANDARD_KINDS, WILD
 
 __all__ = ["discard_annotation", "state_words"]
@@ -38,15 +40,41 @@ _CACHE_SIZE = 8192
 
 
 def state_words(distance: int, useful: int | None = None) -> str:
-    """A distance (and useful tiles) in words.
+    """A distance (and useful tiles) in words, in the active language (:mod:`mjarena.i18n`).
 
     >>> state_words(0), state_words(1, 8), state_words(3, 1)
     ('a winning hand', 'ready with 8 useful tiles', 'distance 3 with 1 useful tile')
     """
-    words = "a winning hand" if distance == 0 else "ready" if distance == 1 else f"distance {distance}"
+    words = _("a winning hand") if distance == 0 else _("ready") if distance == 1 else \
+        _("distance %(distance)s") % {"distance": distance}
     if useful is None:
         return words
-    return f"{words} with {useful} useful tile{'' if useful == 1 else 's'}"
+    return ngettext("%(state)s with %(count)s useful tile", "%(state)s with %(count)s useful tiles", useful) % {
+        "state": words, "count": useful}
+
+
+def _words(name: Callable[[int], str], kind: int, figures: tuple[int, int, int, int, int, int],
+           best: bool) -> tuple[str, str]:
+    """The verdict and the sentence of a discard of ``kind``: ``figures`` are (distance before, after, useful
+    after, best kind, best distance, best useful)."""
+    before, after, useful, best_kind, best_distance, best_useful = figures
+    distance_loss, useful_loss = after - best_distance, best_useful - useful
+    values = {"tile": name(best_kind), "loss": distance_loss if distance_loss else useful_loss}
+    if best:
+        verdict = _("the best discard")
+    elif distance_loss:
+        verdict = _("%(loss)s farther from a win than %(tile)s") % values
+    else:
+        verdict = ngettext("%(loss)s fewer useful tile than %(tile)s", "%(loss)s fewer useful tiles than %(tile)s",
+                           useful_loss) % values
+    moved = _("distance %(before)s → %(after)s") % {"before": before, "after": after} if min(before, after) > 1 \
+        else f"{state_words(before)} → {state_words(after)}"
+    text = ngettext("%(tile)s: %(moved)s with %(count)s useful tile", "%(tile)s: %(moved)s with %(count)s useful tiles",
+                    useful) % {"tile": name(kind), "moved": moved, "count": useful}
+    if not best:
+        text = _("%(text)s; best: %(tile)s, %(state)s") % {
+            "text": text, "tile": name(best_kind), "state": state_words(best_distance, best_useful)}
+    return verdict, text
 
 
 def discard_annotation(rules: str, hand: Sequence[int], kind: int, melds: int = 0,
@@ -58,7 +86,8 @@ def discard_annotation(rules: str, hand: Sequence[int], kind: int, melds: int = 
 
     Keys: ``tile``, ``distance_before``, ``distance_after``, ``useful_after``, ``useful_tiles`` (kinds),
     ``best_tile``, ``best_distance``, ``best_useful``, ``distance_loss``, ``useful_loss``, ``best`` (as good
-    as the best discard: neither farther nor fewer useful tiles), ``verdict`` and ``text`` (words).
+    as the best discard: neither farther nor fewer useful tiles), ``verdict`` and ``text`` (words, in the active
+    language: :func:`mjarena.i18n.active`).
     :class:`ValueError` says why a discard cannot be measured.
     """
     from mjarena.hand.options import RULES
@@ -93,17 +122,7 @@ def discard_annotation(rules: str, hand: Sequence[int], kind: int, melds: int = 
     (before, after, useful, useful_kinds, best_kind, best_distance, best_useful) = figures
     distance_loss, useful_loss = after - best_distance, best_useful - useful
     best = distance_loss == 0 and useful_loss <= 0
-    if best:
-        verdict = "the best discard"
-    elif distance_loss:
-        verdict = f"{distance_loss} farther from a win than {name(best_kind)}"
-    else:
-        verdict = f"{useful_loss} fewer useful tile{'' if useful_loss == 1 else 's'} than {name(best_kind)}"
-    moved = f"distance {before} → {after}" if min(before, after) > 1 else \
-        f"{state_words(before)} → {state_words(after)}"
-    text = f"{name(kind)}: {moved} with {useful} useful tile{'' if useful == 1 else 's'}"
-    if not best:
-        text += f"; best: {name(best_kind)}, {state_words(best_distance, best_useful)}"
+    verdict, text = _words(name, kind, (before, after, useful, best_kind, best_distance, best_useful), best)
     return {
         "tile": kind, "distance_before": before, "distance_after": after, "useful_after": useful,
         "useful_tiles": list(useful_kinds), "best_tile": best_kind, "best_distance": best_distance,

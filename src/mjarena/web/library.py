@@ -25,6 +25,7 @@ from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
+from mjarena.i18n import LOCALES, active
 from mjarena.replay import ReplayError, check, load
 from mjarena.untrusted import parse_json
 from mjarena.web import shelf
@@ -202,7 +203,8 @@ class Library:
         self.root = Path(root).resolve()
         self.upload_rate = upload_rate
         self.view_cache = view_cache
-        self._views: OrderedDict[Path, tuple[tuple[int, int], bytes]] = OrderedDict()
+        # the viewer's data of a replay in each language it was asked in (its words are the reader's)
+        self._views: OrderedDict[tuple[Path, str], tuple[tuple[int, int], bytes]] = OrderedDict()
         self._times: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, deque[float]] = OrderedDict()  # client -> times of its recent uploads
@@ -289,9 +291,9 @@ class Library:
             raise UploadError(f"{name}: too large to show ({stat.st_size} bytes)")
         key = (stat.st_mtime_ns, stat.st_size)
         with self._lock:
-            cached = self._views.get(path)
+            cached = self._views.get((path, active()))
             if cached is not None and cached[0] == key:
-                self._views.move_to_end(path)
+                self._views.move_to_end((path, active()))
         if cached is None or cached[0] != key:
             cached = (key, view_bytes(path.read_bytes()))
             self._keep_view(path, cached)
@@ -303,11 +305,12 @@ class Library:
             return sum(len(view) for _, view in self._views.values())
 
     def _keep_view(self, path: Path, cached: tuple[tuple[int, int], bytes]) -> None:
+        """Keep the viewer's data of ``path`` in the active language (:func:`mjarena.i18n.active`)."""
         with self._lock:
-            self._views.pop(path, None)
+            self._views.pop((path, active()), None)
             if len(cached[1]) > self.view_cache:
                 return
-            self._views[path] = cached
+            self._views[(path, active())] = cached
             total = sum(len(view) for _, view in self._views.values())
             while total > self.view_cache:
                 _, (_, dropped) = self._views.popitem(last=False)
@@ -366,7 +369,8 @@ class Library:
         with self._lock:
             for removed in self.played.make_room(size, client):
                 self.index.remove(folder / removed)
-                self._views.pop(folder / removed, None)
+                for locale in LOCALES:
+                    self._views.pop((folder / removed, locale), None)
             save(data, path)
             self.played.add(path, size, client)
         self.index.add(path, _summary_of(data, {"name": self.name_of(path), "modified": path.stat().st_mtime}))

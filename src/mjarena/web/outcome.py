@@ -20,6 +20,8 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+from mjarena.i18n import DEFAULT, N_, active
+from mjarena.i18n import gettext as _
 from mjarena.rulesets import judge_rules
 from mjarena.web.latin import latin
 
@@ -60,11 +62,12 @@ def _noi_notes(seats: Sequence[dict[str, Any]], names: Sequence[str]) -> list[st
         if upper["distance"] != lower["distance"]:
             continue
         a, b = names[upper["seat"]], names[lower["seat"]]
+        values = {"a": a, "b": b, "distance": upper["distance"], "chance": upper["chance"], "lower": lower["chance"]}
         if upper["rank"] == lower["rank"]:
-            notes.append(f"{a} and {b} tie: both {upper['distance']} away, both with win chance {upper['chance']}")
+            notes.append(_("%(a)s and %(b)s tie: both %(distance)s away, both with win chance %(chance)s") % values)
         else:
-            notes.append(f"{a} ranks above {b}: both {upper['distance']} away, and {a}'s win chance "
-                         f"{upper['chance']} > {lower['chance']} (the tiles {a} lacks were discarded later)")
+            notes.append(_("%(a)s ranks above %(b)s: both %(distance)s away, and %(a)s's win chance %(chance)s > "
+                           "%(lower)s (the tiles %(a)s lacks were discarded later)") % values)
     return notes
 
 
@@ -79,48 +82,55 @@ def _baida_score(data: dict[str, Any]) -> dict[str, Any] | None:
     score = getattr(game, "score", None)
     if score is None:
         return None
-    return {"form": latin(score.win_form), "form_zh": score.win_form,
-            "items": [{"name": latin(item.name), "name_zh": item.name, "tai": item.tai} for item in score.items],
+    shown = latin if active() == DEFAULT else str  # a Chinese reader has the fonts: the terms as they are
+    return {"form": shown(score.win_form), "form_zh": score.win_form,
+            "items": [{"name": shown(item.name), "name_zh": item.name, "tai": item.tai} for item in score.items],
             "total": score.total, "arrangement": format_arrangement(score.arrangement)}
 
 
 def outcome(data: dict[str, Any], events: Sequence[Any] | None = None) -> dict[str, Any]:
     """The end-of-game panel of a finished replay ``data`` (``events``: its events, if already read)."""
     from mjarena.replay import load_events
+    from mjarena.verdicts import kind_label
+    from mjarena.web.move_words import seat_words
 
     judge = judge_rules(data["rules"])
-    names = judge.seats
+    names = seat_words(judge.name)
     events = load_events(data) if events is None else events
     seats = data["seats"]
     wins = _wins(events)
     for win in wins:
         win["tile_name"] = judge.tile_name(win["tile"]) if win["tile"] is not None else None
     exhausted = any(event.type == "exhausted" for event in events) or (judge.name == "thupc2021" and not wins)
-    said = [f"{names[win['seat']]} won on a discard of {win['tile_name']} from {names[win['from']]}"
-            if win["how"] == "discard" else f"{names[win['seat']]} won by its own draw of {win['tile_name']}"
+    said = [_("%(seat)s won on a discard of %(tile)s from %(from)s") % {
+                "seat": names[win["seat"]], "tile": win["tile_name"], "from": names[win["from"]]}
+            if win["how"] == "discard" else _("%(seat)s won by its own draw of %(tile)s") % {
+                "seat": names[win["seat"]], "tile": win["tile_name"]}
             for win in wins]
     if exhausted:
-        said.append("the wall ran out" + (": every seat still in gives its target hand" if judge.name == "noi2014"
-                                          else " (DRAW)"))
+        said.append(_("the wall ran out: every seat still in gives its target hand") if judge.name == "noi2014"
+                    else _("the wall ran out (DRAW)"))
     elif judge.name == "noi2014" and wins:
-        said.append("one player was left")
-    ended = "; then ".join(said) or "the game ended"
-    last = "exhausted" if exhausted else None
+        said.append(_("one player was left"))
+    ended = _("; then ").join(said) or _("the game ended")
     rows = []
     for seat in sorted(seats, key=lambda s: (s["rank"], s["seat"])):
         number = seat["seat"]
         if seat.get("reason"):
-            why = f"error ({seat['reason']}): ranks below every seat that did not err"
+            why = _("error (%(reason)s): ranks below every seat that did not err") % {
+                "reason": kind_label(str(seat["reason"]))}
         elif seat["status"] == "won":
             order = next((i for i, w in enumerate(wins) if w["seat"] == number), None)
-            why = "won" if order is None or judge.name != "noi2014" else f"won, {_ordinal(order + 1)} to win"
+            why = _("won") if order is None or judge.name != "noi2014" else _ordinal(order + 1)
         elif seat.get("distance") is not None:
-            why = f"target {' '.join(seat.get('target') or []) or '(none)'}: {seat['distance']} away, " \
-                  f"win chance {seat.get('chance')} ({_chance_unit(seat.get('chance'))})"
-        elif judge.name == "noi2014" and seat["status"] == "in" and last != "exhausted":
-            why = "the last player in: gives no target"
+            values = {"target": " ".join(seat.get("target") or []) or _("(none)"), "distance": seat["distance"],
+                      "chance": seat.get("chance"), "unit": _chance_unit(seat.get("chance"))}
+            why = _("target %(target)s: %(distance)s away") % values if seat.get("chance") is None else \
+                _("target %(target)s: %(distance)s away, win chance %(chance)s (%(unit)s)") % values
+        elif judge.name == "noi2014" and seat["status"] == "in" and not exhausted:
+            why = _("the last player in: gives no target")
         else:
-            why = "did not win"
+            why = _("did not win")
         rows.append({"seat": number, "rank": seat["rank"], "points": seat["points"], "why": why})
     panel: dict[str, Any] = {"rules": judge.name, "ended": ended, "wins": wins, "rows": rows, "notes": []}
     if judge.name == "noi2014":
@@ -137,8 +147,17 @@ def _chance_unit(chance: Any) -> str:
     >>> _chance_unit(56)
     'discard 56 of the game: the tiles it lacks were last seen there or later; the later, the better'
     """
-    return f"discard {chance} of the game: the tiles it lacks were last seen there or later; the later, the better"
+    return _("discard %(chance)s of the game: the tiles it lacks were last seen there or later; the later, the "
+             "better") % {"chance": chance}
+
+
+_ORDINALS = {1: N_("won, 1st to win"), 2: N_("won, 2nd to win"), 3: N_("won, 3rd to win")}
 
 
 def _ordinal(number: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+    """Why a NOI 2014 winner ranks where it does: the order it won in (at most three win: one player is left).
+
+    >>> _ordinal(2)
+    'won, 2nd to win'
+    """
+    return _(_ORDINALS[number]) if number in _ORDINALS else _("won, %(number)sth to win") % {"number": number}

@@ -9,31 +9,61 @@ static files, so they work with no network.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from mjarena.i18n import DEFAULT, active, html_lang, ngettext, translated
+from mjarena.i18n import gettext as _
+
 __all__ = ["error_page", "game_page", "index_page", "page", "play_page", "replay_page", "tournament_page"]
 
 
 def page(title: str, body: str, script: str | None = None, **data: str) -> str:
-    """A whole page: header, ``body`` (HTML), and ``/static/<script>`` with ``data-*`` values on ``<main>``."""
+    """A whole page in the active language (:mod:`mjarena.web.language`): header with the language switch,
+    ``body`` (HTML), and ``/static/<script>`` with ``data-*`` values on ``<main>``; the replay viewer's page in
+    another language than English carries the viewer's words (``#words``, :mod:`mjarena.web.viewer_words`)."""
+    from mjarena.web.language import language_links
+
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
     scripts = "" if script is None else (
         '<script src="/static/mj.js" defer></script>'
         f'<script src="/static/{escape(script)}" defer></script>')
+    if script == "replay.js" and active() != DEFAULT:
+        scripts += f'<script type="application/json" id="words">{_viewer_words()}</script>'
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{html_lang(active())}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · mjarena</title>
 <link rel="stylesheet" href="/static/style.css">
 <link rel="icon" href="/tiles/33.svg">{scripts}</head>
 <body><header class="top"><a class="brand" href="/">mjarena</a>
-<nav><a href="/">Replays</a><a href="/play">Play</a></nav></header>
+<nav><a href="/">{_("Replays")}</a><a href="/play">{_("Play")}</a>{language_links(active())}</nav></header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
+
+
+def _viewer_words() -> str:
+    """The viewer's words in the active language, as JSON that can sit in a ``<script>`` element."""
+    import json
+
+    from mjarena.web.viewer_words import viewer_words
+
+    return (json.dumps(viewer_words(), ensure_ascii=False).replace("<", "\\u003c").replace("\u2028", "\\u2028")
+            .replace("\u2029", "\\u2029"))
+
+
+def saved_at(epoch: float) -> str:
+    """When a replay was saved, as the contest's pages write a moment: ISO 8601 to the second, with the offset of
+    the server's time zone (the same in every language).
+
+    >>> len(saved_at(0.0)), saved_at(0.0)[10], saved_at(0.0)[19] in "+-"
+    (25, 'T', True)
+    """
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(epoch, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
 def _replay_href(name: str) -> str:
@@ -41,14 +71,15 @@ def _replay_href(name: str) -> str:
 
 
 def _replay_row(item: dict[str, Any]) -> str:
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item["modified"]))
+    when = saved_at(item["modified"])
     shown = escape(item["name"].rpartition("/")[2])
     if "unreadable" in item:
-        return (f'<tr class="unreadable"><td>{shown} <span class="badge err">unreadable</span></td>'
+        return (f'<tr class="unreadable"><td>{shown} <span class="badge err">{_("unreadable")}</span></td>'
                 f'<td colspan="2" class="muted">{escape(item["unreadable"])}</td><td class="wide">{when}</td></tr>')
     points = ", ".join(f"{bot} {p:g}" if isinstance(p, (int, float)) and not isinstance(p, bool) else bot
                        for bot, p in zip(item["bots"], item["points"], strict=False))
-    errors = f' <span class="badge err">{item["errors"]} error(s)</span>' if item["errors"] else ""
+    erred = ngettext("%(count)s error", "%(count)s errors", item["errors"]) % {"count": item["errors"]}
+    errors = f' <span class="badge err">{erred}</span>' if item["errors"] else ""
     return (f'<tr><td><a href="{escape(_replay_href(item["name"]))}">{shown}</a>{errors}</td>'
             f'<td>{escape(item["rules"])}</td><td class="wide">{escape(points)}</td><td class="wide">{when}</td></tr>')
 
@@ -58,7 +89,8 @@ def _pager(number: int, pages: int) -> str:
         return ""
     links = [f'<a href="/?page={n}"{" aria-current=page" if n == number else ""}>{n}</a>'
              for n in range(1, pages + 1) if n in (1, pages) or abs(n - number) <= 2]
-    return f'<nav class="pager" aria-label="pages of replays">page {number} of {pages}: {" ".join(links)}</nav>'
+    said = _("page %(number)s of %(pages)s:") % {"number": number, "pages": pages}
+    return f'<nav class="pager" aria-label="{_("pages of replays")}">{said} {" ".join(links)}</nav>'
 
 
 def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], max_upload: int, number: int = 1,
@@ -71,61 +103,63 @@ def index_page(replays: Sequence[dict[str, Any]], tournaments: Sequence[str], ma
     groups: dict[str, list[str]] = {}
     for item in shown:
         groups.setdefault(item["name"].rpartition("/")[0], []).append(_replay_row(item))
-    head = ('<thead><tr><th>replay</th><th>rules</th><th class="wide">bots and points</th>'
-            '<th class="wide">saved</th></tr></thead>')
+    head = (f'<thead><tr><th>{_("replay")}</th><th>{_("rules")}</th><th class="wide">{_("bots and points")}</th>'
+            f'<th class="wide">{_("saved")}</th></tr></thead>')
     tables = "".join(
-        f'<h3 class="folder">{escape(folder + "/" if folder else "this folder")} <span class="muted">'
+        f'<h3 class="folder">{escape(folder + "/" if folder else _("this folder"))} <span class="muted">'
         f'({sum(1 for r in replays if r["name"].rpartition("/")[0] == folder)})</span></h3>'
         f'<table class="list">{head}<tbody>{"".join(rows)}</tbody></table>' for folder, rows in groups.items())
     table = (f'{_pager(number, pages)}{tables}{_pager(number, pages)}' if tables else
-             '<p class="muted">No replays here yet: save one with <code>mjarena match --replay '
-             'FILE</code>, play a game, or upload one.</p>')
+             '<p class="muted">' + _("No replays here yet: save one with %(command)s, play a game, or upload one.")
+             % {"command": "<code>mjarena match --replay FILE</code>"} + '</p>')
     links = "".join(f'<li><a href="/tournaments/{escape(quote(name))}">'
-                    f'{escape("this folder" if name == "-" else name)}</a></li>' for name in tournaments)
-    listing = f'<section><h2>Tournaments</h2><ul class="links">{links}</ul></section>' if links else ""
-    upload = f"""<section><h2>Upload a replay</h2>
+                    f'{escape(_("this folder") if name == "-" else name)}</a></li>' for name in tournaments)
+    listing = f'<section><h2>{_("Tournaments")}</h2><ul class="links">{links}</ul></section>' if links else ""
+    upload = f"""<section><h2>{_("Upload a replay")}</h2>
 <form class="upload" method="post" action="/upload" enctype="multipart/form-data">
 <input type="hidden" name="token" value="{escape(token)}">
 <input type="file" name="file" accept=".json,application/json" required>
-<button type="submit">Upload</button>
-<span class="muted">JSON, at most {max_upload // 1024} KiB</span></form></section>"""
+<button type="submit">{_("Upload")}</button>
+<span class="muted">{_("JSON, at most %(size)s KiB") % {"size": max_upload // 1024}}</span></form></section>"""
     count = f' <span class="muted">({len(replays)})</span>' if replays else ""
-    body = f"{listing}<section><h2>Replays{count}</h2>{table}</section>{upload}"
-    return page("Replays", body)
+    body = f"{listing}<section><h2>{_('Replays')}{count}</h2>{table}</section>{upload}"
+    return page(_("Replays"), body)
 
 
 def replay_page(name: str) -> str:
     """The viewer of one replay (``static/replay.js``)."""
-    body = f'<h1 class="title">{escape(name)}</h1><p class="muted" id="status">Loading the replay…</p>'
+    body = f'<h1 class="title">{escape(name)}</h1><p class="muted" id="status">{_("Loading the replay…")}</p>'
     return page(name, body, "replay.js", replay=name)
 
 
 def play_page() -> str:
     """The form that starts a game (``static/play.js`` fills the choices)."""
-    body = """<h1 class="title">Play a game</h1>
+    body = f"""<h1 class="title">{_("Play a game")}</h1>
 <form id="start" class="start">
-<label>Rule set <select name="rules" id="rules"></select></label>
-<label>Your seat <select name="seat" id="seat"></select></label>
-<fieldset><legend>Opponents</legend><div id="opponents"></div></fieldset>
-<button type="submit" id="go">Start the game</button></form>
+<label>{_("Rule set")} <select name="rules" id="rules"></select></label>
+<label>{_("Your seat")} <select name="seat" id="seat"></select></label>
+<fieldset><legend>{_("Opponents")}</legend><div id="opponents"></div></fieldset>
+<button type="submit" id="go">{_("Start the game")}</button></form>
 <p class="muted" id="status"></p>"""
-    return page("Play", body, "play.js", mode="start")
+    return page(_("Play"), body, "play.js", mode="start")
 
 
 def game_page(session_id: str) -> str:
     """A game in progress (``static/play.js``)."""
-    body = '<p class="muted" id="status">Loading the game…</p>'
-    return page("Game", body, "play.js", mode="game", session=session_id)
+    body = f'<p class="muted" id="status">{_("Loading the game…")}</p>'
+    return page(_("Game"), body, "play.js", mode="game", session=session_id)
 
 
 def tournament_page(name: str) -> str:
     """A tournament's standings, refreshed while it runs (``static/tournament.js``)."""
-    shown = "this folder" if name == "-" else name
-    body = f'<h1 class="title">Tournament: {escape(shown)}</h1><p class="muted" id="status">Loading…</p>'
-    return page(f"Tournament {shown}", body, "tournament.js", tournament=name)
+    shown = _("this folder") if name == "-" else name
+    title = _("Tournament: %(name)s") % {"name": shown}
+    body = f'<h1 class="title">{escape(title)}</h1><p class="muted" id="status">{_("Loading…")}</p>'
+    return page(title, body, "tournament.js", tournament=name)
 
 
 def error_page(status: int, message: str) -> str:
     """A page that says what went wrong, with the status code."""
-    return page(f"Error {status}", f'<h1 class="title">Error {status}</h1><p class="error">{escape(message)}</p>'
-                '<p><a href="/">Back to the replays</a></p>')
+    title = _("Error %(status)s") % {"status": status}
+    return page(title, f'<h1 class="title">{title}</h1><p class="error">{escape(translated(message))}</p>'
+                f'<p><a href="/">{_("Back to the replays")}</a></p>')

@@ -28,8 +28,9 @@ from mjarena.rulesets import judge_rules
 from mjarena.table import Table, TimelineError
 from mjarena.tiles import NUM_KINDS
 from mjarena.variants.base import Event
+from mjarena.web.move_words import describe, move_texts, seat_words
 
-__all__ = ["decision_steps", "describe", "opening_step", "seat_names", "tile_names", "timeline"]
+__all__ = ["decision_steps", "describe", "error_words", "opening_step", "seat_names", "tile_names", "timeline"]
 
 def seat_names(rules: str) -> tuple[str, ...]:
     """How the rule set names its seats.
@@ -38,14 +39,6 @@ def seat_names(rules: str) -> tuple[str, ...]:
     (('A', 'B', 'C', 'D'), 'East')
     """
     return judge_rules(rules).seats
-
-
-def describe(events: Sequence[Event], rules: str) -> list[str]:
-    """One line of words per event, by the rule set's own log formatter (THUPC's ``A OUT 1M`` lines), with
-    Chinese terms in Latin letters (:func:`~mjarena.web.latin.latin`)."""
-    from mjarena.web.latin import latin
-
-    return [latin(line) for line in judge_rules(rules).log(events)]
 
 
 def decision_steps(data: dict[str, Any]) -> list[int] | None:
@@ -92,8 +85,20 @@ def _error_marks(data: dict[str, Any], events: Sequence[Event],
         elif steps is not None:
             step = next((steps[i] for i, d in enumerate(data["decisions"])
                          if d["seat"] == number and d.get("by") == "judge"), None)
-        marks.append({"seat": number, "step": step, "reason": seat["reason"], "detail": seat.get("detail")})
+        marks.append({"seat": number, "step": step, **error_words(seat)})
     return marks
+
+
+def error_words(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat's error as stored (``reason``, a stable code; ``detail``, the judge's English) and in the reader's
+    language (``reason_text``, ``detail_text``: :mod:`mjarena.verdicts`); nothing for a seat without one."""
+    from mjarena.verdicts import kind_label, render
+
+    reason, detail = seat.get("reason"), seat.get("detail")
+    if not reason:
+        return {"reason": reason, "detail": detail}
+    return {"reason": reason, "detail": detail, "reason_text": kind_label(str(reason)),
+            "detail_text": render(detail) if isinstance(detail, str) else detail}
 
 
 def _effect(table: Table, event: Event, name: Callable[[int], str]) -> dict[str, Any]:
@@ -127,6 +132,7 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
     Raises :class:`TimelineError` (a ``ValueError``) for a replay whose content does not hold together.
     """
     from mjarena.formats import event_dict
+    from mjarena.i18n import gettext as _
     from mjarena.replay import load_events, max_events
     from mjarena.tiles import TileError
     from mjarena.web.distances import DistanceTracker
@@ -148,8 +154,8 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
         raise TimelineError(f"the replay's events are damaged: {error}") from None
     table = Table(judge.name, len(data["wall"]))
     tracker = DistanceTracker(judge.name)
-    texts = describe(events, judge.name)
-    steps = [{"step": 0, "text": "the table before the deal", "event": None, **table.snapshot()}]
+    texts = move_texts(events, judge.name)
+    steps = [{"step": 0, "text": _("the table before the deal"), "event": None, **table.snapshot()}]
     distances = [tracker.update(table)]
     for number, (event, text) in enumerate(zip(events, texts, strict=True), start=1):
         effect = _effect(table, event, judge.tile_name)  # the hand before the discard
@@ -167,8 +173,8 @@ def timeline(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..
         "seed": data.get("seed"),
         "opening": opening_step(steps),
         "first_error": min(placed, default=None),
-        "seat_names": list(seat_names(judge.name)),
-        "seats": [{key: seat.get(key) for key in ("seat", "bot", "status", "reason", "detail", "rank", "points")}
+        "seat_names": seat_words(judge.name),
+        "seats": [{**{key: seat.get(key) for key in ("seat", "bot", "status", "rank", "points")}, **error_words(seat)}
                   for seat in data["seats"]],
         "errors": marks,
         "tournament": data.get("tournament"),

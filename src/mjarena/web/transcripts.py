@@ -53,11 +53,15 @@ def _moves(steps: list[int] | None, decisions: list[Any], seat: int, exchanges: 
 
 def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None = ...) -> list[dict[str, Any]]:
     """One panel per seat: ``seat``, ``kind`` (``exchanges`` or ``decisions``), ``rows`` (each with
-    ``request``, ``response``, ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked: a
+    ``request`` (a decision's: its stage, and ``stage_text`` the stage in the reader's language), ``response``,
+    ``ms``, ``verdict``, ``move`` (the viewer's step at which it was asked: a
     decision's own, an exchange's when the exchanges line up with the decisions: :func:`_moves`) and, when
-    present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail)
-    if it erred; ``decided``: the replay's :func:`~mjarena.web.timeline.decision_steps` when the caller has them."""
-    from mjarena.web.timeline import decision_steps
+    present, ``debug`` and ``stderr``), ``mean_ms``, ``max_ms`` and the seat's ``error`` (reason and detail, and
+    their words: :func:`~mjarena.web.timeline.error_words`) if it erred; ``decided``: the replay's
+    :func:`~mjarena.web.timeline.decision_steps` when the caller has them."""
+    from mjarena.i18n import gettext
+    from mjarena.verdicts import STAGES
+    from mjarena.web.timeline import decision_steps, error_words
 
     kept = data.get("transcripts") or {}
     decisions = data.get("decisions") or []
@@ -88,7 +92,9 @@ def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None =
             kind = "decisions"
             for index, item in enumerate(decisions):
                 if isinstance(item, dict) and item.get("seat") == number:
-                    rows.append({"request": _text(item.get("stage")), "response": _text(item.get("response")),
+                    stage = _text(item.get("stage"))
+                    rows.append({"request": stage, "stage_text": gettext(stage) if stage in STAGES else stage,
+                                 "response": _text(item.get("response")),
                                  "ms": _number(item.get("ms")),
                                  "verdict": "judge" if item.get("by") == "judge" else "ok"})
                     if steps is not None:  # a decision is asked at its own step
@@ -103,6 +109,6 @@ def transcripts(data: dict[str, Any], decided: list[int] | EllipsisType | None =
         panels.append({
             "seat": number, "bot": _text(seat.get("bot")), "kind": kind, "rows": rows,
             "mean_ms": round(sum(times) / len(times), 1) if times else None, "max_ms": max(times, default=None),
-            "error": {"reason": reason, "detail": _text(seat.get("detail"))} if reason else None,
+            "error": error_words({"reason": reason, "detail": _text(seat.get("detail"))}) if reason else None,
         })
     return panels

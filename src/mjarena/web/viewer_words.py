@@ -1,7 +1,9 @@
 """The words the replay viewer writes itself (``static/mj.js``'s ``MJ.t()``, ``static/replay.js``): its controls,
 panels and headings, in the catalog, so that a page in another language can give the viewer their translations
 (``<script type="application/json" id="words">``, as the contest's pages do). What the server writes into a replay
-(a move's text, how the game ended, a discard's verdict) comes translated or not with the replay itself.
+(a move's text, how the game ended, a discard's verdict, an error's kind and detail) is written by the server in the
+reader's language when it builds the viewer's data (:mod:`mjarena.web.move_words`, :mod:`mjarena.web.outcome`,
+:mod:`mjarena.web.effects`, :mod:`mjarena.verdicts`), the replay's own codes beside it.
 
 >>> "Transcripts" in VIEWER_WORDS, viewer_words()["Play"]
 (True, 'Play')
@@ -15,7 +17,10 @@ from mjarena.i18n import gettext as _
 __all__ = ["VIEWER_WORDS", "viewer_words"]
 
 VIEWER_WORDS = (
-    N_(" (%(points)s pt): "), N_("%(count)s useful kinds"), N_("%(name)s (%(tai)s tai)"), N_("%(seat)s hand"),
+    N_(" (%(points)s pt): "), N_(" — %(detail)s. "), N_("%(count)s tiles"), N_("%(count)s useful kinds"),
+    N_("%(meld)s (concealed)"),
+    N_("%(meld)s from %(seat)s"), N_("%(seat)s discards"), N_("CHI"), N_("CHOW"), N_("GANG"), N_("PENG"), N_("PONG"),
+    N_("%(name)s (%(tai)s tai)"), N_("%(seat)s hand"),
     N_("%(seat)s scores %(total)s tai"), N_("%(seat)s wins with %(form)s: %(total)s tai — "),
     N_("%(seat)s's discard"), N_("(move %(move)s)"), N_("Distance to a win after move %(move)s: %(distances)s."),
     N_("From here the judge plays for this seat."), N_("How the game ended"), N_("Moves"), N_("Pause"), N_("Play"),
@@ -24,9 +29,9 @@ VIEWER_WORDS = (
     N_("back (←)"), N_("best discard"), N_("debug"), N_("decisions (an in-process agent: no protocol text)"),
     N_("dice %(dice)s"), N_("discard analysis"), N_("distance to a win"),
     N_("each discard's effect on distance and useful tiles"), N_("ending"), N_("error: %(reason)s"), N_("exchanges"),
-    N_("first (Home)"), N_("forward (→)"), N_("judge plays"), N_("last (End)"),
+    N_("first (Home)"), N_("forward (→)"), N_("in"), N_("judge"), N_("judge plays"), N_("last (End)"),
     N_("mean %(mean)s ms, max %(max)s ms"), N_("move"), N_("no answer"),
-    N_("no tai pattern (each needs one suit, or an edge 3 or 7)"), N_("none"), N_("not best"), N_("out"),
+    N_("no tai pattern (each needs one suit, or an edge 3 or 7)"), N_("none"), N_("not best"), N_("ok"), N_("out"),
     N_("play / pause (space)"), N_("player"), N_("points"), N_("rank %(rank)s · %(points)s pt"), N_("rank"),
     N_("request"), N_("response"), N_("seat"), N_("seed %(seed)s"), N_("show the result before the last move"),
     N_("speed (+ / -)"), N_("speed"), N_("stage"), N_("status"), N_("stderr"), N_("tournament game %(game)s"),

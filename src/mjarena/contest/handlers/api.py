@@ -24,6 +24,7 @@ from mjarena.contest.messages import messages_json
 from mjarena.contest.model import ADMIN
 from mjarena.contest.public import hidden_from
 from mjarena.contest.rows import GameRow
+from mjarena.i18n import active
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["api_announcements", "api_games", "api_replay", "api_rounds", "api_source", "api_standings",
@@ -160,7 +161,8 @@ async def api_replay(request: Request) -> Response:
             return 422, _json({"error": f"this replay cannot be shown: {error}", "status": 422})
         return 200, _json({"name": str(game_id), **view})
 
-    answer = await context.views.get(("replay", game_id, mark, own), build, client=client_of(request),
+    # the view's words (moves, the ending, verdicts, errors) are in the reader's language: one kept view for each
+    answer = await context.views.get(("replay", game_id, mark, own, active()), build, client=client_of(request),
                                      now=context.clock())
     return packed(request, answer)
 

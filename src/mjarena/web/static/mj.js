@@ -58,7 +58,13 @@ const MJ = (() => {
     return data;
   }
 
-  const MELD_NAMES = {peng: "PENG", pong: "PONG", gang: "GANG", chi: "CHI", chow: "CHOW"};
+  /** An error as the viewer says it: its kind and detail in the page's language (mjarena.verdicts, written by the
+   * server as ``reason_text`` and ``detail_text``), else as stored (a stable code, the judge's English). */
+  function errorWords(error) {
+    return `${error.reason_text || error.reason}: ${error.detail_text || error.detail || ""}`;
+  }
+
+  const meldNames = () => ({peng: t("PENG"), pong: t("PONG"), gang: t("GANG"), chi: t("CHI"), chow: t("CHOW")});
   // Where each seat sits, seen from the seat at the bottom: turns go 0 -> 1 -> 2 -> 3 counter-clockwise, so the
   // next seat is on the right, the one after across, the last on the left (as on Tenhou or Majsoul).
   const POSITIONS = ["self", "right", "across", "left"];
@@ -124,7 +130,7 @@ const MJ = (() => {
     if (seat.hand === null) {
       hand.classList.add("hidden-hand");
       for (let i = 0; i < seat.hidden; i += 1) hand.append(tile(-1, names, "small"));
-      hand.append(el("span", {class: "count"}, `${seat.hidden} tiles`));
+      hand.append(el("span", {class: "count"}, t("%(count)s tiles", {count: seat.hidden})));
     } else {
       let index = 0;
       let marked = false;
@@ -140,12 +146,19 @@ const MJ = (() => {
       seat.hand.forEach((kind) => add(kind, false));
       if (seat.drawn !== null && seat.drawn !== undefined) add(seat.drawn, true);
     }
+    const meldName = (meld) => {
+      const name = meldNames()[meld.type] || meld.type;
+      return meld.concealed ? t("%(meld)s (concealed)", {meld: name})
+        : meld.from !== null && meld.from !== undefined ? t("%(meld)s from %(seat)s", {meld: name,
+                                                                                     seat: info.seatNames[meld.from]})
+          : name;
+    };
     const melds = el("div", {class: "melds"}, seat.melds.map((meld) => el("span", {
-      class: "meld", title: `${MELD_NAMES[meld.type] || meld.type}${meld.concealed ? " (concealed)" : ""}` +
-        (meld.from !== null && meld.from !== undefined ? ` from ${info.seatNames[meld.from]}` : "")},
+      class: "meld", title: meldName(meld)},
       meld.tiles.map((kind, i) => tile(meld.concealed && (i === 0 || i === 3) ? -1 : kind, names, "small")))));
     const last = snap.last_discard;
-    const discards = el("div", {class: "discards", "aria-label": `${info.seatNames[number]} discards`},
+    const discards = el("div", {class: "discards", "aria-label": t("%(seat)s discards",
+                                                                  {seat: info.seatNames[number]})},
       seat.discards.map((item, i) => tile(item.tile, names,
         `small${item.claimed ? " claimed" : ""}${last && last.seat === number && last.index === i ? " last" : ""}`)));
     return el("section", {class: classes.join(" "), "data-seat": number, "data-pos": position}, head, hand,
@@ -184,16 +197,18 @@ const MJ = (() => {
       const head = el("p", {class: "muted"}, `${panel.bot} · ${panel.rows.length} ` +
         (panel.kind === "exchanges" ? t("exchanges") : t("decisions (an in-process agent: no protocol text)"))
         + timing);
-      const error = panel.error ? el("p", {class: "error"}, `${panel.error.reason}: ${panel.error.detail || ""}`) : null;
+      const error = panel.error ? el("p", {class: "error"}, errorWords(panel.error)) : null;
+      const verdict = (code) => code === "ok" ? t("ok") : code === "judge" ? t("judge")
+        : panel.error && code === panel.error.reason ? panel.error.reason_text || code : code;
       // numbered by the move at which each was asked (the viewer's counter), when the replay says it
       const byMove = panel.rows.length > 0 && panel.rows.every((row) => Number.isInteger(row.move));
       const rows = panel.rows.map((row, i) => {
         const extra = [row.debug ? el("div", {class: "debug"}, el("b", {}, t("debug") + " "), row.debug) : null,
                        row.stderr ? el("div", {class: "stderr"}, el("b", {}, t("stderr") + " "), row.stderr) : null];
         return el("tr", {class: row.verdict === "ok" ? "" : "bad", "data-verdict": row.verdict},
-          el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.request ?? "")),
+          el("td", {class: "num"}, String(byMove ? row.move : i + 1)), el("td", {}, el("code", {}, row.stage_text ?? row.request ?? "")),
           el("td", {}, row.response === null ? el("i", {}, t("no answer")) : el("code", {}, row.response), ...extra),
-          el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, row.verdict));
+          el("td", {class: "num"}, row.ms === null ? "" : String(row.ms)), el("td", {}, verdict(row.verdict)));
       });
       body.replaceChildren(head, error || "", el("div", {class: "scroll"}, el("table", {class: "list transcript"},
         el("thead", {}, el("tr", {}, [byMove ? t("move") : "#", panel.kind === "exchanges" ? t("request") : t("stage"),
@@ -214,8 +229,9 @@ const MJ = (() => {
       el("thead", {}, el("tr", {}, [t("rank"), t("seat"), t("player"), t("status"), t("points")].map((h) => el("th", {}, h)))),
       el("tbody", {}, sorted.map((row) => el("tr", {},
         el("td", {}, String(row.rank)), el("td", {}, seatNames[row.seat]), el("td", {}, row.bot),
-        el("td", {}, row.reason ? t("error: %(reason)s", {reason: row.reason}) : row.status), el("td", {}, String(row.points))))));
+        el("td", {}, row.reason ? t("error: %(reason)s", {reason: row.reason_text || row.reason})
+          : {won: t("won"), in: t("in")}[row.status] || row.status), el("td", {}, String(row.points))))));
   }
 
-  return {el, t, tile, json, table, results, outcome, transcripts};
+  return {el, t, tile, json, table, results, outcome, transcripts, errorWords};
 })();

@@ -55,7 +55,7 @@
   const facts = el("p", {class: "muted"}, `${view.rules} · ` + t("seed %(seed)s", {seed: view.seed ?? "—"}) +
     (view.tournament ? " · " + t("tournament game %(game)s", {game: view.tournament.game}) : ""));
   const errors = view.errors.length ? el("ul", {class: "errors"}, view.errors.map((mark) => el("li", {},
-    el("b", {}, view.seat_names[mark.seat]), ` ${mark.reason}: ${mark.detail || ""} `,
+    el("b", {}, view.seat_names[mark.seat]), ` ${MJ.errorWords(mark)} `,
     mark.step === null ? null : el("a", {href: "#", onclick: (event) => { event.preventDefault(); go(mark.step); }},
                                    t("(move %(move)s)", {move: mark.step}))))) : null;
   const results = el("details", {class: "resultbox"}, el("summary", {}, t("Result")),
@@ -164,7 +164,7 @@
     // A seat is played by the judge from the step its error happened on.
     const marks = {};
     for (const mark of view.errors) {
-      if (mark.step !== null && mark.step <= index) marks[mark.seat] = `${mark.reason}: ${mark.detail || ""}`;
+      if (mark.step !== null && mark.step <= index) marks[mark.seat] = MJ.errorWords(mark);
     }
     return marks;
   }
@@ -179,7 +179,8 @@
     const here = snap.errors || [];
     banner.hidden = here.length === 0;
     banner.replaceChildren(...here.map((mark) => el("div", {},
-      el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason}`), ` — ${mark.detail || ""}. `,
+      el("b", {}, `${view.seat_names[mark.seat]}: ${mark.reason_text || mark.reason}`),
+      t(" — %(detail)s. ", {detail: mark.detail_text || mark.detail || ""}),
       mark.reason === "false_hu" ? t("The seat leaves the game.") : t("From here the judge plays for this seat."))));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
       bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
