@@ -33,8 +33,8 @@ from test_contest import Server, play_round
 
 from boxes import requires_bwrap
 
-pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the run-queue delay is Linux's"),
-              requires_bwrap]
+pytestmark = [pytest.mark.slow, requires_bwrap,
+              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the run-queue delay is Linux's")]
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "bots"
 SOURCES = {"cpp": "bot.cpp", "c": "bot.c", "pascal": "bot.pas", "java": "Main.java", "javascript": "bot.js",
