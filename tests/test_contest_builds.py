@@ -268,3 +268,36 @@ def test_a_compile_out_of_time_on_a_busy_machine_is_tried_again_and_logged(tmp_p
     assert "machine was busy" in status(contest, submission).message
     logged = [entry for entry in contest.db.admin_log() if entry[1] == "build busy"]
     assert len(logged) == building_module.BUSY_TRIES
+
+
+def test_a_compile_out_of_time_on_a_busy_machine_is_built_at_the_next_try(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The contest's path of issue 42's "built again at the next try": a compile that :func:`mjarena.builds.build`
+    found busy (through the contest's ``build_source``) leaves its submission pending, the builder's workers try it
+    again, and the next compile, with the machine free, is its verdict: ``ok``, one ``build busy`` in the log."""
+    import mjarena.builds as builds_module
+    from mjarena.builds import BuildBusy
+
+    real = builds_module.build
+    tries: list[str] = []
+
+    def busy_once(path: Any, **options: Any) -> Any:
+        tries.append(Path(path).name)
+        if len(tries) == 1:
+            raise BuildBusy(f"{path}: the compiler ran out of time while the judge's machine was busy")
+        return real(path, **options)
+
+    monkeypatch.setattr(builds_module, "build", busy_once)
+    contest = make(tmp_path / "cup", ["a"])
+    submission = upload(contest, "a", BOT)
+    builder = Builder(contest, workers=1, retry=0.0)
+    builder.start()
+    try:
+        builder.submit(submission.id)
+        deadline = time.monotonic() + 30
+        while status(contest, submission).status == "pending" and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        builder.stop()
+    assert (status(contest, submission).status, tries) == ("ok", ["bot.py", "bot.py"])
+    assert [entry[1] for entry in contest.db.admin_log()].count("build busy") == 1

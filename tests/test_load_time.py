@@ -1,16 +1,15 @@
 """A bot's time is its own (RULINGS.md, "Limits per answer"): beside a CPU hog, a bot that needs 350 ms of CPU per
 answer under a 1 s limit is never timed out, while one that burns 1.3 s of CPU, or sleeps 1.3 s, still is.
 
-The hog is several busy shell loops per core, each in a session of its own (the scheduler's autogroups weigh one
-session's loops as one, so loops sharing a session would be one neighbour, not several), at the bots' priority;
-it runs only while the bots answer, and the test kills exactly the processes it started.
+The hog (tests/hog.py) is several busy shell loops per core, each in a session of its own, at the bots' priority;
+it runs only while the bots answer, and the test kills exactly the processes it started.  The example bots of
+five languages in a contest beside the same hog: test_load_contest.py.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from hog import cpu_hog
 from mjarena.agents.errors import BotError
 from mjarena.builds import BuildBusy, build
 from mjarena.protocol.process import BotProcess
@@ -28,7 +28,6 @@ from boxes import sandbox_kinds
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the run-queue delay is Linux's")
 
-LOOPS_PER_CORE = 2
 _BOT = r"""
 import json, sys, time
 mode, seconds = sys.argv[1], float(sys.argv[2])
@@ -51,16 +50,9 @@ for line in sys.stdin:
 
 @pytest.fixture
 def hog() -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Busy loops, ``LOOPS_PER_CORE`` per core this process may use, each in a session of its own."""
-    cores = len(os.sched_getaffinity(0))
-    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"], start_new_session=True)
-             for _ in range(LOOPS_PER_CORE * cores)]
-    try:
+    """The busy loops of :func:`hog.cpu_hog` while the test runs."""
+    with cpu_hog() as loops:
         yield loops
-    finally:
-        for loop in loops:
-            os.kill(loop.pid, signal.SIGKILL)  # only what this fixture started, by its pid
-            loop.wait()
 
 
 def _answer(bot: BotProcess, requests: int, outcome: dict[str, object], name: str) -> None:
@@ -144,6 +136,29 @@ def test_a_compile_out_of_time_on_a_busy_machine_is_built_again(one_busy_core: N
             build(source, sandbox=Sandbox(kind="none"), toolchains=table, cache_dir=cache, wall_limit=0.05)
     kept = [entry.name for entry in cache.iterdir()] if cache.exists() else []
     assert kept == [], "nothing kept for the source"
+
+
+def _spin(iterations: int) -> str:
+    return f"sh -c 'i=0; while [ $i -lt {iterations} ]; do i=$((i+1)); done'"
+
+
+def test_a_compilers_subprocess_keeps_its_wait_for_a_cpu_once_reaped(one_busy_core: None, tmp_path: Path) -> None:
+    """A compiler as g++ is one (a driver running ``cc1plus``, then ``as``, each reaped by the driver, not by the
+    box's init), starved on the busy core: about 0.3 s of CPU in all, against a 1 s limit of its own time.  Its
+    first process's wait went with it when the driver reaped it, so its deadline, moved by the waits read when it
+    passed, passed again at once with the second process running: a timeout charged for the load (BuildBusy).
+    Read while it runs (``sandbox.run.DELAY_READ_SECONDS``), it is built."""
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"languages": {"twostep": {
+        "suffixes": [".twostep"], "package": "dash", "source_name": "bot.twostep",
+        "compile": ["sh", "-c", f"{_spin(150_000)}; {_spin(150_000)}"], "run": ["sh", "bot.twostep"],
+        "version": ["sh", "-c", "echo 1"],
+    }}}))
+    source = tmp_path / "mine.twostep"
+    source.write_text("echo '{\"response\": \"PASS\"}'\n")
+    result = build(source, sandbox=Sandbox(kind="none"), toolchains=table, cache_dir=tmp_path / "cache",
+                   wall_limit=1.0)
+    assert result.status == "ok", result.message
 
 
 def test_match_says_in_one_line_when_the_machine_was_overloaded(monkeypatch: pytest.MonkeyPatch,

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from mjarena.lifetime import stat_fields
 
-__all__ = ["Usage", "await_stopped", "live_group_members", "machine_waited", "peak_kib", "run_delay"]
+__all__ = ["DelayTally", "Usage", "await_stopped", "live_group_members", "machine_waited", "peak_kib", "run_delay",
+           "thread_delays"]
 
 
 class Usage:
@@ -51,18 +52,18 @@ def usage_of(fields: list[bytes]) -> tuple[float, float, int]:
     return own, reaped, resident
 
 
-def run_delay(pids: Iterable[int]) -> float:
-    """Seconds that the threads of ``pids`` have waited, ready to run, for a CPU over their lives: the second
-    figure of ``/proc/PID/task/TID/schedstat`` (nanoseconds), summed over every thread alive or a zombie.
+def thread_delays(pids: Iterable[int]) -> dict[tuple[int, int], int]:
+    """Nanoseconds that each thread of ``pids`` has waited, ready to run, for a CPU over its life, by ``(pid,
+    tid)``: the second figure of ``/proc/PID/task/TID/schedstat``, for every thread alive or a zombie.
 
-    A thread that has already exited is no longer counted (the kernel keeps no total of them: a process that
-    exited but is not reaped still has its main thread's).  0.0 where ``/proc`` has no such file (off Linux, or a
-    kernel built without scheduler statistics).
+    A thread that has already exited is not there (the kernel keeps no total of them, nor adds a reaped child's
+    to its parent's: a process that exited but is not reaped still has its main thread's).  Empty where ``/proc``
+    has no such file (off Linux, or a kernel built without scheduler statistics).
 
-    >>> run_delay([os.getpid()]) >= 0.0
+    >>> all(pid == os.getpid() and ns >= 0 for (pid, _), ns in thread_delays([os.getpid()]).items())
     True
     """
-    total = 0
+    found: dict[tuple[int, int], int] = {}
     for pid in pids:
         try:
             threads = os.listdir(f"/proc/{pid}/task")
@@ -71,10 +72,55 @@ def run_delay(pids: Iterable[int]) -> float:
         for thread in threads:
             try:
                 with open(f"/proc/{pid}/task/{thread}/schedstat", "rb") as handle:
-                    total += int(handle.read().split()[1])
+                    found[pid, int(thread)] = int(handle.read().split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-    return total / 1e9
+    return found
+
+
+def run_delay(pids: Iterable[int]) -> float:
+    """Seconds that the threads of ``pids`` have waited, ready to run, for a CPU over their lives: the sum of
+    :func:`thread_delays` (threads that have exited are not counted).
+
+    >>> run_delay([os.getpid()]) >= 0.0
+    True
+    """
+    return sum(thread_delays(pids).values()) / 1e9
+
+
+class DelayTally:
+    """The run-queue delay of a process tree read now and then (:meth:`read`), each thread's last figure kept
+    after it exits: a compiler driver's ``cc1plus``, reaped by the driver and not by the box's init, takes its
+    wait for a CPU with it, and a tree read only when its deadline passes would lose it (the deadline then
+    passes again at once: a timeout charged for the machine's load).  The figure is a lower bound: what a
+    thread waited after its last read and before it exited is not known.
+
+    >>> tally = DelayTally()
+    >>> tally.add({(7, 7): 2_000_000_000, (7, 8): 500_000_000})
+    2.5
+    >>> tally.add({(7, 7): 3_000_000_000})  # thread 8 exited: its last figure stays
+    3.5
+    >>> tally.add({(7, 7): 3_000_000_000, (7, 8): 100_000_000})  # a new thread took the id 8
+    3.6
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[int, int], int] = {}
+        self._retired = 0  # nanoseconds of the threads whose ids were taken again
+
+    def add(self, delays: dict[tuple[int, int], int]) -> float:
+        """Take in a reading of :func:`thread_delays`; the seconds waited by every thread seen so far."""
+        for key, nanoseconds in delays.items():
+            before = self._last.get(key, 0)
+            if nanoseconds < before:  # not the thread read before: its id was taken again
+                self._retired += before
+            self._last[key] = nanoseconds
+        return (self._retired + sum(self._last.values())) / 1e9
+
+    def read(self, pids: Iterable[int]) -> tuple[float, float]:
+        """Read the threads of ``pids`` now: ``(seconds waited by the live ones, by every one seen so far)``."""
+        delays = thread_delays(pids)
+        return sum(delays.values()) / 1e9, self.add(delays)
 
 
 def machine_waited() -> float | None:

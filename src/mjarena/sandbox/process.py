@@ -18,7 +18,7 @@ from typing import Protocol
 
 from mjarena.lifetime import children as _children
 from mjarena.sandbox import portable
-from mjarena.sandbox.accounting import Usage, await_stopped, peak_kib, proc_stat, run_delay
+from mjarena.sandbox.accounting import DelayTally, Usage, await_stopped, peak_kib, proc_stat
 from mjarena.sandbox.cgroup import BoxCgroup
 
 __all__ = ["Box", "Process"]
@@ -69,6 +69,7 @@ class Process:
         self._oom = False
         cgroup = box.cgroup
         self._waited_base = cgroup.cpu_waited() if cgroup is not None else None  # the box's figure at the start
+        self._delays = DelayTally()  # (without a cgroup) each thread's wait as last read, kept once it exits
 
     # -- what each kind of box tells differently ------------------------------------------------------------
 
@@ -136,8 +137,11 @@ class Process:
         With a delegated cgroup, the kernel's pressure figure of the box (threads waiting at once count once,
         exited ones included); otherwise the sum over the live tree's threads
         (:func:`~mjarena.sandbox.accounting.run_delay`; a zombie main process still counts) plus what the kind
-        knows of its reaped processes (a box's init reports each one's main thread).  Once reaped, the last
-        figure read."""
+        knows of its reaped processes (a box's init reports each one's main thread), or, when more, every thread's
+        figure as last read (:class:`~mjarena.sandbox.accounting.DelayTally`: a process reaped by another of the
+        tree, a compiler's ``cc1plus`` by its driver, keeps what it waited as far as it was read: read the tree
+        often enough while such processes come and go, as :func:`~mjarena.sandbox.run.run` does).  Once
+        reaped, the last figure read."""
         if self.reaped:
             return self.usage.queued
         waited = None
@@ -147,7 +151,8 @@ class Process:
             waited = None if now is None else now - self._waited_base
         if waited is None:  # (a tree stopped by signals cannot fork: the one walked to stop it is still whole)
             pids = self._stopped if self.frozen and self._stopped else self.tree()
-            waited = self._reaped_delay() + run_delay(pids)
+            live, seen = self._delays.read(pids)
+            waited = max(self._reaped_delay() + live, seen)  # two lower bounds (neither counts a wait twice)
         self.usage.queued = max(self.usage.queued, waited)
         return self.usage.queued
 

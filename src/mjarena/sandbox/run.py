@@ -14,12 +14,16 @@ from mjarena.sandbox.box import Box
 from mjarena.sandbox.config import Sandbox
 from mjarena.sandbox.process import Process
 
-__all__ = ["RunResult", "run"]
+__all__ = ["DELAY_READ_SECONDS", "RunResult", "run"]
 
 _CHUNK = 1 << 16
 WALL_FACTOR = 5.0
 """A run's wall-clock cap, in its wall limits: its own time may be longer on a busy machine, never its wall time
 past this."""
+DELAY_READ_SECONDS = 0.1
+"""How often a run's processes' waits for a CPU are read while it runs: a process of its tree that another one
+reaps (a compiler driver's ``cc1plus``) takes its wait with it, so what it waited is read while it lives
+(:class:`~mjarena.sandbox.accounting.DelayTally`)."""
 
 
 @dataclass
@@ -70,7 +74,9 @@ def run(
 
     Its own time is the wall-clock time less what its threads waited, ready to run, for a CPU (the machine's
     load): when the wall-clock limit passes, the limit moves by that wait, up to :data:`WALL_FACTOR` times the
-    limit (a program that hangs still ends).  The system is asked for that wait only then.
+    limit (a program that hangs still ends).  The system is asked for that wait then, and every
+    :data:`DELAY_READ_SECONDS` while the program runs (a process reaped by another of its tree takes its wait
+    with it).
 
     ``build_output`` (bytes) runs a compiler: in a compiler's box (see :class:`~mjarena.sandbox.Box`), whose
     output is copied into ``cwd`` when it exits with 0, or refused (``disk_limit``) past that many bytes.
@@ -130,6 +136,7 @@ def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_i
         process.stdin = -1
     status = "ok"
     wall = limits.wall  # moved by its wait for a CPU when it passes (never past the cap)
+    next_read = DELAY_READ_SECONDS
     try:
         while True:
             if process.exited():
@@ -141,6 +148,9 @@ def _watch(process: Process, stdin: bytes, start: float, limits: _Limits, poll_i
             if usage.peak_kib > limits.kib:
                 status = "memory"
                 break
+            if elapsed >= next_read:  # (read while its processes live: see DELAY_READ_SECONDS)
+                process.queued()
+                next_read = elapsed + DELAY_READ_SECONDS
             if elapsed > wall and wall < limits.cap:
                 wall = min(limits.wall + process.queued(), limits.cap)
             if elapsed > wall or usage.cpu > limits.cpu:
