@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from boxes import sandbox_kinds
 from mjarena.arena.match import run_match
 from mjarena.contest.live import live_replay, live_view, read_live
 from mjarena.contest.live_file import LiveFile, live_path
 from test_contest import BOT, Server
 from test_contest_admin import console
+
+from boxes import sandbox_kinds
 
 
 def started_game(server: Server) -> int:

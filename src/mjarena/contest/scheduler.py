@@ -12,6 +12,8 @@ Rounds, while the window is open, back to back:
    fixed from then on.
 2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
    that passed), so a new version plays from the team's next game and a running game keeps its versions.
+   A worker on this machine writes each turn to the game's live file as it plays (the pages' live view:
+   :mod:`mjarena.contest.live_file`), removed once the game is committed or failed.
 3. a finished game is committed once, in one transaction (results and replay); a game that was running when
    the server stopped is played again from its start, with the versions it had pinned.
 
