@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from mjarena.contest.live import live_replay, live_view, read_live
 from mjarena.contest.live_file import LiveFile, live_path
 from test_contest import BOT, Server
 from test_contest_admin import console
+from test_contest_e2e import page  # noqa: F401  (the Chromium page fixture)
+from test_contest_organiser_browser import Live
 
 from boxes import sandbox_kinds
 
@@ -89,8 +92,8 @@ def test_the_live_route_keeps_the_freeze_hidden_teams_and_a_torn_line(tmp_path: 
         torn.write(b'{"events": [{"type": "dr')
     view = client.get(f"/api/live/{game}").json()
     assert view["live"] and len(view["steps"]) == events + 1 and view["seats"][0]["bot"] == "red v1"
-    page = client.get(f"/live/{game}")
-    assert page.status_code == 200 and f'data-live="/api/live/{game}"' in page.text
+    shown = client.get(f"/live/{game}")
+    assert shown.status_code == 200 and f'data-live="/api/live/{game}"' in shown.text
     server.clock.now = 1400.0  # the freeze: the public follows no game, the teams in it and the organiser do
     for path in (f"/api/live/{game}", f"/live/{game}"):
         assert client.get(path).status_code == 404, path
@@ -125,6 +128,46 @@ def peeking_bot(root: Path) -> bytes:
     return source.replace('"debug": f"{MARK} debug at {request}"', '"debug": _peek()').encode()
 
 
+class HeldJudge:
+    """The judge playing round 1's one game in a thread, held in the game's live file's writer once each bound of
+    ``at`` (decisions asked) is reached, until the test lets it go on: a game paused mid-way, as a slow bot would."""
+
+    def __init__(self, server: Server, monkeypatch: Any, at: Sequence[int]) -> None:
+        self.gates = [threading.Event() for _ in at]
+        self.paused = [threading.Event() for _ in at]
+        self.events: list[int] = []  # the events written at each pause
+        write = LiveFile.__call__
+
+        def held(writer: LiveFile, wall: Any, events: Any, decisions: Any) -> None:
+            write(writer, wall, events, decisions)
+            for number, bound in enumerate(at):
+                if len(decisions) >= bound and not self.gates[number].is_set():
+                    if not self.paused[number].is_set():
+                        self.events.append(len(events))
+                        self.paused[number].set()
+                    self.gates[number].wait(60)
+
+        monkeypatch.setattr(LiveFile, "__call__", held)
+        assert server.scheduler.step()
+        (self.game,) = server.contest.db.games(round_no=1)
+        self.thread = threading.Thread(target=server.scheduler.step)
+        self.thread.start()
+
+    def pause(self, number: int) -> int:
+        """Wait for pause ``number``; the events written then."""
+        assert self.paused[number].wait(60)
+        return self.events[number]
+
+    def go_on(self, number: int) -> None:
+        """Let the game go on from pause ``number``."""
+        self.gates[number].set()
+
+    def finish(self) -> None:
+        for gate in self.gates:
+            gate.set()
+        self.thread.join(60)
+
+
 @pytest.mark.parametrize("sandbox", sandbox_kinds())
 def test_a_game_is_followed_as_it_is_played_then_shows_its_replay(tmp_path: Path, monkeypatch: Any,
                                                                   sandbox: str) -> None:
@@ -132,29 +175,15 @@ def test_a_game_is_followed_as_it_is_played_then_shows_its_replay(tmp_path: Path
     root = server.contest.root
     assert server.upload("red", peeking_bot(root)).status_code == 201
     server.upload("blue")
-    go, paused, seen = threading.Event(), threading.Event(), []
-    write = LiveFile.__call__
-
-    def held(self: LiveFile, wall: Any, events: Any, decisions: Any) -> None:  # the judge stops mid-game
-        write(self, wall, events, decisions)
-        if len(decisions) >= 24 and not go.is_set():
-            seen.append(len(events))
-            paused.set()
-            go.wait(60)
-
-    monkeypatch.setattr(LiveFile, "__call__", held)
-    assert server.scheduler.step()
-    (game,) = server.contest.db.games(round_no=1)
-    judge = threading.Thread(target=server.scheduler.step)
-    judge.start()
+    judge = HeldJudge(server, monkeypatch, at=[24])
+    game = judge.game
     try:
-        assert paused.wait(60)
+        events = judge.pause(0)
         assert f'href="/live/{game.id}"' in server.client.get("/teams/red").text
         view = server.client.get(f"/api/live/{game.id}").json()
     finally:
-        go.set()
-        judge.join(60)
-    assert view["live"] and len(view["steps"]) == seen[0] + 1
+        judge.finish()
+    assert view["live"] and len(view["steps"]) == events + 1
     assert server.client.get(f"/api/live/{game.id}").json() == {"finished": True}
     assert not live_path(root, game.id).exists()
     moved = server.client.get(f"/live/{game.id}", follow_redirects=False)
@@ -165,3 +194,30 @@ def test_a_game_is_followed_as_it_is_played_then_shows_its_replay(tmp_path: Path
     (red,) = turns["seats"].values()
     said = {turn.get("debug", "").split(":")[0] for turn in red["turns"]}
     assert said == ({"no live file"} if sandbox == "bwrap" else {"peeked"}), json.dumps(red["turns"][:2])
+
+
+def test_the_live_page_follows_the_game_then_opens_its_replay_in_chromium(tmp_path: Path, monkeypatch: Any,
+                                                                         page: Any) -> None:  # noqa: F811
+    server = Server(tmp_path / "cup", teams=["red", "blue"], time_limit=5.0)
+    for team in ("red", "blue"):
+        server.upload(team)
+    judge = HeldJudge(server, monkeypatch, at=[20, 50])
+    game = judge.game.id
+    try:
+        first = judge.pause(0)
+        with Live(server) as live:
+            page.goto(f"{live.url}/teams/red")
+            page.click(f'a[href="/live/{game}"]')
+            page.wait_for_selector("#live")
+            assert page.inner_text("#counter") == f"{first} / {first}"  # at the last move so far
+            page.keyboard.press("Home")  # the reader goes back: the moves that come keep them there
+            judge.go_on(0)
+            second = judge.pause(1)
+            page.wait_for_selector(f"#counter:text-is('0 / {second}')")  # asked for again: shown anew
+            assert f"{second}" in page.inner_text("#live") and page.locator("#outcome").count() == 0
+            judge.finish()
+            page.wait_for_url(f"{live.url}/replays/{game}#0")
+            page.wait_for_selector("body[data-ready=replay]")
+            assert page.locator("#live").count() == 0 and page.locator("#outcome").count() == 1
+    finally:
+        judge.finish()
