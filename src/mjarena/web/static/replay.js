@@ -83,8 +83,8 @@
     const slider = el("input", {type: "range", min: 0, max: last, value: 0, id: "slider", "aria-label": t("move")});
     // How the game ended stays hidden until the last move (no spoiler while stepping through), unless asked for.
     const showEnding = el("input", {type: "checkbox", id: "show-ending", onchange: () => render()});
-    const endingToggle = el("label", {class: "toggle", title: t("show the result before the last move"),
-                                      hidden: view.live}, showEnding, " " + t("ending"));
+    const endingToggle = el("label", {class: "toggle", title: t("show the result before the last move")},
+      showEnding, " " + t("ending"));
     const playButton = el("button", {id: "play", title: t("play / pause (space)")});
     const speedSelect = el("select", {id: "speed", "aria-label": t("speed"), title: t("speed (+ / -)")},
       speeds.map((s, i) => el("option", {value: i, selected: i === speed}, `${s}×`)));
@@ -94,7 +94,7 @@
       playButton,
       el("button", {id: "next", title: t("forward (→)"), onclick: () => go(step + 1)}, "▶"),
       el("button", {id: "last", title: t("last (End)"), onclick: () => go(last)}, "▶|"),
-      speedSelect, effectToggle(), endingToggle, counter);
+      speedSelect, effectToggle(), view.live ? null : endingToggle, counter); // a game in progress has no ending yet
     const action = el("div", {class: "action", id: "action"});
     const effectBox = el("div", {class: "effect", id: "effect", "aria-live": "polite"});
     const banner = el("div", {class: "banner", id: "banner", hidden: true});
