@@ -48,6 +48,7 @@ def write_turns(path: Path, turns: int) -> int:
             written.append(len(events))
 
     run_match(["builtin:greedy"] * 4, seed=5, watch=watch)
+    writer.flush()
     writer.close()
     return written[-1]
 
@@ -143,6 +144,7 @@ class HeldJudge:
             for number, bound in enumerate(at):
                 if len(decisions) >= bound and not self.gates[number].is_set():
                     if not self.paused[number].is_set():
+                        writer.flush()  # as a turn waiting on a slow bot finds the turns before it written
                         self.events.append(len(events))
                         self.paused[number].set()
                     self.gates[number].wait(60)

@@ -11,7 +11,8 @@ replay of the game so far (:func:`live_replay`), shown in the replay viewer as a
 >>> path = Path(tempfile.mkdtemp()) / "live" / "7.jsonl"
 >>> writer = LiveFile(path, "noi2014", ["red v1", "house", "house", "house"])
 >>> result = run_match(["builtin:greedy"] * 4, seed=7, watch=writer)
->>> writer.close()
+>>> writer.flush(), writer.close()
+(None, None)
 >>> _ = path.open("ab").write(b'{"events": [{"ty')  # a torn last line
 >>> replay = live_replay(read_live(path))
 >>> len(replay["events"]) == len(result.events), replay["seats"][0]["bot"]
