@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from mjarena.agents.errors import JudgeError
 from mjarena.arena.match import run_match
 from mjarena.contest.live import live_replay, live_view, read_live
 from mjarena.contest.live_file import LiveFile, live_path
@@ -110,6 +111,8 @@ def test_the_live_route_keeps_the_freeze_hidden_teams_and_a_torn_line(tmp_path: 
         assert client.get(path).status_code == 404, path
     assert "/live/" not in client.get("/teams/blue").text
     assert client.get(f"/api/live/{game}", headers=server.auth("red")).status_code == 200  # its own
+    server.scheduler.judge_failed(game, JudgeError("the box's init did not answer"))  # played again from its start
+    assert client.get(f"/api/live/{game}", headers=server.auth("red")).json() == {"live": True, "waiting": True}
 
 
 PEEK = '''

@@ -48,7 +48,7 @@ def run_match(
     The wall is ``wall`` or, failing that, shuffled from ``seed`` (a random seed when None, recorded in the
     result); built-in agents are seeded from the seed too, so one seed is one game.  ``watch(wall, events,
     decisions)``, when given, is called before the first decision and after each turn, with the game's events and
-    decisions so far (the contest's live view of a game in progress: :class:`mjarena.contest.live.LiveFile`).
+    decisions so far (the contest's live view of a game in progress: :class:`mjarena.contest.live_file.LiveFile`).
     """
     from mjarena.agents.factory import make_agent as default_factory
 

@@ -60,7 +60,7 @@ class GameTask:
     memory_limit: int
     sandbox: str  # bwrap | none
     live: str | None = None
-    """Where the worker writes the game as it is played (:class:`~mjarena.contest.live.LiveFile`); None: nowhere
+    """Where the worker writes the game as it is played (:class:`~mjarena.contest.live_file.LiveFile`); None: nowhere
     (a game on a Ray node, a finished game played again)."""
 
     def __str__(self) -> str:

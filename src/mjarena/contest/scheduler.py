@@ -137,7 +137,7 @@ class Scheduler:
 
     @property
     def live_here(self) -> bool:
-        """Whether the games are played on this machine, writing their live files (:mod:`mjarena.contest.live`):
+        """Whether the games are played on this machine, writing their live files (:mod:`mjarena.contest.live_file`):
         a Ray cluster's nodes share no file system with the server."""
         return not getattr(self.executor, "remote", False)
 

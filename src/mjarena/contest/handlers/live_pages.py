@@ -30,7 +30,7 @@ from mjarena.contest.handlers.sessions import viewer, viewer_name
 from mjarena.contest.handlers.shown import check_may_watch
 from mjarena.contest.live import live_path, live_view, read_live
 from mjarena.contest.model import ADMIN
-from mjarena.i18n import N_, worded
+from mjarena.i18n import N_, active, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["admin_live_page", "admin_live_view", "api_live", "live_page"]
@@ -80,7 +80,7 @@ async def _answer(request: Request, who: str | None, *, client: str | None) -> R
             return 422, json.dumps({"error": f"this game cannot be shown: {error}", "status": 422}).encode()
         return 200, json.dumps({"name": str(game_id), **view}, ensure_ascii=False, separators=(",", ":")).encode()
 
-    key = ("live", game_id, stat.st_size, stat.st_mtime_ns, own)
+    key = ("live", game_id, stat.st_size, stat.st_mtime_ns, own, active())  # (the viewer's words: the reader's)
     answer = await context.live_views.get(key, build, client=client, now=context.clock())
     return packed(request, answer)
 
