@@ -40,12 +40,15 @@ def run_match(
     limits: Limits = DEFAULT_LIMITS,
     make_agent: Callable[..., Agent] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    watch: Callable[[Sequence[int], Sequence[Any], Sequence[dict[str, Any]]], None] | None = None,
 ) -> MatchResult:
     """Play one game of ``rules`` (``noi2014``, ``baida`` or ``thupc2021``); ``bots`` are four specs
     (``builtin:NAME`` or a command line) for seats 0..3.
 
     The wall is ``wall`` or, failing that, shuffled from ``seed`` (a random seed when None, recorded in the
-    result); built-in agents are seeded from the seed too, so one seed is one game.
+    result); built-in agents are seeded from the seed too, so one seed is one game.  ``watch(wall, events,
+    decisions)``, when given, is called before the first decision and after each turn, with the game's events and
+    decisions so far (the contest's live view of a game in progress: :class:`mjarena.contest.live_file.LiveFile`).
     """
     from mjarena.agents.factory import make_agent as default_factory
 
@@ -66,6 +69,8 @@ def run_match(
         decisions: list[dict[str, Any]] = []
         targets: dict[int, tuple[int, ...] | None] = {}
         fallback = JudgeFallback()
+        if watch is not None:
+            watch(wall, game.events, decisions)
         while (decision := game.decision) is not None:
             choices = {}
             for seat, legal in decision.legal.items():
@@ -86,6 +91,8 @@ def run_match(
                 if decision.stage == "target":
                     targets[seat] = action.tiles or None
             game.apply(choices)
+            if watch is not None:
+                watch(wall, game.events, decisions)
         for event in game.events:
             if event.type == "false_hu":
                 errors.setdefault(event.seat, ("false_hu", "declared HU without a winning hand"))

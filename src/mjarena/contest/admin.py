@@ -7,7 +7,8 @@
   log of the organiser's actions;
 - ``/admin/submissions`` and ``/admin/submissions/{id}``: every submission, its source and build log;
   ``POST /admin/submissions/{id}/rebuild`` (and ``/admin/teams/{name}/rebuild``, its latest) builds it again;
-- ``/admin/games``: the games running now, the last rounds (each finished game with the node that played it, from
+- ``/admin/games``: the games running now (each linked to ``/admin/live/{id}``, the game followed as it is
+  played), the last rounds (each finished game with the node that played it, from
   its replay), and a finished game played again from its record (its walls and pinned versions; the old result
   replaced in one transaction); on a Ray cluster, the nodes (their check, canary speed, flagged or left out, games
   played);
@@ -36,6 +37,7 @@ from mjarena.contest.handlers import (
     console_sessions,
     console_submissions,
     console_teams,
+    live_pages,
 )
 from mjarena.contest.handlers.console_sessions import ADMIN_COOKIE
 from mjarena.contest.handlers.context import Judge
@@ -65,6 +67,8 @@ ROUTES = [
     Route("/admin/games/{id}/replay", console_games.replay_game, methods=["POST"]),
     Route("/admin/games/{id}/release", console_games.release_game, methods=["POST"]),
     Route("/admin/replays/{id}", console_games.admin_replay),
+    Route("/admin/live/{id}", live_pages.admin_live_page),
+    Route("/admin/live/{id}/view", live_pages.admin_live_view),
     Route("/admin/pairs", console_games.pairs),
     Route("/admin/pairs.csv", console_games.pairs_file),
     # submissions

@@ -391,8 +391,10 @@ def _team_games(name: str, games: Sequence[Mapping[str, Any]], replaying: Collec
                            if p["reason"])
         action = _game_action(game, replaying, judging, csrf)
         at_error = "#error" if errors else ""  # the viewer opens at the error's move
+        badge = f'<span class="badge">{escape(state_text(game["state"]))}</span>'
         link = (f'<a href="/admin/replays/{game["id"]}{at_error}">{game["id"]}</a>' if game["state"] == "finished"
-                else f'{game["id"]} <span class="badge">{escape(state_text(game["state"]))}</span>')
+                else f'<a href="/admin/live/{game["id"]}" class="live">{game["id"]}</a> {badge}'
+                if game["state"] == "running" else f'{game["id"]} {badge}')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td><td>{_seats(game)}</td>'
                     f'<td><pre class="message">{errors or "—"}</pre></td><td>{action}</td></tr>')
     heads = "".join(f"<th>{word}</th>" for word in (_("game"), _("round"), _("seats"), _("its errors (in full)"), ""))

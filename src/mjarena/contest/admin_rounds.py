@@ -17,7 +17,16 @@ from mjarena.contest.pages import state_text, when
 from mjarena.i18n import gettext as _
 from mjarena.i18n import ngettext
 
-__all__ = ["games_page", "nodes_panel", "pairs_page"]
+__all__ = ["games_page", "live_link", "nodes_panel", "pairs_page"]
+
+
+def live_link(game_id: int) -> str:
+    """A running game's id, linked to the organiser's live view of it (:mod:`mjarena.contest.live`).
+
+    >>> live_link(7)
+    '<a href="/admin/live/7" class="live">7</a>'
+    """
+    return f'<a href="/admin/live/{game_id}" class="live">{game_id}</a>'
 
 
 def _ratio(value: float | None) -> str:
@@ -72,7 +81,7 @@ def _round_section(item: Mapping[str, Any], replaying: Collection[int], judging:
     for game in item["games"]:
         action = game_action(game, replaying, judging, csrf)
         link = (f'<a href="/admin/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
-                else str(game["id"]))
+                else live_link(game["id"]) if game["state"] == "running" else str(game["id"]))
         node = played_on.get(game["id"])
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["table"]}</td>'
                     f'<td>{escape(state_text(game["state"]))}</td><td>{seats(game)}</td>'
@@ -95,7 +104,8 @@ def games_page(rounds: Sequence[Mapping[str, Any]], replaying: Collection[int], 
     finished one with a button that plays it again from its record."""
     played_on = played_on or {}
     running = [game for item in rounds for game in item["games"] if game["state"] == "running"]
-    live = "".join(f'<tr data-game="{g["id"]}"><td>{g["id"]}</td><td>{g["round"]}</td><td>{g["table"]}</td>'
+    live = "".join(f'<tr data-game="{g["id"]}"><td>{live_link(g["id"])}</td><td>{g["round"]}</td>'
+                   f'<td>{g["table"]}</td>'
                    f'<td>{seats(g)}</td><td class="node">{escape(played_on.get(g["id"]) or "—")}</td></tr>'
                    for g in running)
     heads = "".join(f"<th>{word}</th>" for word in (_("game"), _("round"), _("table"), _("seats"), _("node")))

@@ -16,9 +16,12 @@ API (``Authorization: Bearer TOKEN`` where private):
   ``GET /api/games/{id}/turns``: the asker's own bots' exchanges with their ``debug`` output and standard error.
   Both are built once per game and way of seeing it, kept, and sent gzip-compressed to a client that accepts it
   (:mod:`mjarena.contest.views`: a client may have at most 30 views a minute built; kept ones are free).
+- ``GET /api/live/{id}``: a game in progress, its moves so far for the same viewer (``"live": true``), as the
+  asker may follow it (:mod:`mjarena.contest.handlers.live_pages`); ``{"finished": true}`` once it has ended.
 
 Pages: ``/`` standings (with the race chart, ``/charts/race`` for its live updates), ``/rounds``,
-``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/login``, and for a logged-in team
+``/teams/{name}`` (with its points per game by version), ``/replays/{id}``, ``/live/{id}`` (a game in progress,
+followed as it is played), ``/login``, and for a logged-in team
 ``/team`` (upload, submission history); the organiser's console under ``/admin`` (:mod:`mjarena.contest.admin`).
 A team logs in with its token once and gets a session cookie (HttpOnly, SameSite=Strict); every form carries the
 session's CSRF token (the login form, the login page's own), and a form posted from another origin, or from a
@@ -49,7 +52,7 @@ from starlette.staticfiles import StaticFiles
 
 from mjarena.contest import admin, pages
 from mjarena.contest.forms import FormHeaders, failed_logins, origin_of
-from mjarena.contest.handlers import api, public_pages, sessions, team_pages
+from mjarena.contest.handlers import api, live_pages, public_pages, sessions, team_pages
 from mjarena.contest.handlers.context import ContestContext, Judge
 from mjarena.contest.handlers.sessions import SESSION_COOKIE, viewer_name
 from mjarena.contest.language import LanguageMiddleware, switch_language
@@ -69,6 +72,7 @@ ROUTES: list[BaseRoute] = [
     Route("/charts/race", public_pages.race_fragment),
     Route("/teams/{name}", public_pages.team_games),
     Route("/replays/{id}", public_pages.replay_page),
+    Route("/live/{id}", live_pages.live_page),
     Route("/tiles/{kind}.svg", public_pages.tile),
     # the language switch (mjarena.contest.language)
     Route("/lang/{tag}", switch_language),
@@ -92,6 +96,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/announcements", api.api_announcements),
     Route("/api/replays/{id}", api.api_replay),
     Route("/api/games/{id}/turns", api.api_turns),
+    Route("/api/live/{id}", live_pages.api_live),
     # the organiser's console (its own table)
     *admin.ROUTES,
     Mount("/static", StaticFiles(directory=WEB_STATIC), name="static"),

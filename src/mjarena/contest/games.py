@@ -59,6 +59,9 @@ class GameTask:
     time_limit: float
     memory_limit: int
     sandbox: str  # bwrap | none
+    live: str | None = None
+    """Where the worker writes the game as it is played (:class:`~mjarena.contest.live_file.LiveFile`); None: nowhere
+    (a game on a Ray node, a finished game played again)."""
 
     def __str__(self) -> str:
         return f"game {self.game_id}"
@@ -89,7 +92,7 @@ class GameTask:
 
     def relocated(self, places: Mapping[str, str]) -> GameTask:
         """The same game with each build folder ``places`` names at its new place (in the argv and readable
-        paths of its bots).
+        paths of its bots), and no live file (the node's disk is not the contest's).
 
         >>> seat = SeatPlan("red", 1, Program(["java", "-cp", "/c/K/work", "Main"], ["/c/K/work"]))
         >>> moved = GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").relocated({"/c/K/work": "/n/D"})
@@ -105,7 +108,7 @@ class GameTask:
         seats = tuple(plan if plan.program is None else replace(plan, program=replace(
             plan.program, argv=[moved(word) for word in plan.program.argv],
             readable=[moved(path) for path in plan.program.readable])) for plan in self.seats)
-        return replace(self, seats=seats)
+        return replace(self, seats=seats, live=None)
 
 
 def public_detail(detail: str | None) -> str | None:
@@ -195,12 +198,18 @@ def play_game(task: GameTask) -> dict[str, Any]:
     (:meth:`~mjarena.arena.overload.Overload.figures`: the scheduler adds four numbers a game, not a transcript)."""
     from mjarena.arena.match import run_match
     from mjarena.arena.overload import Overload
+    from mjarena.contest.live_file import LiveFile
 
     labels = [plan.label for plan in task.seats]
     specs = [label if plan.program is not None else HOUSE_BOT for plan, label in zip(task.seats, labels,
                                                                                       strict=True)]
-    result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
-                       make_agent=_factory(task))
+    watch = None if task.live is None else LiveFile(task.live, task.rules, specs)
+    try:
+        result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
+                           make_agent=_factory(task), watch=watch)
+    finally:
+        if watch is not None:
+            watch.close()
     replay = within_budget(result.to_json())
     replay["seed"] = None  # the wall is there; its seed, an HMAC of the contest's secret, is the judge's business
     replay["contest"] = {"game": task.game_id, "node": node_name(), "players": [

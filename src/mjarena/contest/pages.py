@@ -309,9 +309,10 @@ def _games_table(games: Sequence[Mapping[str, Any]], highlight: str | None = Non
             f'{" (" + escape(kind_label(p["reason"])) + ")" if p.get("reason") else ""}'
             for p in sorted(game["players"], key=lambda p: (p["rank"] or 9, p["seat"])))
         name = _("game %(id)s") % {"id": game["id"]}
+        badge = f'<span class="badge">{_("frozen") if game["state"] == "frozen" else _("playing")}</span>'
         link = (f'<a href="/replays/{game["id"]}">{name}</a>' if game["state"] == "finished"
-                else f'{name} <span class="badge">{_("frozen") if game["state"] == "frozen" else _("playing")}'
-                     '</span>')
+                else f'<a href="/live/{game["id"]}" class="live">{name}</a> {badge}' if game.get("live")
+                else f'{name} {badge}')
         rows.append(f'<tr data-game="{game["id"]}"><td>{link}</td><td>{game["round"]}</td>'
                     f'<td>{players}</td></tr>')
     return (f'<table class="list" id="games-table"><thead><tr><th>{_("game")}</th><th>{_("round")}</th>'
@@ -426,7 +427,9 @@ def rounds_page(rounds: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
         rows = []
         for game in item["games"]:
             players = " · ".join(_team_link(p["team"], p.get("hidden", False)) + _without(p) for p in game["players"])
-            link = f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished" else game["id"]
+            link = (f'<a href="/replays/{game["id"]}">{game["id"]}</a>' if game["state"] == "finished"
+                    else f'<a href="/live/{game["id"]}" class="live">{game["id"]}</a>' if game.get("live")
+                    else game["id"])
             rows.append(f'<tr><td>{link}</td><td>{game["table"]}</td><td>{escape(state_text(game["state"]))}</td>'
                         f'<td>{players}</td></tr>')
         started = _("started %(when)s, %(state)s") % {"when": when(item["started"]), "state": state}
@@ -446,6 +449,18 @@ def replay_page(game_id: int, viewer: str | None) -> str:
     body = f'<h1 class="title">{title}</h1><p class="muted" id="status">{_("Loading the replay…")}</p>'
     return page(title, body, scripts=["/static/mj.js", "/static/replay.js"], viewer=viewer,
                 replay=str(game_id))
+
+
+def live_page(game_id: int, viewer: str | None, *, admin: bool = False) -> str:
+    """The replay viewer on a game in progress (:mod:`mjarena.contest.live`): its moves so far, asked for again every
+    few seconds, then its replay (the console's for the organiser) once it has ended."""
+    title = _("Game %(id)s") % {"id": game_id}
+    base = "/admin" if admin else ""
+    body = (f'<h1 class="title">{title} <span class="badge">{_("playing")}</span></h1>'
+            f'<p class="muted" id="status">{_("Loading the game so far…")}</p>')
+    return page(title, body, scripts=["/static/mj.js", "/static/replay.js"], viewer=viewer, admin=admin,
+                replay=str(game_id), live=f"/admin/live/{game_id}/view" if admin else f"/api/live/{game_id}",
+                done=f"{base}/replays/{game_id}")
 
 
 def login_page(csrf: str, error: str | None = None) -> str:

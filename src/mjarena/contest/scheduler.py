@@ -12,6 +12,8 @@ Rounds, while the window is open, back to back:
    fixed from then on.
 2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
    that passed), so a new version plays from the team's next game and a running game keeps its versions.
+   A worker on this machine writes each turn to the game's live file as it plays (the pages' live view:
+   :mod:`mjarena.contest.live_file`), removed once the game is committed or failed.
 3. a finished game is committed once, in one transaction (results and replay); a game that was running when
    the server stopped is played again from its start, with the versions it had pinned.
 
@@ -35,6 +37,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,7 @@ from mjarena.arena.overload import Overload
 from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
+from mjarena.contest.live_file import clear_live, live_path, remove_live
 from mjarena.contest.model import Contest
 from mjarena.contest.opening import house_games_count, playing_teams, waiting_for
 from mjarena.contest.public import frozen_since
@@ -120,6 +124,7 @@ class Scheduler:
         self.contest.open_window(self.clock())
         with self.contest.db.transaction() as tx:
             tx.clear_replaying()  # the replays of the last judge were dropped with it
+        clear_live(self.contest.root)  # the games left running are played again from their start
         self._thread.start()
 
     def stop(self) -> None:
@@ -129,6 +134,12 @@ class Scheduler:
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
+
+    @property
+    def live_here(self) -> bool:
+        """Whether the games are played on this machine, writing their live files (:mod:`mjarena.contest.live_file`):
+        a Ray cluster's nodes share no file system with the server."""
+        return not getattr(self.executor, "remote", False)
 
     def nodes(self) -> list[dict[str, Any]] | None:
         """The cluster's nodes as the executor checked them (:meth:`mjarena.arena.executors.RayExecutor.nodes`),
@@ -277,7 +288,7 @@ class Scheduler:
             assert game is not None
         try:
             started = time.perf_counter()
-            outcome = self._outcome(game)
+            outcome = self._outcome(game, live=True)
             played = time.perf_counter() - started
         except Exception as error:  # the bots' failures are results: whatever is raised is the judge's
             if not self._stop.is_set():  # (stopping kills the workers: those games are dropped, not failed)
@@ -291,21 +302,26 @@ class Scheduler:
         except Exception as error:  # the disk full, say: nothing written, the game played again
             self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
             return
+        remove_live(contest.root, game_id)  # the pages show its replay now
         with self._lock:
             self.timing["games"] += 1
             self.timing["own"] += time.thread_time() - own
             self.timing["played"] += played
             self.loads.append(outcome.get("load"))
 
-    def _outcome(self, game: Any) -> dict[str, Any]:
-        """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back."""
+    def _outcome(self, game: Any, live: bool = False) -> dict[str, Any]:
+        """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back (``live``: with
+        its live file, :mod:`mjarena.contest.live`, when the worker is on this machine)."""
         task = self.task(game)
+        if live and self.live_here:
+            task = replace(task, live=str(live_path(self.contest.root, game.id)))
         _, outcome = next(iter(self.executor.run(play_game, [task])))
         return outcome
 
     def judge_failed(self, game_id: int, error: BaseException) -> bool:
         """Note a judge error of game ``game_id`` (see the module docstring); whether the game is now held."""
         what = judge_error_text(error)
+        remove_live(self.contest.root, game_id)  # the game is played again from its start, with a new one
         seat, after = getattr(error, "seat", None), getattr(error, "after_seat", None)  # (games.play_game's)
         with self.contest.db.transaction() as tx:
             held = tx.judge_error(game_id, self.clock(), what, seat=seat if isinstance(seat, int) else None,

@@ -23,6 +23,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from pathlib import Path
+from types import EllipsisType
 from typing import Any
 
 from mjarena.i18n import LOCALES, active
@@ -153,10 +154,13 @@ def _light_check(data: Any) -> dict[str, Any]:
     return data
 
 
-def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
+def viewer_data(data: dict[str, Any], decided: list[int] | EllipsisType | None = ..., *,
+                finished: bool = True) -> dict[str, Any]:
     """Everything the replay viewer shows of a replay: its :func:`~mjarena.web.timeline.timeline`, its
-    :func:`~mjarena.web.transcripts.transcripts`, its end-of-game :func:`~mjarena.web.outcome.outcome` and the
-    chart of its ``distances`` (:func:`~mjarena.web.distances.distance_chart`: ``{"svg", "table"}``);
+    :func:`~mjarena.web.transcripts.transcripts`, its end-of-game :func:`~mjarena.web.outcome.outcome` (None for
+    a game not ``finished``: the contest's live view) and the chart of its ``distances``
+    (:func:`~mjarena.web.distances.distance_chart`: ``{"svg", "table"}``); ``decided``: the step of each decision
+    when the caller knows them (:func:`~mjarena.web.timeline.decision_steps`, else worked out here);
     :class:`UploadError` if the replay does not hold together."""
     from mjarena.table import TimelineError
     from mjarena.web.distances import distance_chart
@@ -165,10 +169,11 @@ def viewer_data(data: dict[str, Any]) -> dict[str, Any]:
     from mjarena.web.transcripts import transcripts
 
     try:
-        steps = decision_steps(data)  # the game played again once, for the error marks and the transcripts
+        # the game played again once, for the error marks and the transcripts
+        steps = decision_steps(data) if decided is ... else decided
         view = timeline(data, steps)
         view["transcripts"] = transcripts(data, steps)
-        view["outcome"] = outcome(data)
+        view["outcome"] = outcome(data) if finished else None
         view["distance_chart"] = distance_chart(view, _players(view))
         return view
     except TimelineError as error:

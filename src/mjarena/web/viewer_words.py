@@ -23,8 +23,12 @@ VIEWER_WORDS = (
     N_("%(name)s (%(tai)s tai)"), N_("%(seat)s hand"),
     N_("%(seat)s scores %(total)s tai"), N_("%(seat)s wins with %(form)s: %(total)s tai — "),
     N_("%(seat)s's discard"), N_("(move %(move)s)"), N_("Distance to a win after move %(move)s: %(distances)s."),
-    N_("From here the judge plays for this seat."), N_("How the game ended"), N_("Moves"), N_("Pause"), N_("Play"),
-    N_("Result"), N_("The distances as a table"), N_("The seat leaves the game."),
+    N_("From here the judge plays for this seat."), N_("How the game ended"),
+    N_("Live: %(moves)s moves so far, updated every few seconds; the replay shows at the end."), N_("Moves"),
+    N_("Pause"), N_("Play"),
+    N_("Played on a node of the cluster: its moves cannot be followed here; its replay shows when it ends."),
+    N_("Result"), N_("The distances as a table"), N_("The moves cannot be brought up to date now: %(error)s"),
+    N_("The seat leaves the game."),
     N_("This replay cannot be shown: %(error)s"), N_("Transcripts"), N_("arranged as %(arrangement)s"),
     N_("back (←)"), N_("best discard"), N_("debug"), N_("decisions (an in-process agent: no protocol text)"),
     N_("dice %(dice)s"), N_("discard analysis"), N_("distance to a win"),
@@ -35,7 +39,8 @@ VIEWER_WORDS = (
     N_("play / pause (space)"), N_("player"), N_("points"), N_("rank %(rank)s · %(points)s pt"), N_("rank"),
     N_("request"), N_("response"), N_("seat"), N_("seed %(seed)s"), N_("show the result before the last move"),
     N_("speed (+ / -)"), N_("speed"), N_("stage"), N_("status"), N_("stderr"), N_("tournament game %(game)s"),
-    N_("turn %(seat)s"), N_("useful: %(tiles)s"), N_("verdict"), N_("wall %(count)s"), N_("won"), N_("you"),
+    N_("Waiting for the game's first move…"), N_("turn %(seat)s"), N_("useful: %(tiles)s"), N_("verdict"),
+    N_("wall %(count)s"), N_("won"), N_("you"),
 )
 """Every message ``MJ.t("...")`` is called with in ``mj.js`` and ``replay.js`` (tests/test_i18n_pages.py checks)."""
 

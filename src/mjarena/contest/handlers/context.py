@@ -28,7 +28,10 @@ if TYPE_CHECKING:
     from mjarena.contest.db import Database
     from mjarena.contest.model import Contest, Settings
 
-__all__ = ["ContestContext", "Judge", "context_of"]
+__all__ = ["LIVE_BUDGET", "ContestContext", "Judge", "context_of"]
+
+LIVE_BUDGET = 8 << 20
+"""Bytes of the games in progress' views kept (compressed)."""
 
 
 class Judge(Protocol):
@@ -46,8 +49,9 @@ class ContestContext:
     """What the handlers share: ``contest`` (:class:`mjarena.contest.model.Contest`), ``clock`` (epoch
     seconds), ``judge`` (plays games again for the console; None: the console says it cannot), ``on_submission``
     (told of each stored upload: the builder's queue), ``uploads`` (each team's upload rate), ``views`` (the
-    replays' kept views), and what the pages keep between requests (the race chart, ``pairs``: the report of
-    pairs, the node that played each game)."""
+    replays' kept views), ``live_views`` (the games in progress' views, :mod:`mjarena.contest.live`: kept
+    apart, so that a game's views as it grows never push out the replays'), and what the pages keep between
+    requests (the race chart, ``pairs``: the report of pairs, the node that played each game)."""
 
     contest: Contest
     clock: Callable[[], float] = time.time
@@ -55,6 +59,7 @@ class ContestContext:
     on_submission: Callable[[int], None] | None = None
     uploads: RateLimiter = field(init=False)
     views: ViewCache = field(default_factory=ViewCache)
+    live_views: ViewCache = field(default_factory=lambda: ViewCache(budget=LIVE_BUDGET))
     drawn_race: dict[str, Any] = field(default_factory=dict)
     pairs: KeptPairs = field(default_factory=KeptPairs)
 

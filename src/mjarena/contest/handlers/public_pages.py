@@ -14,7 +14,7 @@ from mjarena.contest.charts import race_chart, versions_chart
 from mjarena.contest.disk import disk_notice
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.handlers.sessions import viewer_name
-from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_shown, shown_standings
+from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_shown, shown_standings, watchable
 from mjarena.contest.model import game_json
 from mjarena.contest.public import frozen_games, hidden_from
 from mjarena.contest.statistics import contest_statistics
@@ -73,7 +73,8 @@ async def team_games(request: Request) -> Response:
         hidden = () if who == name else frozen_games(contest, context.clock())
         figures = contest.version_figures(name, hidden, games=every)
         stats = contest_statistics(contest, hidden, team=name, games=rows)
-        return pages.team_games_page(name, masked(context, every, who), who, versions_chart(name, figures),
+        shown = watchable(context, masked(context, every, who), who)  # a running game it may follow: linked
+        return pages.team_games_page(name, shown, who, versions_chart(name, figures),
                                      context.settings.limits_json(), figures, stats.get(name))
 
     return HTMLResponse(await run_in_threadpool(view))

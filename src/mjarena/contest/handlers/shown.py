@@ -10,10 +10,11 @@ from starlette.exceptions import HTTPException
 
 from mjarena.contest.handlers.context import ContestContext
 from mjarena.contest.model import ADMIN
-from mjarena.contest.public import frozen_games, public_standings, shown_games, shows_hidden_team
+from mjarena.contest.public import frozen_games, frozen_since, public_standings, shown_games, shows_hidden_team
 from mjarena.contest.rows import GameRow
+from mjarena.i18n import N_, worded
 
-__all__ = ["check_not_frozen", "masked", "rounds_shown", "shown_standings"]
+__all__ = ["check_may_watch", "check_not_frozen", "masked", "rounds_shown", "shown_standings", "watchable"]
 
 
 def shown_standings(context: ContestContext) -> dict[str, Any]:
@@ -37,5 +38,36 @@ def check_not_frozen(context: ContestContext, game_id: int, game: GameRow, who: 
 
 
 def rounds_shown(context: ContestContext, who: str | None) -> list[dict[str, Any]]:
-    """Every round with its games as ``who`` may see them."""
-    return [{**item, "games": masked(context, item["games"], who)} for item in context.contest.rounds_view()]
+    """Every round with its games as ``who`` may see them (a running game they may follow, ``"live": true``)."""
+    return [{**item, "games": watchable(context, masked(context, item["games"], who), who)}
+            for item in context.contest.rounds_view()]
+
+
+def check_may_watch(context: ContestContext, game_id: int, game: GameRow | None, who: str | None) -> None:
+    """404 unless ``who`` may follow game ``game_id`` as it is played (:mod:`mjarena.contest.live`) or, once it has
+    finished, see its replay: the same rules as a finished game's replay (:func:`check_not_frozen`: a hidden team's
+    games are its own and the organiser's), and during the freeze a game in progress is followed only by the teams
+    that play in it and the organiser (its moves would tell what the frozen standings keep back)."""
+    if game is None:
+        raise HTTPException(404, worded(N_("no game %(id)s"), id=game_id))
+    if game.state == "finished":
+        check_not_frozen(context, game_id, game, who)
+        return
+    own = who is not None and any(seat.team == who for seat in game.seats)
+    if who != ADMIN and shows_hidden_team(context.contest, game.seats, who):
+        raise HTTPException(404, worded(N_("no game %(id)s"), id=game_id))
+    if who != ADMIN and not own and frozen_since(context.contest, context.clock()) is not None:
+        raise HTTPException(404, worded(N_("game %(id)s is played during the freeze: its moves are shown once the "
+                                           "results are revealed"), id=game_id))
+
+
+def watchable(context: ContestContext, games: list[dict[str, Any]], who: str | None) -> list[dict[str, Any]]:
+    """``games`` (as :func:`masked` shows them to ``who``), each running game that ``who`` may follow
+    (:func:`check_may_watch`) marked ``"live": true``: the pages link it to its live view."""
+    if not any(game["state"] == "running" for game in games):
+        return games
+    frozen = who != ADMIN and frozen_since(context.contest, context.clock()) is not None
+    return [{**game, "live": True} if game["state"] == "running" and (who == ADMIN or (
+        not any(player.get("hidden") for player in game["players"])
+        and (not frozen or any(player["team"] == who for player in game["players"] if who is not None)))) else game
+        for game in games]

@@ -1,7 +1,8 @@
 // The replay viewer: every step of a game, face up; keyboard ←/→ step, space play/pause, Home/End, +/- speed;
 // each discard's effect on the hand (distance, useful tiles, the best discard: a checkbox or ?effects=off hides
 // them); each seat's distance to a win as a chart (a click on a move goes there); the end of the game explained and
-// each bot's transcript below.
+// each bot's transcript below.  A contest's game in progress (data-live: where its moves so far are asked for) is
+// shown the same way, asked for again every few seconds, and becomes its replay (data-done) when it ends.
 "use strict";
 
 (async () => {
@@ -9,17 +10,70 @@
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   const name = app.dataset.replay;
+  const liveUrl = app.dataset.live;
   const embedded = document.getElementById("mj-data"); // a replay exported as one HTML file carries its data
+  const LIVE_MS = 3000;
   let view;
   try {
     view = embedded ? JSON.parse(embedded.textContent)
-      : await MJ.json(`/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
+      : await MJ.json(liveUrl || `/api/replays/${name.split("/").map(encodeURIComponent).join("/")}`);
   } catch (error) {
     status.textContent = t("This replay cannot be shown: %(error)s", {error: error.message});
     status.className = "error";
+    if (liveUrl) setTimeout(() => location.reload(), LIVE_MS * 2);
     return;
   }
-  status.remove();
+  if (view.finished) { location.replace(app.dataset.done); return; }
+  const kept = new Set(app.children); // what the page brought (its title), kept when a live game is shown anew
+  let shown = view.steps ? mount(view) : null;
+  if (shown) status.remove();
+  else waiting(view);
+  document.addEventListener("keydown", (event) => { if (shown) shown.key(event); });
+  if (liveUrl) follow();
+  if (!liveUrl || !view.steps) document.body.dataset.ready = "replay";
+
+  function waiting(answer) {
+    // A live game with no move written yet, or played where its moves cannot be read (a cluster's node).
+    status.className = "muted live";
+    status.textContent = answer.remote
+      ? t("Played on a node of the cluster: its moves cannot be followed here; its replay shows when it ends.")
+      : t("Waiting for the game's first move…");
+  }
+
+  async function follow() {
+    // Ask for the game's moves again every few seconds; show them anew when there are more (at the last move when
+    // the reader was there, else where they were); go to the replay when the game has ended.
+    for (;;) {
+      await new Promise((done) => setTimeout(done, LIVE_MS));
+      let answer;
+      try {
+        answer = await MJ.json(liveUrl);
+      } catch (error) { // too many asked for, the server restarting: said, and asked for again
+        const note = document.getElementById("live");
+        if (note) note.textContent = t("The moves cannot be brought up to date now: %(error)s", {error: error.message});
+        continue;
+      }
+      if (answer.finished) {
+        location.replace(app.dataset.done + (shown ? `#${shown.step()}` : ""));
+        return;
+      }
+      if (!answer.steps) continue;
+      if (shown && answer.steps.length === view.steps.length) {
+        shown.note();
+        continue;
+      }
+      const at = shown && shown.step() !== shown.last ? shown.step() : null;
+      if (shown) shown.stop();
+      for (const node of [...app.children]) if (!kept.has(node)) node.remove();
+      if (status.isConnected) status.remove();
+      view = answer;
+      shown = mount(view, at);
+    }
+  }
+
+  // The viewer on `view`, opened at step `at` (undefined: as a replay opens; null: at its last move); what it gives
+  // back lets a live game be shown anew.  (Its body keeps the script's own indentation.)
+  function mount(view, at = undefined) {
   const steps = view.steps;
   const last = steps.length - 1;
   const speeds = [0.25, 0.5, 1, 2, 4, 8];
@@ -42,7 +96,7 @@
     playButton,
     el("button", {id: "next", title: t("forward (→)"), onclick: () => go(step + 1)}, "▶"),
     el("button", {id: "last", title: t("last (End)"), onclick: () => go(last)}, "▶|"),
-    speedSelect, effectToggle(), endingToggle, counter);
+    speedSelect, effectToggle(), view.live ? null : endingToggle, counter); // a game in progress has no ending yet
   const action = el("div", {class: "action", id: "action"});
   const effectBox = el("div", {class: "effect", id: "effect", "aria-live": "polite"});
   const banner = el("div", {class: "banner", id: "banner", hidden: true});
@@ -58,13 +112,21 @@
     el("b", {}, view.seat_names[mark.seat]), ` ${MJ.errorWords(mark)} `,
     mark.step === null ? null : el("a", {href: "#", onclick: (event) => { event.preventDefault(); go(mark.step); }},
                                    t("(move %(move)s)", {move: mark.step}))))) : null;
-  const results = el("details", {class: "resultbox"}, el("summary", {}, t("Result")),
+  // a game in progress has no result yet: no result box, no ending, the table's last move is not the end
+  const results = view.live ? null : el("details", {class: "resultbox"}, el("summary", {}, t("Result")),
     MJ.results(view.seats, view.seat_names));
   const ending = MJ.outcome(view.outcome, view.seat_names);
   const chart = distanceChart(view.distance_chart);
+  const liveNote = view.live ? el("p", {class: "notice live", id: "live", "aria-live": "polite"}) : null;
+  const note = () => {
+    if (!liveNote) return;
+    liveNote.textContent = t("Live: %(moves)s moves so far, updated every few seconds; the replay shows at the end.",
+                             {moves: last});
+  };
+  note();
   title.after(facts);
-  app.append(errors || "", controls, slider, action, effectBox, banner, board, chart ? chart.box : "",
-             el("div", {class: "below"}, ending || "", results, el("h2", {}, t("Moves")), log,
+  app.append(liveNote || "", errors || "", controls, slider, action, effectBox, banner, board, chart ? chart.box : "",
+             el("div", {class: "below"}, ending || "", results || "", el("h2", {}, t("Moves")), log,
                 MJ.transcripts(view.transcripts, view.seat_names) || ""));
 
   const speedMs = () => 700 / speeds[speed];
@@ -183,13 +245,13 @@
       t(" — %(detail)s. ", {detail: mark.detail_text || mark.detail || ""}),
       mark.reason === "false_hu" ? t("The seat leaves the game.") : t("From here the judge plays for this seat."))));
     board.replaceChildren(MJ.table(snap, {seatNames: view.seat_names, names: view.tile_names,
-      bots: seatLabels, marks: marksAt(step), result: step === last ? view.seats : null,
+      bots: seatLabels, marks: marksAt(step), result: step === last && !view.live ? view.seats : null,
       winning: step === last && view.outcome ? view.outcome.wins : []}));
     if (ending) ending.classList.toggle("now", step === last);
     const reveal = step === last || showEnding.checked;
     if (chart) chart.show(step, reveal);
     if (ending) ending.hidden = !reveal;
-    results.hidden = !reveal;
+    if (results) results.hidden = !reveal;
     for (const item of log.querySelectorAll("li.current")) item.classList.remove("current");
     const current = log.children[step];
     current.classList.add("current");
@@ -228,7 +290,7 @@
   playButton.addEventListener("click", toggle);
   slider.addEventListener("input", () => go(Number(slider.value)));
   speedSelect.addEventListener("change", () => setSpeed(Number(speedSelect.value)));
-  document.addEventListener("keydown", (event) => {
+  function key(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const keys = {ArrowRight: () => go(step + 1), ArrowLeft: () => go(step - 1), " ": toggle,
                   Home: () => go(0), End: () => go(last), "+": () => setSpeed(speed + 1),
@@ -237,11 +299,14 @@
     if (!handler || event.target === speedSelect) return;
     event.preventDefault();
     handler();
-  });
+  }
   // Open at the game's first move (view.opening: mjarena.web.timeline; step 0 is the empty table before the deal),
-  // on the step in the address, or, for "#error" (a link from an error), on the first error's move.
+  // on the step in the address, or, for "#error" (a link from an error), on the first error's move; a live game
+  // at its last move so far (where its reader was, when it is shown anew).
   const fromHash = location.hash === "#error" ? (view.first_error ?? NaN)
     : location.hash.length > 1 ? Number(location.hash.slice(1)) : NaN;
-  go(Number.isInteger(fromHash) ? fromHash : view.opening);
+  go(at !== undefined ? (at ?? last) : view.live ? last : Number.isInteger(fromHash) ? fromHash : view.opening);
   document.body.dataset.ready = "replay";
+  return {key, stop, note, last, step: () => step};
+  }
 })();
