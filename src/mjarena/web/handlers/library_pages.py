@@ -17,7 +17,7 @@ from starlette.types import Message
 
 from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
-from mjarena.web.handlers.common import client_key, read_body, wants_json
+from mjarena.web.handlers.common import client_key, message_of, read_body, wants_json
 from mjarena.web.handlers.context import context_of
 from mjarena.web.library import PAGE_SIZE, NotFound, QuotaError, UploadError
 from mjarena.web.origin import media_type
@@ -50,7 +50,7 @@ async def replay_page(request: Request) -> Response:
     try:
         context_of(request).library.resolve(name)
     except NotFound as error:
-        raise HTTPException(404, str(error)) from None
+        raise HTTPException(404, message_of(error)) from None
     return HTMLResponse(pages.replay_page(name))
 
 
@@ -60,9 +60,9 @@ async def replay_data(request: Request) -> Response:
         async with context.view_builds:
             view = await run_in_threadpool(context.library.view, request.path_params["name"])
     except NotFound as error:
-        raise HTTPException(404, str(error)) from None
+        raise HTTPException(404, message_of(error)) from None
     except UploadError as error:
-        raise HTTPException(422, str(error)) from None
+        raise HTTPException(422, message_of(error)) from None
     return Response(view, media_type="application/json")
 
 
