@@ -82,6 +82,7 @@ def test_the_play_page_and_a_game_in_chinese(tmp_path: Path) -> None:
         assert '<html lang="zh-CN">' in page and english_left(page) == set()
         words = words_of(page)
         assert words["Recent moves"] == "最近的动作" and words["Transcripts"] == "对话记录"  # the viewer's table too
+        assert '<a href="/play">对战</a>' in page  # the page of games, not the viewer's 播放 (play) button
         options = client.get("/api/play", headers=ZH).json()["rules"]
         assert english_left(html.escape(" ".join(word for rules in options for word in (rules["title"],
                                                                                          *rules["seat_names"])))) \

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from mjarena.i18n import DEFAULT, active, html_lang, ngettext, translated
+from mjarena.i18n import DEFAULT, active, html_lang, ngettext, pgettext, translated
 from mjarena.i18n import gettext as _
 
 __all__ = ["error_page", "game_page", "index_page", "page", "play_page", "replay_page", "tournament_page"]
@@ -40,7 +40,8 @@ def page(title: str, body: str, script: str | None = None, **data: str) -> str:
 <link rel="stylesheet" href="/static/style.css">
 <link rel="icon" href="/tiles/33.svg">{scripts}</head>
 <body><header class="top"><a class="brand" href="/">mjarena</a>
-<nav><a href="/">{_("Replays")}</a><a href="/play">{_("Play")}</a>{language_links(active())}</nav></header>
+<nav><a href="/">{_("Replays")}</a><a href="/play">{pgettext("page", "Play")}</a>{language_links(active())}</nav>
+</header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
 
@@ -147,7 +148,7 @@ def play_page() -> str:
 <fieldset><legend>{_("Opponents")}</legend><div id="opponents"></div></fieldset>
 <button type="submit" id="go">{_("Start the game")}</button></form>
 <p class="muted" id="status"></p>"""
-    return page(_("Play"), body, "play.js", mode="start")
+    return page(pgettext("page", "Play"), body, "play.js", mode="start")
 
 
 def game_page(session_id: str) -> str:
