@@ -138,3 +138,18 @@ def test_the_tournament_page_in_chinese(tmp_path: Path) -> None:
         missing = client.get("/tournaments/no-such-cup", headers=ZH)
         assert missing.status_code == 404 and english_left(missing.text.replace("no-such-cup", " ")) == set()
         assert client.get("/api/tournaments/no-such-cup", headers=ZH).json()["error_text"].startswith("这里没有")
+
+
+def test_serve_s_refusals_in_chinese(tmp_path: Path) -> None:
+    """A replay that is not one, a stale upload form and a missing file: the page says why in Chinese (the names in
+    place); the API's ``error`` stays English beside its ``error_text``."""
+    with TestClient(create_app(tmp_path)) as client:
+        token = re.search(r'name="token" value="([^"]*)"', client.get("/", headers=ZH).text)[1]
+        bad = client.post("/upload", data={"token": token}, files={"file": ("x.json", b"\xff")}, headers=ZH)
+        assert bad.status_code == 400 and "x.json：不是回放文件" in bad.text and english_left(bad.text) == set()
+        stale = client.post("/upload", data={"token": "old"}, files={"file": ("x.json", b"{}")}, headers=ZH)
+        assert stale.status_code == 403 and english_left(stale.text) == set()
+        missing = client.get("/replays/gone.json", headers=ZH)
+        assert missing.status_code == 404 and english_left(missing.text.replace("gone", " ")) == set()
+        api = client.get("/api/replays/gone.json", headers=ZH).json()
+        assert api["error"].startswith("no such file here") and api["error_text"].startswith("这里没有这个文件")

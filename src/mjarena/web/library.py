@@ -100,10 +100,11 @@ def _checked(raw: bytes) -> dict[str, Any]:
     try:
         data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UploadError("not a replay: the file is not UTF-8 text") from None
+        raise UploadError(worded(N_("not a replay: the file is not UTF-8 text"))) from None
     except ValueError as error:
-        reason = "its JSON is nested too deeply to read" if "nested too deeply" in str(error) else str(error)
-        raise UploadError(f"not a replay: {reason}") from None
+        reason = worded(N_("its JSON is nested too deeply to read")) if "nested too deeply" in str(error) \
+            else str(error)  # the parser's own words, as a compiler's output is shown
+        raise UploadError(worded(N_("not a replay: %(reason)s"), reason=reason)) from None
     try:
         return check(data)
     except ReplayError as error:

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import Message
 
+from mjarena.i18n import N_, worded
 from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
 from mjarena.web.handlers.common import client_key, message_of, read_body, wants_json
@@ -86,20 +87,22 @@ async def upload(request: Request) -> Response:
         raise HTTPException(400, f"send the replay as multipart/form-data with a 'file' field ({error})") from None
     token, cookie = form.get("token"), request.cookies.get(FORM_COOKIE)
     if not (isinstance(token, str) and cookie and secrets.compare_digest(token.encode(), cookie.encode())):
-        raise HTTPException(403, "the upload form's token is missing or stale: upload from the form on /")
+        raise HTTPException(403, worded(N_("the upload form's token is missing or stale: upload from the form on /")))
     file = form.get("file")
     if not isinstance(file, UploadFile):
         raise HTTPException(400, "no file: send the replay in the form field 'file'")
     content = await file.read(max_upload + 1)
     if len(content) > max_upload:
-        raise HTTPException(413, f"the file is larger than the limit of {max_upload // 1024} KiB")
+        raise HTTPException(413, worded(N_("the file is larger than the limit of %(size)s KiB"),
+                                        size=max_upload // 1024))
     try:
         async with context.view_builds:  # an upload's view is built (once) as it is checked
             name = await run_in_threadpool(context.library.save_upload, content, client_key(request))
     except QuotaError as error:
         raise HTTPException(error.status, str(error)) from None
     except UploadError as error:
-        raise HTTPException(400, f"{str(file.filename)[:80]}: {error}") from None
+        raise HTTPException(400, worded(N_("%(file)s: %(reason)s"), file=str(file.filename)[:80],
+                                        reason=message_of(error))) from None
     except OSError as error:
         raise HTTPException(403, f"the server cannot keep uploads here: {error.strerror or error}") from None
     url = "/replays/" + name
