@@ -136,6 +136,23 @@ def test_the_switch_s_cookie_wins_and_english_stays_english(contest: Any) -> Non
     client.cookies.clear()
 
 
+def test_a_refused_request_in_chinese(contest: Any) -> None:
+    """What is not there (a game, a team, a submission) and a stale form: said in Chinese, the names in place."""
+    client, tokens = contest
+    client.cookies.clear()
+    for path in ("/replays/999", "/teams/nobody"):
+        missing = client.get(path, headers=ZH)
+        assert missing.status_code == 404 and english_left(missing.text.replace("nobody", " ")) == set(), path
+    stale = client.post("/login", data={"token": "x", "csrf": "x"}, headers=ZH)
+    assert stale.status_code == 403 and english_left(stale.text) - {"Cookie"} == set()
+    assert post_login(client, "/login", tokens["teams"]["ada"], follow_redirects=False).status_code == 303
+    missing = client.get("/team/submissions/99/source", headers=ZH)
+    assert missing.status_code == 404 and "没有提交 99" in missing.text and english_left(missing.text) == set()
+    stale = client.post("/team/upload", data={"csrf": "old"}, files={"source": ("bot.py", b"x")}, headers=ZH)
+    assert stale.status_code == 403 and english_left(stale.text) == set()
+    client.cookies.clear()
+
+
 CONSOLE = ["/admin", "/admin/submissions", "/admin/submissions/1", "/admin/submissions/3", "/admin/games",
            "/admin/pairs", "/admin/teams/ada", "/admin/teams/ada?kind=crash", "/admin/teams/bob?version=1",
            "/admin/replays/1"]

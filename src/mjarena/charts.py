@@ -513,8 +513,11 @@ def line_chart(series: Sequence[Series], *, title: str, x_label: str, y_label: s
         out += _series_group(index, item, frame, item.name in hidden, item.name in points_only, opacity,
                              styles[index] if styles is not None else None)
     if not any(item.points for item in series):
+        from mjarena.i18n import gettext as _
+
         out.append(f'<text class="chart-empty" x="{(frame.left + frame.right) / 2:.1f}" '
-                   f'y="{(frame.top + frame.bottom) / 2:.1f}" text-anchor="middle" fill="#666">No data yet</text>')
+                   f'y="{(frame.top + frame.bottom) / 2:.1f}" text-anchor="middle" fill="#666">'
+                   f'{clean(_("No data yet"))}</text>')
     out += legend
     out.append("</svg>")
     return "\n".join(out)

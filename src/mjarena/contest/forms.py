@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mjarena.contest.auth import TOKEN_PREFIX, RateLimiter, new_token
 from mjarena.contest.rows import Team
+from mjarena.i18n import N_, worded
 from mjarena.web.app import client_key, read_body
 
 __all__ = ["FAILED_LOGINS_PER_MINUTE", "FORM_OVERHEAD", "LOGIN_COOKIE", "FormHeaders", "check_csrf", "check_origin",
@@ -141,7 +142,7 @@ def check_csrf(form: Mapping[str, Any], expected: str) -> None:
     """403 unless the form's ``csrf`` field is ``expected``."""
     given = form.get("csrf")
     if not isinstance(given, str) or not hmac.compare_digest(given, expected):
-        raise HTTPException(403, "the form is out of date: reload the page and try again")
+        raise HTTPException(403, worded(N_("the form is out of date: reload the page and try again")))
 
 
 async def read_limited(request: Request, limit: int) -> bytes:
@@ -231,8 +232,8 @@ async def token_of_login(request: Request, authenticate: Callable[[str], Team | 
     form = await small_form(request)
     expected = _login_cookie(request)
     if expected is None:
-        raise HTTPException(403, "log in from the login page (it sets a cookie this form needs: allow cookies "
-                            "for this site, reload the page and try again)")
+        raise HTTPException(403, worded(N_("log in from the login page (it sets a cookie this form needs: allow "
+                                           "cookies for this site, reload the page and try again)")))
     check_csrf(form, expected)
     token = form.get("token")
     found = authenticate(token.strip()) if isinstance(token, str) and token.strip() else None

@@ -32,6 +32,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mjarena.i18n import DEFAULT, active, translated
 from mjarena.web import pages
 from mjarena.web.handlers import library_pages, play_pages, tournament_pages
 from mjarena.web.handlers.common import BODY_SECONDS, MAX_JSON, client_key, json_response, read_body, wants_json
@@ -105,14 +106,17 @@ ROUTES: list[BaseRoute] = [
 
 
 def _error(request: Request, status: int, message: str) -> Response:
+    """The error as a page, or as JSON: ``error`` in English (what the API's clients read), and where the reader's
+    language is another, ``error_text`` in it (what the pages' scripts show: ``MJ.json``)."""
     if wants_json(request):
-        return JSONResponse({"error": message, "status": status}, status_code=status)
+        words = {} if active() == DEFAULT else {"error_text": translated(message)}
+        return JSONResponse({"error": message, "status": status, **words}, status_code=status)
     return HTMLResponse(pages.error_page(status, message), status_code=status)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _error(request, exc.status_code, str(exc.detail))
+    return _error(request, exc.status_code, exc.detail if isinstance(exc.detail, str) else str(exc.detail))
 
 
 async def play_error(request: Request, exc: Exception) -> Response:

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
-from mjarena.i18n import LOCALES, active
+from mjarena.i18n import LOCALES, N_, active, worded
 from mjarena.replay import ReplayError, check, load
 from mjarena.untrusted import parse_json
 from mjarena.web import shelf
@@ -101,10 +101,11 @@ def _checked(raw: bytes) -> dict[str, Any]:
     try:
         data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UploadError("not a replay: the file is not UTF-8 text") from None
+        raise UploadError(worded(N_("not a replay: the file is not UTF-8 text"))) from None
     except ValueError as error:
-        reason = "its JSON is nested too deeply to read" if "nested too deeply" in str(error) else str(error)
-        raise UploadError(f"not a replay: {reason}") from None
+        reason = worded(N_("its JSON is nested too deeply to read")) if "nested too deeply" in str(error) \
+            else str(error)  # the parser's own words, as a compiler's output is shown
+        raise UploadError(worded(N_("not a replay: %(reason)s"), reason=reason)) from None
     try:
         return check(data)
     except ReplayError as error:
@@ -226,14 +227,14 @@ class Library:
         anything else: a missing file, an absolute path, a ``..`` step, a link that leads out."""
         parts = name.split("/")
         if not name or "\x00" in name or "\\" in name or name.startswith("/") or ".." in parts:
-            raise NotFound(f"no such file here: {name!r}")
+            raise NotFound(worded(N_("no such file here: %(name)s"), name=repr(name)))
         try:  # a name too long for the file system (ENAMETOOLONG) is no file here either
             path = (self.root / name).resolve()
             found = path.is_relative_to(self.root) and (path.is_dir() if folder else path.is_file())
         except OSError:
             found = False
         if not found:
-            raise NotFound(f"no such file here: {name[:200]!r}")
+            raise NotFound(worded(N_("no such file here: %(name)s"), name=repr(name[:200])))
         return path
 
     def inside(self, path: Path) -> Path | None:
@@ -290,7 +291,7 @@ class Library:
         :class:`UploadError` if the file is not a replay.  Kept in memory up to ``view_cache`` bytes in all."""
         path = self.resolve(name)
         if not name.endswith(".json"):
-            raise NotFound(f"no such file here: {name!r}")
+            raise NotFound(worded(N_("no such file here: %(name)s"), name=repr(name)))
         stat = path.stat()
         if stat.st_size > MAX_REPLAY_BYTES:
             raise UploadError(f"{name}: too large to show ({stat.st_size} bytes)")
@@ -425,18 +426,18 @@ class Library:
 
         folder = self.root if name == ROOT_TOURNAMENT else self.resolve(name, folder=True)
         if folder != self.root and folder.relative_to(self.root).parts[0] in _SERVERS_FOLDERS:
-            raise NotFound(f"no tournament here: {name!r}")
+            raise NotFound(worded(N_("no tournament here: %(name)s"), name=repr(name)))
         meta_file = self.inside(folder / "tournament.json")
         if meta_file is None:
-            raise NotFound(f"no tournament here: {name!r}")
+            raise NotFound(worded(N_("no tournament here: %(name)s"), name=repr(name)))
         try:
             meta = json.loads(meta_file.read_text(encoding="utf-8"))
             settings = Settings.from_json(meta["parameters"])
         except FileNotFoundError:
-            raise NotFound(f"no tournament here: {name!r}") from None
+            raise NotFound(worded(N_("no tournament here: %(name)s"), name=repr(name))) from None
         except (OSError, KeyError, TournamentError, *_BAD_JSON) as error:
-            raise UploadError(f"{name}/tournament.json cannot be read: {str(error)[:200] or 'nested too deeply'}") \
-                from None
+            raise UploadError(worded(N_("%(name)s/tournament.json cannot be read: %(error)s"), name=name,
+                                     error=str(error)[:200] or "nested too deeply")) from None
         games_file = self.inside(folder / "games.jsonl")
         records = _records(games_file) if games_file is not None else {}
         prefix = "" if folder == self.root else self.name_of(folder) + "/"
@@ -460,7 +461,8 @@ class Library:
             standings = tally.rows()
             versus = head_to_head(records)
         except (KeyError, *_BAD_JSON) as error:
-            raise UploadError(f"{name}/games.jsonl holds a damaged game: {str(error)[:200]}") from None
+            raise UploadError(worded(N_("%(name)s/games.jsonl holds a damaged game: %(error)s"), name=name,
+                                     error=str(error)[:200])) from None
         started = meta_file.stat().st_mtime
         return {
             "name": name, "rules": settings.rules, "format": settings.format, "rounds": settings.rounds,

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from mjarena.i18n import DEFAULT, active, html_lang, ngettext, translated
+from mjarena.i18n import DEFAULT, active, html_lang, ngettext, pgettext, translated
 from mjarena.i18n import gettext as _
 
 __all__ = ["error_page", "game_page", "index_page", "page", "play_page", "replay_page", "tournament_page"]
@@ -22,16 +22,17 @@ __all__ = ["error_page", "game_page", "index_page", "page", "play_page", "replay
 
 def page(title: str, body: str, script: str | None = None, **data: str) -> str:
     """A whole page in the active language (:mod:`mjarena.web.language`): header with the language switch,
-    ``body`` (HTML), and ``/static/<script>`` with ``data-*`` values on ``<main>``; the replay viewer's page in
-    another language than English carries the viewer's words (``#words``, :mod:`mjarena.web.viewer_words`)."""
+    ``body`` (HTML), and ``/static/<script>`` with ``data-*`` values on ``<main>``; a page in another language
+    than English carries its script's words (``#words``: the replay viewer's, :mod:`mjarena.web.viewer_words`; the
+    play and tournament pages', :mod:`mjarena.web.play_words`)."""
     from mjarena.web.language import language_links
 
     attributes = "".join(f' data-{key.replace("_", "-")}="{escape(value)}"' for key, value in data.items())
     scripts = "" if script is None else (
         '<script src="/static/mj.js" defer></script>'
         f'<script src="/static/{escape(script)}" defer></script>')
-    if script == "replay.js" and active() != DEFAULT:
-        scripts += f'<script type="application/json" id="words">{_viewer_words()}</script>'
+    if script is not None and active() != DEFAULT:
+        scripts += _script_words(script)
     return f"""<!doctype html>
 <html lang="{html_lang(active())}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -39,19 +40,25 @@ def page(title: str, body: str, script: str | None = None, **data: str) -> str:
 <link rel="stylesheet" href="/static/style.css">
 <link rel="icon" href="/tiles/33.svg">{scripts}</head>
 <body><header class="top"><a class="brand" href="/">mjarena</a>
-<nav><a href="/">{_("Replays")}</a><a href="/play">{_("Play")}</a>{language_links(active())}</nav></header>
+<nav><a href="/">{_("Replays")}</a><a href="/play">{pgettext("page", "Play")}</a>{language_links(active())}</nav>
+</header>
 <main id="app"{attributes}>{body}</main></body></html>
 """
 
 
-def _viewer_words() -> str:
-    """The viewer's words in the active language, as JSON that can sit in a ``<script>`` element."""
+def _script_words(script: str) -> str:
+    """The words of page script ``script`` in the active language, as JSON in a ``<script id="words">`` element
+    (nothing for a script that writes none)."""
     import json
 
-    from mjarena.web.viewer_words import viewer_words
+    from mjarena.web.play_words import script_words
 
-    return (json.dumps(viewer_words(), ensure_ascii=False).replace("<", "\\u003c").replace("\u2028", "\\u2028")
-            .replace("\u2029", "\\u2029"))
+    words = script_words(script)
+    if not words:
+        return ""
+    encoded = (json.dumps(words, ensure_ascii=False).replace("<", "\\u003c").replace("\u2028", "\\u2028")
+               .replace("\u2029", "\\u2029"))
+    return f'<script type="application/json" id="words">{encoded}</script>'
 
 
 def saved_at(epoch: float) -> str:
@@ -141,7 +148,7 @@ def play_page() -> str:
 <fieldset><legend>{_("Opponents")}</legend><div id="opponents"></div></fieldset>
 <button type="submit" id="go">{_("Start the game")}</button></form>
 <p class="muted" id="status"></p>"""
-    return page(_("Play"), body, "play.js", mode="start")
+    return page(pgettext("page", "Play"), body, "play.js", mode="start")
 
 
 def game_page(session_id: str) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjarena.i18n import N_, worded
 from mjarena.variants.base import Action
 from mjarena.web.play_choices import AUTO_TARGET, NO_TARGET, choice_views, discard_distances
 
@@ -201,10 +202,11 @@ class PlaySession:
         self.touched = time.monotonic()
         with self._changed:
             if self._state != "waiting":
-                raise PlayError(409, "the game is over" if self._state in ("finished", "failed")
-                                else "not your turn: the bots are still playing")
+                raise PlayError(409, worded(N_("the game is over")) if self._state in ("finished", "failed")
+                                else worded(N_("not your turn: the bots are still playing")))
             if version != self._version:
-                raise PlayError(409, f"this answers decision {version}, but the game is at decision {self._version}")
+                raise PlayError(409, worded(N_("this answers decision %(version)s, but the game is at decision "
+                                               "%(now)s"), version=version, now=self._version))
             picked = self._pick(choice, action)
             self._answer = picked
             self._state = "running"
@@ -214,7 +216,8 @@ class PlaySession:
     def _pick(self, choice: int | None, action: dict[str, Any] | None) -> Action | str:
         if choice is not None:
             if not 0 <= choice < len(self._choices):
-                raise PlayError(422, f"choice {choice} is not one of the {len(self._choices)} legal choices")
+                raise PlayError(422, worded(N_("choice %(choice)s is not one of the %(count)s legal choices"),
+                                            choice=choice, count=len(self._choices)))
             return self._choices[choice]
         wanted = _action_of(action or {})
         if wanted not in self._choices:
@@ -275,7 +278,8 @@ class PlaySession:
             self._notify()
             if not self._changed.wait_for(lambda: self._answer is not None or self._closed, self.move_seconds):
                 self._closed = True  # nobody moved for move_seconds: the game ends, its bots with it
-                self._ended(f"the game ended: no move for {self.move_seconds / 60:g} minutes")
+                self._ended(worded(N_("the game ended: no move for %(minutes)s minutes"),
+                                   minutes=f"{self.move_seconds / 60:g}"))
                 raise _Cancelled
             if self._answer is None:
                 raise _Cancelled
@@ -316,15 +320,16 @@ class PlaySession:
         except _Cancelled:
             with self._changed:
                 if self._state != "ended":
-                    self._ended("the game ended: it was closed")
+                    self._ended(worded(N_("the game ended: it was closed")))
             return
         except Exception as error:  # a bug or a broken bot set-up: the page says so instead of hanging
             with self._changed:
                 if self._closed:  # closed while a bot was asked: killing its box is what failed, not the game
                     if self._state != "ended":
-                        self._ended("the game ended: it was closed")
+                        self._ended(worded(N_("the game ended: it was closed")))
                     return
-                self._view = {**self._view, "state": "failed", "choices": [], "message": f"the game stopped: {error}"}
+                self._view = {**self._view, "state": "failed", "choices": [], "message": worded(
+                    N_("the game stopped: %(error)s"), error=str(error))}
                 self._state = "failed"
                 self._notify()
             return
@@ -345,8 +350,9 @@ class PlaySession:
             view["result"] = [{key: seat[key] for key in ("seat", "bot", "status", "reason", "detail", "rank",
                                                             "points")} for seat in data["seats"]]
             view["replay"], view["message"] = replay, message
-            view["outcome"] = outcome(data, result.events)
+            view["outcome"] = outcome(data, result.events)  # in English: the game's thread has no reader
             view["log"] = self._log(result.events)
+            view["_words"] = {**view["_words"], "events": self._logged(result.events), "game": (data, result.events)}
             self._view = view
             self._state = "finished"
             self._notify()
@@ -356,7 +362,7 @@ class PlaySession:
         from mjarena.replay import save
 
         if self.root is None and self.keep is None:
-            return None, "game over (this server keeps no replays)"
+            return None, worded(N_("game over (this server keeps no replays)"))
         file = f"{time.strftime('%Y%m%d-%H%M%S')}-{self.judge.name}-{self.id[:8]}.json"
         name = f"played/{file}"
         try:
@@ -365,17 +371,19 @@ class PlaySession:
             else:
                 save(data, self.root / name)  # type: ignore[operator]
         except OSError as error:
-            return None, f"game over; the replay could not be saved: {error.strerror or error}"
-        return name, "game over; the replay is saved"
+            return None, worded(N_("game over; the replay could not be saved: %(error)s"),
+                                error=str(error.strerror or error))
+        return name, worded(N_("game over; the replay is saved"))
+
+    def _logged(self, events: Sequence[Any]) -> list[Any]:
+        """The events the game's log shows the person: the last 12 but the others' draws and deals."""
+        hidden = {"deal", "draw", "draw_back"}
+        return [event for event in events if event.type not in hidden or event.seat == self.seat][-12:]
 
     def _log(self, events: Sequence[Any]) -> list[str]:
         from mjarena.web.timeline import describe
 
-        hidden = {"deal", "draw", "draw_back"}
-        mine = [text for event, text in zip(events, describe(events, self.judge.name),
-                                            strict=True)
-                if event.type not in hidden or event.seat == self.seat]
-        return mine[-12:]
+        return describe(self._logged(events), self.judge.name)
 
     def _make_view(self, game: Any, state: str, stage: str | None = None,
                    table: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -394,6 +402,8 @@ class PlaySession:
                                                     self._distances),
             "table": table, "log": self._log(game.events) if game is not None else [],
             "tile_names": self.names,
-        }
+            "_words": {"actions": list(self._choices), "distances": dict(self._distances),
+                       "events": self._logged(game.events) if game is not None else []},
+        }  # _words: what mjarena.web.play_words writes the view's words from, in the reader's language
 
 

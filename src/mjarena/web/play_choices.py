@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mjarena.i18n import N_
+from mjarena.i18n import gettext as _
 from mjarena.variants.base import Action
 
-__all__ = ["AUTO_TARGET", "NO_TARGET", "choice_views", "discard_distances"]
+__all__ = ["AUTO_TARGET", "NO_TARGET", "VERBS", "choice_views", "discard_distances"]
 
 NO_TARGET = Action("target")
 AUTO_TARGET = "auto"
@@ -40,49 +42,69 @@ def discard_distances(rules: str, counts: Sequence[int], melds: int, kinds: Sequ
     return {kind: after[kind] for kind in dict.fromkeys(kinds) if kind in after}
 
 
+VERBS = {"hu": N_("HU"), "gang": N_("GANG"), "peng": N_("PENG"), "pong": N_("PONG"), "ron": N_("RON")}
+"""The words of the verbs that show as ``VERB TILE`` (THUPC's RON and PONG beside NOI's HU, GANG and PENG)."""
+
+
 def choice_views(stage: str, choices: Sequence[Action | str], names: dict[int, str],
                  seats: Sequence[str], distances: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """How the page shows each legal choice: ``label``, the ``group`` button it sits under (None: clicking the
     ``tile`` in hand chooses it), the ``tile`` to click (the tile discarded), if any, and for a plain discard
-    the ``distance`` it leaves (from ``distances``, by kind).
+    the ``distance`` it leaves (from ``distances``, by kind).  ``group`` is a stable name (English, what the
+    page's keys go by); ``group_text`` and ``label`` are in the active language (:mod:`mjarena.i18n`), the seats
+    named as ``seats`` says.
 
     >>> names = {0: "W1", 1: "W2"}
     >>> [(c["group"], c["tile"]) for c in choice_views("draw", [Action("hu"), Action("play", 1)], names, "ESWN")]
     [('HU', None), (None, 1)]
     >>> choice_views("claim", [Action("peng", 0)], names, "ESWN")[0]["label"]
     'PENG, then discard W1'
+    >>> from mjarena.i18n import activated
+    >>> with activated("zh-CN"):
+    ...     [(c["group"], c["group_text"], c["label"]) for c in choice_views("claim", [Action("peng", 0)], names,
+    ...                                                                       "ESWN")]
+    [('PENG', '碰', '碰，然后打出 W1')]
     """
     views = []
     for index, action in enumerate(choices):
-        group: str | None
-        tile: int | None = None
         if action == AUTO_TARGET:
-            views.append({"index": index, "type": "target", "label": "Let the greedy bot choose my target hand",
-                          "group": "Greedy target", "tile": None})
+            views.append({"index": index, "type": "target", "label": _("Let the greedy bot choose my target hand"),
+                          "group": "Greedy target", "group_text": _("Greedy target"), "tile": None})
             continue
         assert isinstance(action, Action)
-        verb, name = action.type, names.get(action.tile, "") if action.tile is not None else ""
-        if verb == "target":
-            group = label = "No target hand"
-        elif verb in ("play", "discard"):
-            group, tile = None, action.tile
-            label = f"discard {name}" + (f" → {seats[action.target]}" if action.target is not None else "")
-        elif verb == "peng" and stage == "claim":
-            group, tile, label = "PENG", action.tile, f"PENG, then discard {name}"
-        elif verb == "chi":
-            run = "-".join(names.get(action.tile + i, "?") for i in range(3))  # type: ignore[operator]
-            group, tile = f"CHI {run}", action.tiles[0]
-            label = f"CHI {run}, then discard {names.get(action.tiles[0], '?')}"
-        elif verb == "chow":
-            group = label = "CHOW " + "-".join(names.get(action.tile + i, "?") for i in range(3))  # type: ignore[operator]
-        elif verb == "pass":
-            group = label = "Pass"
-        elif verb == "self_drawn":
-            group = label = "SELF-DRAWN win"
-        else:
-            group = label = f"{verb.upper()} {name}".strip()
-        view = {"index": index, "type": verb, "label": label, "group": group, "tile": tile}
+        group, group_text, label, tile = _words_of(stage, action, names, seats)
+        view = {"index": index, "type": action.type, "label": label, "group": group, "group_text": group_text,
+                "tile": tile}
         if group is None and distances and tile in distances:
             view["distance"] = distances[tile]
         views.append(view)
     return views
+
+
+def _words_of(stage: str, action: Action, names: dict[int, str],
+              seats: Sequence[str]) -> tuple[str | None, str | None, str, int | None]:
+    """(group, its words, label, tile to click) of one legal action."""
+    verb, name = action.type, names.get(action.tile, "") if action.tile is not None else ""
+    if verb == "target":
+        return "No target hand", _("No target hand"), _("No target hand"), None
+    if verb in ("play", "discard"):
+        label = (_("discard %(tile)s") % {"tile": name} if action.target is None
+                 else _("discard %(tile)s → %(seat)s") % {"tile": name, "seat": seats[action.target]})
+        return None, None, label, action.tile
+    if verb == "peng" and stage == "claim":
+        return "PENG", _("PENG"), _("PENG, then discard %(tile)s") % {"tile": name}, action.tile
+    if verb in ("chi", "chow"):
+        run = "-".join(names.get(action.tile + i, "?") for i in range(3))  # type: ignore[operator]
+        if verb == "chow":
+            words = _("CHOW %(run)s") % {"run": run}
+            return f"CHOW {run}", words, words, None
+        group, words = f"CHI {run}", _("CHI %(run)s") % {"run": run}
+        label = _("CHI %(run)s, then discard %(tile)s") % {"run": run, "tile": names.get(action.tiles[0], "?")}
+        return group, words, label, action.tiles[0]
+    if verb == "pass":
+        return "Pass", _("Pass"), _("Pass"), None
+    if verb == "self_drawn":
+        return "SELF-DRAWN win", _("SELF-DRAWN win"), _("SELF-DRAWN win"), None
+    group = f"{verb.upper()} {name}".strip()
+    words = f"{_(VERBS[verb]) if verb in VERBS else verb.upper()} {name}".strip()
+    return group, words, words, None

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
+from mjarena.i18n import N_, worded
 from mjarena.web.play import MOVE_SECONDS, Keeper, PlayError, PlaySession
 
 __all__ = ["IDLE_SECONDS", "MAX_SEED", "MAX_SESSIONS", "PER_CLIENT", "PlayRoom", "bot_label", "offered_bot"]
@@ -139,16 +140,16 @@ class PlayRoom:
         except KeyError as error:
             raise PlayError(422, str(error.args[0])) from None
         if seat not in range(4):
-            raise PlayError(422, f"seat {seat!r}: choose 0, 1, 2 or 3")
+            raise PlayError(422, worded(N_("seat %(seat)s: choose 0, 1, 2 or 3"), seat=repr(seat)))
         if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise PlayError(422, f"the seed must be a whole number from 0 to {MAX_SEED}")
+            raise PlayError(422, worded(N_("the seed must be a whole number from 0 to %(largest)s"), largest=MAX_SEED))
         if len(opponents) != 3:
-            raise PlayError(422, f"three opponents, not {len(opponents)}")
+            raise PlayError(422, worded(N_("three opponents, not %(count)s"), count=len(opponents)))
         allowed = self.opponents(judge.name)
         for spec in opponents:
             if spec not in allowed:
-                raise PlayError(422, f"opponent {str(spec)[:60]!r} is not offered here; choose from: "
-                                     f"{', '.join(allowed)}")
+                raise PlayError(422, worded(N_("opponent %(name)s is not offered here; choose from: %(offered)s"),
+                                            name=repr(str(spec)[:60]), offered=", ".join(allowed)))
         commands = {label: command for _, label, command in self._offered}
         with self._lock:
             ended = self._make_room(client)
@@ -157,10 +158,10 @@ class PlayRoom:
         with self._lock:
             self._ending = [session for session in self._ending if session.running]
             if self._count(client) >= self.per_client:
-                raise PlayError(503, "your earlier games are still ending; try again in a moment")
+                raise PlayError(503, worded(N_("your earlier games are still ending; try again in a moment")))
             if self._count() >= self.limit:
-                raise PlayError(503, "the server is playing as many games as it can hold; try again in a few "
-                                     "minutes")
+                raise PlayError(503, worded(N_("the server is playing as many games as it can hold; try again in "
+                                               "a few minutes")))
             session = PlaySession(judge.name, seat, opponents, seed=seed, root=self.root, client=client,
                                   commands=commands, move_seconds=self.move_seconds, keep=self.keep)
             self._sessions[session.id] = session
@@ -216,7 +217,8 @@ class PlayRoom:
         with self._lock:
             session = self._sessions.get(session_id)
             if session is None:
-                raise PlayError(404, "no game of that id here (it may have ended when the server restarted)")
+                raise PlayError(404, worded(N_("no game of that id here (it may have ended when the server "
+                                               "restarted)")))
             return session
 
     def running(self) -> int:

@@ -119,8 +119,9 @@ def rating_chart(standings: Sequence[Mapping[str, Any]],
                  ratings_by_round: Mapping[str, Sequence[tuple[int, float, float]]]) -> dict[str, str]:
     """The tournament page's chart of each entrant's rating over the rounds, ``{"svg": ..., "table": ...}``
     (:mod:`mjarena.charts`), from ``ratings_by_round`` (:meth:`mjarena.arena.standings.Tally.ratings_by_round`:
-    house bots are not rated): a line of μ per entrant with its ±σ band, in standings order, the first
-    :data:`CHART_SHOWN` drawn and the others hidden until asked for; the table holds every value.
+    house bots are not rated), its words in the active language: a line of μ per entrant with its ±σ band, in
+    standings order, the first :data:`CHART_SHOWN` drawn and the others hidden until asked for; the table holds
+    every value.
 
     >>> standings = [{"bot": "a"}, {"bot": "b"}]
     >>> chart = rating_chart(standings, {"a": [(0, 25.0, 8.3), (1, 27.1, 7.9)], "b": [(0, 25.0, 8.3), (1, 22.9, 7.9)]})
@@ -128,13 +129,14 @@ def rating_chart(standings: Sequence[Mapping[str, Any]],
     (2, 3)
     """
     from mjarena.charts import Series, data_table, line_chart
+    from mjarena.i18n import gettext as _
 
     names = [str(row["bot"]) for row in standings]
     history = {name: ratings_by_round[name] for name in names}
     series = [Series(name, [(r, mu) for r, mu, _ in history[name]],
                      band=[(r, mu - sigma, mu + sigma) for r, mu, sigma in history[name]]) for name in names]
-    svg = line_chart(series, title="Rating μ (band: ± σ) after each round", x_label="round", y_label="μ",
+    svg = line_chart(series, title=_("Rating μ (band: ± σ) after each round"), x_label=_("round"), y_label="μ",
                      hidden=set(names[CHART_SHOWN:]), chart_id="rating-chart-svg")
-    table = data_table(series, caption="μ (μ − σ to μ + σ) of each entrant after each round (round 0: before "
-                       "the first game)", x_label="round", y_label="entrant")
+    table = data_table(series, caption=_("μ (μ − σ to μ + σ) of each entrant after each round (round 0: before "
+                                         "the first game)"), x_label=_("round"), y_label=_("entrant"))
     return {"svg": svg, "table": table}

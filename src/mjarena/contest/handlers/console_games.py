@@ -18,7 +18,7 @@ from mjarena.contest.handlers.api import packed
 from mjarena.contest.handlers.console_controls import console_view
 from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, note, posted
 from mjarena.contest.handlers.context import ContestContext, context_of
-from mjarena.i18n import N_, active, gettext
+from mjarena.i18n import N_, active, gettext, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["admin_replay", "games", "pairs", "pairs_file", "release_game", "replay_by_id", "replay_game"]
@@ -52,7 +52,7 @@ async def _replay(context: ContestContext, game_id: int | None, raw_id: str, csr
         raise HTTPException(503, N_("no judge runs with this server: serve the contest to play games again"))
     game = context.db.game(game_id) if game_id is not None else None
     if game is None or game.state != "finished":
-        raise HTTPException(404, f"no finished game {raw_id}")
+        raise HTTPException(404, worded(N_("no finished game %(id)s"), id=raw_id))
     try:
         judge.replay(game.id)
     except (ValueError, RuntimeError) as error:  # already being played again; a judge that is stopping
@@ -104,7 +104,7 @@ async def admin_replay(request: Request) -> Response:
     game_id = ascii_number(raw_id)
     mark = db.replay_mark(game_id) if game_id is not None else None
     if game_id is None or mark is None:
-        raise HTTPException(404, f"no finished game {raw_id}")
+        raise HTTPException(404, worded(N_("no finished game %(id)s"), id=raw_id))
 
     def build() -> tuple[int, bytes]:
         from mjarena.web.library import UploadError, check_replay

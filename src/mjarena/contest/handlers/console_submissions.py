@@ -17,6 +17,7 @@ from mjarena.contest.failures import version_errors
 from mjarena.contest.handlers.console_sessions import NO_STORE, html, logged_in, posted
 from mjarena.contest.handlers.context import context_of
 from mjarena.contest.rows import Submission
+from mjarena.i18n import N_, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["rebuild_submission", "source", "submission", "submissions"]
@@ -28,7 +29,7 @@ def submission_of(request: Request) -> Submission:
     submission_id = ascii_number(raw_id)
     found = context_of(request).db.submission(submission_id) if submission_id is not None else None
     if found is None:
-        raise HTTPException(404, f"no submission {raw_id}")
+        raise HTTPException(404, worded(N_("no submission %(id)s"), id=raw_id))
     return found
 
 

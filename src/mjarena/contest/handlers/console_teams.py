@@ -20,7 +20,7 @@ from mjarena.contest.handlers.console_sessions import html, logged_in, note, pos
 from mjarena.contest.handlers.context import ContestContext, context_of
 from mjarena.contest.model import ADMIN, ContestError, game_json
 from mjarena.contest.rows import GameRow
-from mjarena.i18n import N_, gettext
+from mjarena.i18n import N_, gettext, worded
 from mjarena.untrusted import number as ascii_number
 
 __all__ = ["add_team", "rebuild_team", "replay_team", "rotate_team_token", "team_flags", "team_page"]
@@ -44,7 +44,7 @@ async def rotate_team_token(request: Request) -> Response:
     csrf, _ = await posted(request)
     name = request.path_params["name"]
     if name == ADMIN or context.db.team(name) is None:
-        raise HTTPException(404, f"no team {name!r}")
+        raise HTTPException(404, worded(N_("no team %(name)s"), name=repr(name)))
     token = await run_in_threadpool(context.contest.rotate_token, name)
     note(context, "new token", name)
     return html(admin_pages.token_page(name, token, csrf))
@@ -55,7 +55,7 @@ def team_of(request: Request) -> Any:
     name = request.path_params["name"]
     team = context_of(request).db.team(name) if name != ADMIN else None
     if team is None:
-        raise HTTPException(404, f"no team {name!r}")
+        raise HTTPException(404, worded(N_("no team %(name)s"), name=repr(name)))
     return team
 
 
@@ -105,7 +105,7 @@ async def team_flags(request: Request) -> Response:
     team = team_of(request)
     flag, on = form.get("flag"), form.get("on")
     if flag not in ("disabled", "hidden") or on not in ("0", "1"):
-        raise HTTPException(400, "the flag is disabled or hidden, and on is 0 or 1")
+        raise HTTPException(400, worded(N_("the flag is disabled or hidden, and on is 0 or 1")))
 
     def change() -> None:
         with context.db.transaction() as tx:

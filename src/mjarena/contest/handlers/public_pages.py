@@ -18,7 +18,7 @@ from mjarena.contest.handlers.shown import check_not_frozen, masked, rounds_show
 from mjarena.contest.model import game_json
 from mjarena.contest.public import frozen_games, hidden_from
 from mjarena.contest.statistics import contest_statistics
-from mjarena.i18n import active
+from mjarena.i18n import N_, active, worded
 from mjarena.untrusted import number as ascii_number
 from mjarena.web.tiles import BACK, KINDS, tile_svg
 
@@ -64,7 +64,7 @@ async def team_games(request: Request) -> Response:
     name = request.path_params["name"]
     team = context.db.team(name)
     if team is None or hidden_from(contest, name, viewer_name(request)):
-        raise HTTPException(404, f"no team {name!r}")
+        raise HTTPException(404, worded(N_("no team %(name)s"), name=repr(name)))
     who = viewer_name(request)
 
     def view() -> str:  # the team's games read once, for its list, its versions' figures and its statistics
@@ -104,7 +104,7 @@ async def replay_page(request: Request) -> Response:
     game_id = ascii_number(raw_id)
     game = db.game(game_id) if game_id is not None and db.replay_mark(game_id) is not None else None
     if game_id is None or game is None:
-        raise HTTPException(404, f"no finished game {raw_id}")
+        raise HTTPException(404, worded(N_("no finished game %(id)s"), id=raw_id))
     check_not_frozen(context, game_id, game, viewer_name(request))
     return HTMLResponse(pages.replay_page(game_id, viewer_name(request)))
 

@@ -31,7 +31,7 @@ def check_not_frozen(context: ContestContext, game_id: int, game: GameRow, who: 
     """404 for a frozen game's replay, unless ``who`` played in it (or is the organiser)."""
     own = who is not None and any(seat.team == who for seat in game.seats)
     if who != ADMIN and shows_hidden_team(context.contest, game.seats, who):  # (issue 44: hidden is hidden)
-        raise HTTPException(404, f"no finished game {game_id}")
+        raise HTTPException(404, worded(N_("no finished game %(id)s"), id=game_id))
     if who != ADMIN and not own and game_id in frozen_games(context.contest, context.clock()):
         raise HTTPException(404, f"game {game_id} finished during the freeze: its replay is shown once the "
                             "results are revealed")

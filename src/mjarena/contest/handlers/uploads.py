@@ -70,7 +70,7 @@ def own_submission(request: Request, team: Team) -> Any:
     submission_id = ascii_number(raw_id)
     submission = context_of(request).db.submission(submission_id) if submission_id is not None else None
     if submission is None or (team.name != ADMIN and submission.team_id != team.id):
-        raise HTTPException(404, f"no submission {raw_id} of team {team.name}")
+        raise HTTPException(404, worded(N_("no submission %(id)s of team %(team)s"), id=raw_id, team=team.name))
     return submission
 
 

@@ -17,8 +17,8 @@ from mjarena.untrusted import number as ascii_number
 from mjarena.web.origin import media_type
 from mjarena.web.server import BODY_SECONDS, client_of
 
-__all__ = ["BODY_SECONDS", "MAX_JSON", "client_key", "json_body", "json_response", "read_body", "wants_json",
-           "whole"]
+__all__ = ["BODY_SECONDS", "MAX_JSON", "client_key", "json_body", "json_response", "message_of", "read_body",
+           "wants_json", "whole"]
 
 MAX_JSON = 64 << 10
 """JSON request bodies larger than this are refused with 413."""
@@ -47,6 +47,17 @@ async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS,
     except (TimeoutError, ClientDisconnect):  # a disconnect: the server cut a slow body (TimelyH11), or it left
         raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
     return b"".join(chunks)
+
+
+def message_of(error: BaseException) -> str:
+    """What an error says, as it was raised: a :func:`mjarena.i18n.worded` message keeps its words, so that the
+    page that shows it writes it in the reader's language (``str(error)`` would keep only the English).
+
+    >>> from mjarena.i18n import N_, worded
+    >>> message_of(LookupError(worded(N_("no such file here: %(name)s"), name="'x'"))).template
+    'no such file here: %(name)s'
+    """
+    return error.args[0] if len(error.args) == 1 and isinstance(error.args[0], str) else str(error)
 
 
 def client_key(request: Request) -> str:

@@ -29,13 +29,14 @@ turn on the event loop, holding no thread."""
 class ServeContext:
     """What the handlers share: the ``library`` of replays and tournaments under the folder, the ``room`` of
     games against bots, ``max_upload`` (bytes per uploaded replay), ``view_builds`` (replay views read or built at
-    once) and ``charts`` (each tournament's rating chart, with the games it was drawn from)."""
+    once) and ``charts`` (each tournament's rating chart, with the games it was drawn from, by tournament and
+    language)."""
 
     library: Library
     room: PlayRoom
     max_upload: int
     view_builds: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(VIEW_BUILDS))
-    charts: dict[str, tuple[Any, dict[str, str]]] = field(default_factory=dict)
+    charts: dict[tuple[str, str], tuple[Any, dict[str, str]]] = field(default_factory=dict)
 
 
 def context_of(request: Any) -> ServeContext:

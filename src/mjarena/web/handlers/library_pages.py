@@ -15,9 +15,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import Message
 
+from mjarena.i18n import N_, worded
 from mjarena.untrusted import number as ascii_number
 from mjarena.web import pages
-from mjarena.web.handlers.common import client_key, read_body, wants_json
+from mjarena.web.handlers.common import client_key, message_of, read_body, wants_json
 from mjarena.web.handlers.context import context_of
 from mjarena.web.library import PAGE_SIZE, NotFound, QuotaError, UploadError
 from mjarena.web.origin import media_type
@@ -50,7 +51,7 @@ async def replay_page(request: Request) -> Response:
     try:
         context_of(request).library.resolve(name)
     except NotFound as error:
-        raise HTTPException(404, str(error)) from None
+        raise HTTPException(404, message_of(error)) from None
     return HTMLResponse(pages.replay_page(name))
 
 
@@ -60,9 +61,9 @@ async def replay_data(request: Request) -> Response:
         async with context.view_builds:
             view = await run_in_threadpool(context.library.view, request.path_params["name"])
     except NotFound as error:
-        raise HTTPException(404, str(error)) from None
+        raise HTTPException(404, message_of(error)) from None
     except UploadError as error:
-        raise HTTPException(422, str(error)) from None
+        raise HTTPException(422, message_of(error)) from None
     return Response(view, media_type="application/json")
 
 
@@ -86,20 +87,22 @@ async def upload(request: Request) -> Response:
         raise HTTPException(400, f"send the replay as multipart/form-data with a 'file' field ({error})") from None
     token, cookie = form.get("token"), request.cookies.get(FORM_COOKIE)
     if not (isinstance(token, str) and cookie and secrets.compare_digest(token.encode(), cookie.encode())):
-        raise HTTPException(403, "the upload form's token is missing or stale: upload from the form on /")
+        raise HTTPException(403, worded(N_("the upload form's token is missing or stale: upload from the form on /")))
     file = form.get("file")
     if not isinstance(file, UploadFile):
         raise HTTPException(400, "no file: send the replay in the form field 'file'")
     content = await file.read(max_upload + 1)
     if len(content) > max_upload:
-        raise HTTPException(413, f"the file is larger than the limit of {max_upload // 1024} KiB")
+        raise HTTPException(413, worded(N_("the file is larger than the limit of %(size)s KiB"),
+                                        size=max_upload // 1024))
     try:
         async with context.view_builds:  # an upload's view is built (once) as it is checked
             name = await run_in_threadpool(context.library.save_upload, content, client_key(request))
     except QuotaError as error:
         raise HTTPException(error.status, str(error)) from None
     except UploadError as error:
-        raise HTTPException(400, f"{str(file.filename)[:80]}: {error}") from None
+        raise HTTPException(400, worded(N_("%(file)s: %(reason)s"), file=str(file.filename)[:80],
+                                        reason=message_of(error))) from None
     except OSError as error:
         raise HTTPException(403, f"the server cannot keep uploads here: {error.strerror or error}") from None
     url = "/replays/" + name

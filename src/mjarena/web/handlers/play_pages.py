@@ -1,5 +1,6 @@
 """Games against bots (:mod:`mjarena.web.play_room`): the page, the rule sets and opponents offered, a game
-started, its state (waiting on the event loop for the person's decision, holding no thread) and a move.
+started, its state (waiting on the event loop for the person's decision, holding no thread) and a move; a game's
+state in the reader's language (:func:`mjarena.web.play_words.play_view`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from mjarena.web import pages
 from mjarena.web.handlers.common import client_key, json_body, whole
 from mjarena.web.handlers.context import context_of
 from mjarena.web.play import WAIT_SECONDS
+from mjarena.web.play_words import play_view, rule_choices
 
 __all__ = ["game_move", "game_page", "game_state", "play_options", "play_page", "play_start"]
 
@@ -23,12 +25,8 @@ async def play_page(request: Request) -> Response:
 
 async def play_options(request: Request) -> Response:
     from mjarena.rulesets import RULE_SETS
-    from mjarena.variants import get_variant
 
-    room = context_of(request).room
-    rules = [{"name": name, "title": get_variant(name).title, "opponents": room.opponents(name)}
-             for name in RULE_SETS]
-    return JSONResponse({"rules": rules})
+    return JSONResponse({"rules": rule_choices(list(RULE_SETS), context_of(request).room)})
 
 
 async def play_start(request: Request) -> Response:
@@ -57,7 +55,7 @@ async def game_state(request: Request) -> Response:
         raise HTTPException(400, '"wait" must be a number of seconds') from None
     if not 0 <= wait <= WAIT_SECONDS:
         raise HTTPException(400, f'"wait" must be between 0 and {WAIT_SECONDS:g} seconds')
-    return JSONResponse(await session.next_view(wait), headers={"cache-control": "no-store"})
+    return JSONResponse(play_view(await session.next_view(wait)), headers={"cache-control": "no-store"})
 
 
 async def game_move(request: Request) -> Response:
@@ -69,4 +67,4 @@ async def game_move(request: Request) -> Response:
     if choice is None and not isinstance(action, dict):
         raise HTTPException(400, 'send "choice" (the number of a legal choice) or "action" (an object)')
     session.submit(version, choice, None if choice is not None else action, timeout=0)
-    return JSONResponse(await session.next_view(WAIT_SECONDS))
+    return JSONResponse(play_view(await session.next_view(WAIT_SECONDS)))

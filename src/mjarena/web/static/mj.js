@@ -37,7 +37,7 @@ const MJ = (() => {
                       alt: name, title: name, "data-kind": kind, draggable: "false"});
   }
 
-  /** GET or POST JSON; throws an Error whose message is the server's. */
+  /** GET or POST JSON; throws an Error whose message is the server's (in the page's language: ``error_text``). */
   async function json(url, body) {
     const options = body === undefined ? {headers: {accept: "application/json"}}
       : {method: "POST", headers: {"content-type": "application/json", accept: "application/json"},
@@ -51,7 +51,7 @@ const MJ = (() => {
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
     if (!response.ok) {
-      const problem = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+      const problem = new Error((data && (data.error_text || data.error)) || `${response.status} ${response.statusText}`);
       problem.status = response.status;
       throw problem;
     }

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const {el} = MJ;
+  const {el, t} = MJ;
   const app = document.getElementById("app");
   const status = document.getElementById("status");
 
@@ -22,19 +22,19 @@
     try {
       options = (await MJ.json("/api/play")).rules;
     } catch (error) {
-      say(`Cannot start a game: ${error.message}`, "error");
+      say(t("Cannot start a game: %(error)s", {error: error.message}), "error");
       return;
     }
     rulesSelect.replaceChildren(...options.map((r) => el("option", {value: r.name}, `${r.title} (${r.name})`)));
-    const seatNames = (rules) => (rules === "thupc2021" ? ["A", "B", "C", "D"] : ["East", "South", "West", "North"]);
+    const seatNames = (rules) => rules.seat_names;  // in the page's language (the server's words)
     function fill() {
       const rules = options.find((r) => r.name === rulesSelect.value);
-      const names = seatNames(rules.name);
+      const names = seatNames(rules);
       const seat = Number(seatSelect.value || 0);
       seatSelect.replaceChildren(...names.map((n, i) => el("option", {value: i, selected: i === seat}, n)));
       const preferred = rules.opponents.find((spec) => spec.endsWith(":greedy")) || rules.opponents[0];
-      opponents.replaceChildren(...[0, 1, 2].map((i) => el("label", {}, `Bot ${i + 1} `,
-        el("select", {name: "opponent", "aria-label": `opponent ${i + 1}`},
+      opponents.replaceChildren(...[0, 1, 2].map((i) => el("label", {}, t("Bot %(number)s", {number: i + 1}), " ",
+        el("select", {name: "opponent", "aria-label": t("opponent %(number)s", {number: i + 1})},
           rules.opponents.map((spec) => el("option", {value: spec, selected: spec === preferred}, spec))))));
     }
     rulesSelect.addEventListener("change", fill);
@@ -45,12 +45,12 @@
                     opponents: [...form.querySelectorAll("select[name=opponent]")].map((s) => s.value)};
       const seed = new URLSearchParams(location.search).get("seed");
       if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
-      say("Starting…");
+      say(t("Starting…"));
       try {
         const started = await MJ.json("/api/play", body);
         location.assign(started.url);
       } catch (error) {
-        say(`Cannot start the game: ${error.message}`, "error");
+        say(t("Cannot start the game: %(error)s", {error: error.message}), "error");
       }
     });
     document.body.dataset.ready = "start";
@@ -77,17 +77,15 @@
     });
     const passed = el("span", {class: "muted", id: "autopassed"});
     const settings = el("div", {class: "settings"},
-      el("label", {class: "toggle"}, autoPass, " Pass automatically when Pass is the only choice"), passed,
-      el("details", {class: "keys"}, el("summary", {}, "Keys"),
-        el("p", {}, "1–9, 0: pick a tile · ←/→: move · Enter: discard it · p: PENG · g: GANG · c: CHI · " +
-                   "h: HU · space: Pass · Esc: cancel. The number under a tile is the distance (tiles still " +
-                   "needed to win) after discarding it; the best is green.")));
+      el("label", {class: "toggle"}, autoPass, " ", t("Pass automatically when Pass is the only choice")), passed,
+      el("details", {class: "keys"}, el("summary", {}, t("Keys")),
+        el("p", {}, t("1–9, 0: pick a tile · ←/→: move · Enter: discard it · p: PENG · g: GANG · c: CHI · h: HU · space: Pass · Esc: cancel. The number under a tile is the distance (tiles still needed to win) after discarding it; the best is green."))));
     const dock = el("div", {class: "dock", id: "dock"}, prompt, buttons);
     const board = el("div", {id: "board"});
     const log = el("ol", {class: "log short", id: "log"});
     const end = el("div", {id: "end"});
     const facts = el("p", {class: "muted", id: "facts"});
-    app.append(facts, board, dock, settings, end, el("h2", {}, "Recent moves"), log);
+    app.append(facts, board, dock, settings, end, el("h2", {}, t("Recent moves")), log);
     let view = null;
     let picking = null; // the choices of a group button waiting for a tile click
     let busy = false;
@@ -99,7 +97,7 @@
       busy = true;
       picking = null;
       selected = null;
-      say("The bots are playing…");
+      say(t("The bots are playing…"));
       try {
         show(await MJ.json(url, {version: view.version, choice: choice.index}));
         while (view.state === "running") show(await MJ.json(`${url}?wait=5`));
@@ -119,7 +117,7 @@
     function maybeAutoPass() {
       if (!busy && autoPass.checked && onlyPass()) {
         autoPassed += 1;
-        passed.textContent = ` · passed for you ${autoPassed}×`;
+        passed.textContent = " · " + t("passed for you %(count)s×", {count: autoPassed});
         send(view.choices[0]);
       }
     }
@@ -138,7 +136,7 @@
     function menu(choices) {
       buttons.replaceChildren(...choices.map((c) => el("button", {class: "choice", onclick: () => send(c)},
                                                        c.label)),
-        el("button", {class: "choice cancel", onclick: () => { picking = null; render(); }}, "Cancel"));
+        el("button", {class: "choice cancel", onclick: () => { picking = null; render(); }}, t("Cancel")));
     }
 
     function onGroup(group) {
@@ -147,7 +145,7 @@
       if (members.every((c) => c.tile === null)) return menu(members);
       picking = members;
       render();
-      prompt.textContent = `${group}: now pick the tile to discard`;
+      prompt.textContent = t("%(group)s: now pick the tile to discard", {group: members[0].group_text || group});
     }
 
     function handKinds() {
@@ -195,34 +193,36 @@
 
     function render() {
       const mine = view.seat;
-      facts.textContent = `${view.rules} · you are ${view.seat_names[mine]}` +
-        (view.seed === undefined ? "" : ` · seed ${view.seed}`);
+      facts.textContent = `${view.rules} · ` + t("you are %(seat)s", {seat: view.seat_names[mine]}) +
+        (view.seed === undefined ? "" : " · " + t("seed %(seed)s", {seed: view.seed}));
       const waiting = view.state === "waiting";
       if (view.state === "finished") {
-        prompt.textContent = view.message || "Game over";
+        prompt.textContent = view.message || t("Game over");
       } else if (view.state === "failed" || view.state === "ended") {  // ended: closed, or no move for long
         prompt.textContent = view.message;
         prompt.className = "prompt error";
       } else if (!waiting) {
-        prompt.textContent = "The bots are playing…";
+        prompt.textContent = t("The bots are playing…");
       } else if (view.stage === "target") {
-        prompt.textContent = "The wall is empty: declare your target hand";
+        prompt.textContent = t("The wall is empty: declare your target hand");
       } else {
         const discard = view.choices.some((c) => c.group === null);
-        prompt.textContent = discard ? "Your turn: pick a tile to discard" + (view.choices.some((c) => c.group)
-          ? ", or choose an action" : "") : "A tile was discarded: claim it or pass";
+        prompt.textContent = discard ? (view.choices.some((c) => c.group)
+          ? t("Your turn: pick a tile to discard, or choose an action") : t("Your turn: pick a tile to discard"))
+          : t("A tile was discarded: claim it or pass");
       }
       const groups = [...new Set(view.choices.filter((c) => c.group !== null).map((c) => c.group))];
-      const cancel = el("button", {class: "choice cancel", onclick: () => { picking = null; render(); }}, "Cancel");
+      const cancel = el("button", {class: "choice cancel", onclick: () => { picking = null; render(); }}, t("Cancel"));
       const keyOf = (group) => Object.keys(KEYS).find((key) => key !== "n" &&
         KEYS[key].some((word) => group === word || group.startsWith(`${word} `)));
+      const groupText = (g) => (view.choices.find((c) => c.group === g) || {}).group_text || g;
       buttons.replaceChildren(...(picking ? [cancel] : waiting ? groups.map((g) => el("button", {class: "choice",
-        "data-group": g, onclick: () => onGroup(g)}, g,
-        keyOf(g) ? el("kbd", {}, keyOf(g) === " " ? "space" : keyOf(g)) : null)) : []));
+        "data-group": g, onclick: () => onGroup(g)}, groupText(g),
+        keyOf(g) ? el("kbd", {}, keyOf(g) === " " ? t("space") : keyOf(g)) : null)) : []));
       const discard = selected !== null && waiting && !picking ? handKinds()[selected] : undefined;
       if (discard !== undefined) {
         buttons.append(el("button", {class: "choice go", id: "discard-picked", onclick: () => onTile(discard)},
-          `Discard ${view.tile_names[discard] || discard}`, el("kbd", {}, "Enter")));
+          t("Discard %(tile)s", {tile: view.tile_names[discard] || discard}), el("kbd", {}, "Enter")));
       }
       const clickable = (kind) => waiting && tileChoices(kind).length > 0;
       const hints = {};
@@ -237,8 +237,8 @@
       if (finished) {
         end.replaceChildren(MJ.outcome(view.outcome, view.seat_names) || "", MJ.results(view.result, view.seat_names),
           view.replay ? el("p", {}, el("a", {id: "replay-link", href: `/replays/${view.replay}`},
-                                       "Watch the replay, with every bot's transcript"),
-                           " · ", el("a", {href: "/play"}, "Play again")) : el("p", {}, view.message));
+                                       t("Watch the replay, with every bot's transcript")),
+                           " · ", el("a", {href: "/play"}, t("Play again"))) : el("p", {}, view.message));
       }
       document.body.dataset.state = view.state;
       document.body.dataset.version = view.version;
@@ -255,7 +255,7 @@
       while (view.state === "running") show(await MJ.json(`${url}?wait=5`));
       maybeAutoPass();
     } catch (error) {
-      say(`This game cannot be shown: ${error.message}`, "error");
+      say(t("This game cannot be shown: %(error)s", {error: error.message}), "error");
     }
   }
 

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const {el} = MJ;
+  const {el, t} = MJ;
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   const name = app.dataset.tournament;
@@ -13,37 +13,42 @@
   const progress = el("progress", {id: "progress", max: 1, value: 0});
   const standings = el("div", {id: "standings", class: "scroll-x"});
   const versus = el("div", {id: "versus", class: "scroll-x"});
-  const entrantFilter = el("select", {id: "filter-entrant", "aria-label": "entrant"});
-  const roundFilter = el("select", {id: "filter-round", "aria-label": "round"});
+  const entrantFilter = el("select", {id: "filter-entrant", "aria-label": t("entrant")});
+  const roundFilter = el("select", {id: "filter-round", "aria-label": t("round")});
   const games = el("div", {id: "games"});
   const chart = el("div", {id: "rating-chart", class: "chart-box"});
   const chartTable = el("div", {id: "rating-chart-table", class: "scroll-x"});
   const toggled = new Set();  // entrants whose line the reader showed or hid (kept across refreshes)
   let shownSvg = null;
-  app.append(summary, progress, el("h2", {}, "Standings"), standings,
-             el("h2", {}, "Ratings over the rounds"), chart,
-             el("p", {class: "muted chart-hint"}, "Select a name in the legend to show or hide its line."),
-             el("details", {id: "rating-table-box"}, el("summary", {}, "Ratings by round as a table"), chartTable),
-             el("details", {id: "versus-box"}, el("summary", {}, "Head to head"), versus),
-             el("h2", {}, "Games"), el("div", {class: "controls"}, "entrant ", entrantFilter, " round ", roundFilter),
+  app.append(summary, progress, el("h2", {}, t("Standings")), standings,
+             el("h2", {}, t("Ratings over the rounds")), chart,
+             el("p", {class: "muted chart-hint"}, t("Select a name in the legend to show or hide its line.")),
+             el("details", {id: "rating-table-box"}, el("summary", {}, t("Ratings by round as a table")), chartTable),
+             el("details", {id: "versus-box"}, el("summary", {}, t("Head to head")), versus),
+             el("h2", {}, t("Games")), el("div", {class: "controls"}, t("entrant"), " ", entrantFilter, " ", t("round"),
+                                           " ", roundFilter),
              games);
   let previous = {};
   let state = null;
 
+  // an error's kind in the page's language (the server's words, mjarena.verdicts), else its code
+  const kindText = (code) => (state && state.kinds && state.kinds[code]) || code;
+
   function errorsText(errors) {
-    const parts = Object.entries(errors).map(([kind, count]) => `${kind} ${count}`);
+    const parts = Object.entries(errors).map(([kind, count]) => `${kindText(kind)} ${count}`);
     return parts.length ? parts.join(", ") : "–";
   }
 
   function duration(seconds) {
     if (seconds === null || seconds === undefined) return "";
     const s = Math.round(seconds);
-    return s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
+    return s < 90 ? t("%(count)s s", {count: s}) : s < 5400 ? t("%(count)s min", {count: Math.round(s / 60)})
+      : t("%(count)s h", {count: (s / 3600).toFixed(1)});
   }
 
-  function fillSelect(select, values, label) {
+  function fillSelect(select, values, every) {
     const current = select.value;
-    select.replaceChildren(el("option", {value: ""}, `every ${label}`),
+    select.replaceChildren(el("option", {value: ""}, every),
       ...values.map((value) => el("option", {value: String(value), selected: String(value) === current},
                                   String(value))));
   }
@@ -54,22 +59,23 @@
     const shown = state.games.slice().reverse().filter((game) =>
       (!who || game.results.some((seat) => seat.bot === who)) && (!round || String(game.round) === round));
     games.replaceChildren(shown.length ? el("table", {class: "list", id: "games-table"},
-      el("thead", {}, el("tr", {}, ["game", "round", "entrants by seat", "results (points)"].map(
+      el("thead", {}, el("tr", {}, [t("game"), t("round"), t("entrants by seat"), t("results (points)")].map(
         (h, i) => el("th", {class: i === 2 ? "wide" : ""}, h)))),
       el("tbody", {}, shown.map((game) => el("tr", {"data-round": game.round},
         el("td", {}, game.replay ? el("a", {href: `/replays/${game.replay}`}, game.game) : game.game),
         el("td", {}, String(game.round)),
         el("td", {class: "wide"}, game.results.map((seat) => seat.bot).join(", ")),
         el("td", {}, game.results.slice().sort((a, b) => a.rank - b.rank).map((seat) =>
-          `${seat.bot} ${seat.points}${seat.reason ? ` (${seat.reason})` : ""}`).join(" · "))))))
-      : el("p", {class: "muted"}, state.games.length ? "No game matches the filters." : "No game finished yet."));
+          `${seat.bot} ${seat.points}${seat.reason ? ` (${kindText(seat.reason)})` : ""}`).join(" · "))))))
+      : el("p", {class: "muted"}, state.games.length ? t("No game matches the filters.") : t("No game finished yet.")));
   }
 
   function render() {
-    const eta = state.complete ? " · finished" : state.eta_seconds === null ? " · running"
-      : ` · running, about ${duration(state.eta_seconds)} left`;
-    summary.textContent = `${state.rules} · ${state.format} · ${state.rounds} round(s) · ${state.seed === null ? "secret walls" : `seed ${state.seed}`} · ` +
-      `${state.played} of ${state.total} games played` + eta;
+    const eta = state.complete ? t("finished") : state.eta_seconds === null ? t("running")
+      : t("running, about %(time)s left", {time: duration(state.eta_seconds)});
+    summary.textContent = [state.rules, state.format_text || state.format, t("%(count)s round(s)", {count: state.rounds}),
+      state.seed === null ? t("secret walls") : t("seed %(seed)s", {seed: state.seed}),
+      t("%(played)s of %(total)s games played", {played: state.played, total: state.total}), eta].join(" · ");
     progress.max = Math.max(1, state.total);
     progress.value = state.played;
     const now = {};
@@ -82,25 +88,22 @@
         el("td", {}, String(row.rank)), el("td", {}, el("b", {}, row.bot)), el("td", {}, String(row.games)),
         el("td", {}, String(row.points)), el("td", {class: "wide"}, row.average_rank === null ? "–"
           : row.average_rank.toFixed(2)),
-        el("td", {class: "wide", title: "OpenSkill ordinal: μ − 3σ"},
+        el("td", {class: "wide", title: t("OpenSkill ordinal: μ − 3σ")},
            `${row.rating.toFixed(2)} (μ ${row.mu.toFixed(1)} ± σ ${row.sigma.toFixed(1)})`),
         el("td", {class: "wide num"}, time && time.mean_ms !== null ? `${time.mean_ms} / ${time.max_ms}` : "–"),
         el("td", {}, errorsText(row.errors)));
     });
     previous = now;
     standings.replaceChildren(el("table", {class: "list", id: "standings-table"},
-      el("thead", {}, el("tr", {}, ["rank", "bot", "games", "points", "avg rank", "rating (μ ± σ)",
-                                    "ms mean / max", "errors"].map(
+      el("thead", {}, el("tr", {}, [t("rank"), t("bot"), t("games"), t("points"), t("avg rank"), t("rating (μ ± σ)"),
+                                    t("ms mean / max"), t("errors")].map(
         (h, i) => el("th", {class: [4, 5, 6].includes(i) ? "wide" : ""}, h)))),
       el("tbody", {}, rows)),
-      el("p", {class: "muted", id: "rating-note"}, "Rating: OpenSkill's μ − 3σ, a cautious estimate. House bots, ",
-         "which pad a table to four, are not rated and count for nothing in a game's rating: a bot that met ",
-         "mostly house bots has few rated games, so a wide σ and a low rating, whatever its points, until it ",
-         "meets the other entrants."));
+      el("p", {class: "muted", id: "rating-note"}, t("Rating: OpenSkill's μ − 3σ, a cautious estimate. House bots, which pad a table to four, are not rated and count for nothing in a game's rating: a bot that met mostly house bots has few rated games, so a wide σ and a low rating, whatever its points, until it meets the other entrants.")));
     const names = state.standings.map((row) => row.bot);
     const h2h = state.head_to_head || {};
     versus.replaceChildren(el("table", {class: "list versus", id: "versus-table"},
-      el("thead", {}, el("tr", {}, el("th", {}, "better / tied / worse than →"),
+      el("thead", {}, el("tr", {}, el("th", {}, t("better / tied / worse than →")),
                          names.map((n) => el("th", {}, n)))),
       el("tbody", {}, names.map((a) => el("tr", {}, el("th", {}, a), names.map((b) => {
         const cell = a === b ? null : (h2h[a] || {})[b];
@@ -108,8 +111,9 @@
                   a === b ? "·" : cell ? cell.join(" / ") : "–");
       }))))));
     renderChart();
-    fillSelect(entrantFilter, names, "entrant");
-    fillSelect(roundFilter, [...new Set(state.games.map((game) => game.round))].sort((x, y) => x - y), "round");
+    fillSelect(entrantFilter, names, t("every entrant"));
+    fillSelect(roundFilter, [...new Set(state.games.map((game) => game.round))].sort((x, y) => x - y),
+               t("every round"));
     renderGames();
   }
 
@@ -159,7 +163,7 @@
   async function poll() {
     try {
       state = await MJ.json(url);
-      status.textContent = `updated ${new Date().toLocaleTimeString()}`;
+      status.textContent = t("updated %(time)s", {time: new Date().toLocaleTimeString(document.documentElement.lang)});
       status.className = "muted";
       render();
       document.body.dataset.played = state.played;
@@ -168,7 +172,7 @@
         return;
       }
     } catch (error) {
-      status.textContent = `cannot read the tournament: ${error.message} (trying again)`;
+      status.textContent = t("cannot read the tournament: %(error)s (trying again)", {error: error.message});
       status.className = "error";
     }
     setTimeout(poll, 1500);
