@@ -28,7 +28,7 @@ VIEWER_WORDS = (
     N_("Pause"), N_("Play"),
     N_("Played on a node of the cluster: its moves cannot be followed here; its replay shows when it ends."),
     N_("Result"), N_("The distances as a table"), N_("The moves cannot be brought up to date now: %(error)s"),
-    N_("The seat leaves the game."),
+    N_("The seat leaves the game."), N_("The server cannot be reached: %(error)s"),
     N_("This replay cannot be shown: %(error)s"), N_("Transcripts"), N_("arranged as %(arrangement)s"),
     N_("back (←)"), N_("best discard"), N_("debug"), N_("decisions (an in-process agent: no protocol text)"),
     N_("dice %(dice)s"), N_("discard analysis"), N_("distance to a win"),

@@ -46,7 +46,7 @@ const MJ = (() => {
     try {
       response = await fetch(url, options);
     } catch (error) {
-      throw new Error(`the server cannot be reached (${error.message})`);
+      throw new Error(t("The server cannot be reached: %(error)s", {error: error.message}));
     }
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
