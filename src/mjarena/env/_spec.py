@@ -40,7 +40,7 @@ import numpy as np
 from mjarena.tiles import Notation
 from mjarena.variants.base import Action, Event
 
-__all__ = ["CHANNELS", "EXTRA", "REQUEST", "STATE", "WALL", "IllegalActionError", "Observer", "RuleSpec"]
+__all__ = ["CHANNELS", "EXTRA", "REQUEST", "STATE", "WALL", "IllegalActionError", "Observer", "RuleSpec", "mask_maker"]
 
 HAND, MELDS, DISCARDS, REQUEST, STATE = 0, 1, 5, 9, 10
 CHANNELS = 11
@@ -113,6 +113,28 @@ class RuleSpec:
         for index in options:
             mask[index] = 1
         return np.ndarray((len(mask),), _INT8, mask)
+
+
+def mask_maker(size: int) -> Callable[[Options], np.ndarray]:
+    """A maker of action masks of ``size`` actions for one environment: it sets the options' bytes in a buffer of
+    its own, copies the buffer as an array and clears them again (one numpy call a mask; not for threads to share).
+
+    >>> mask = mask_maker(5)
+    >>> mask({1: None, 3: None}).tolist(), mask({}).tolist()
+    ([0, 1, 0, 1, 0], [0, 0, 0, 0, 0])
+    """
+    buffer = bytearray(size)
+    copy = np.frombuffer(buffer, _INT8).copy
+
+    def mask(options: Options) -> np.ndarray:
+        for index in options:
+            buffer[index] = 1
+        array = copy()
+        for index in options:
+            buffer[index] = 0
+        return array
+
+    return mask
 
 
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
