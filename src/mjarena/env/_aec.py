@@ -205,14 +205,16 @@ class MahjongEnv(AECEnv):
         self._answers.append((seat, self._stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
         self._choices[seat] = action
-        self._queue.pop(0)
-        if self._queue:
-            self.agent_selection = AGENTS[self._queue[0]]
+        queue = self._queue
+        del queue[0]
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
         else:
-            self.game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
-            self._observer.update(self.game.events)
+            game = self.game
+            game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
+            self._observer.update(game.events)
             if self._history is not None:
-                self._history.update(self.game.events)
+                self._history.update(game.events)
             self._after_decision()
         if self._rewarded:
             self._accumulate_rewards()

@@ -123,15 +123,14 @@ def mask_maker(size: int) -> Callable[[Options], np.ndarray]:
     >>> mask({1: None, 3: None}).tolist(), mask({}).tolist()
     ([0, 1, 0, 1, 0], [0, 0, 0, 0, 0])
     """
-    buffer = bytearray(size)
+    buffer, zeros = bytearray(size), bytes(size)
     copy = np.frombuffer(buffer, _INT8).copy
 
     def mask(options: Options) -> np.ndarray:
         for index in options:
             buffer[index] = 1
         array = copy()
-        for index in options:
-            buffer[index] = 0
+        buffer[:] = zeros
         return array
 
     return mask
@@ -181,7 +180,7 @@ class Observer:
 
     def update(self, events: Sequence[Event]) -> None:
         """Take in the events not seen yet."""
-        add = self._add
+        pools = self._cells[1]
         hand_current = self._hand_current
         for event in events[self.seen :]:
             kind, seat, tiles, _ = event
@@ -194,8 +193,10 @@ class Observer:
                 continue
             self.drawn = None
             if kind == "play" or kind == "discard":
-                self.last_play = (seat, tiles[0])
-                add(1, seat, tiles[0], 1)
+                tile = tiles[0]
+                self.last_play = (seat, tile)
+                for buffer, offset in pools[seat]:
+                    buffer[offset + tile] += 1
             else:
                 self._take_in(kind, seat, tiles)
         self.seen = len(events)
@@ -240,23 +241,22 @@ class Observer:
             self._hand_current[seat] = True
         buffer[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
-        stage_cell = request_cell = discarder_cell = None
         if stage is not None:
-            stage_cell = self._stage_column[stage]
-            buffer[stage_cell] = 1
+            cells = [self._stage_column[stage]]
             if discarder is not None:
-                request_cell = self._request + game.claimable
+                cells.append(self._request + game.claimable)
+                cells.append(self._discarder_cell + (discarder - seat) % 4)
             elif self.drawn is not None and self.drawn[0] == seat:
-                request_cell = self._request + self.drawn[1]
-            if request_cell is not None:
-                buffer[request_cell] = 1
-        if discarder is not None:
-            discarder_cell = self._discarder_cell + (discarder - seat) % 4
-            buffer[discarder_cell] = 1
+                cells.append(self._request + self.drawn[1])
+        elif discarder is not None:
+            cells = [self._discarder_cell + (discarder - seat) % 4]
+        else:
+            cells = []
+        for cell in cells:
+            buffer[cell] = 1
         array = self._arrays[seat].copy()
-        for cell in (stage_cell, request_cell, discarder_cell):
-            if cell is not None:
-                buffer[cell] = 0
+        for cell in cells:
+            buffer[cell] = 0
         if self._extra is not None:
             self._extra(game, seat, array[STATE])
         return array
