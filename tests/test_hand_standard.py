@@ -333,3 +333,29 @@ def test_honour_table_keys_against_reference() -> None:
         counts[27:34] = digits
         assert suit_keys(counts)[3] == sum(d * 5**rank for rank, d in enumerate(digits))
         assert distance(counts, melds) == ref.reference_distance(counts, melds), show(counts, melds)
+
+
+def test_a_tracked_hand_answers_wins_with_as_the_whole_check_does_as_it_changes() -> None:
+    """TrackedHand.wins_with remembers a hand that is not ready until a tile comes or goes or the melds change:
+    along random draws and discards (and melds laid), its answer for every kind is ``is_winning`` of the hand
+    with that tile added."""
+    from mjarena.hand.tracked import TrackedHand
+
+    rng = random.Random(46)
+    for _ in range(40):
+        melds = rng.randrange(3)
+        wall = [kind for kind in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        hand = TrackedHand(wall[: 13 - 3 * melds], melds)
+        for position in range(13, 40):
+            for kind in range(34):
+                grown = hand.counts.copy()
+                grown[kind] += 1
+                expected = grown[kind] <= 4 and is_winning(grown, hand.melds)
+                assert hand.wins_with(kind) == expected, (hand.kinds(), hand.melds, kind)
+            hand.add(wall[position])
+            hand.remove(rng.choice(hand.kinds()))
+            if hand.melds < 4 and rng.random() < 0.1:  # a meld laid: three tiles out of the concealed hand
+                for kind in rng.sample(hand.kinds(), 3):
+                    hand.remove(kind)
+                hand.melds += 1

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from mjarena.hand.standard import distance_of_keys, suit_keys
+from mjarena.hand.standard import distance_of_keys
 from mjarena.hand.tracked import TrackedHand
 from mjarena.tiles import STANDARD_KINDS, WILD
 from mjarena.variants.base import Action, tiles_of
@@ -40,8 +40,14 @@ _RUNS_WITH = [
     for kind in range(KINDS)
 ]
 """For each kind, the lowest kinds of the runs (same suit) that contain it."""
-_NO_HONOURS = [0] * 7  # the distance tables also read the honour group
-_HONOUR_PAIR = [2] + [0] * 6
+_TRIPLES = [(kind, kind, kind) for kind in range(KINDS)]
+_PAIRS = [(kind, kind) for kind in range(KINDS)]
+_RUNS_HOLDING = [[(low, (low, low + 1, low + 2)) for low in _RUNS_WITH[kind]] for kind in range(KINDS)]
+"""For each kind, the runs that contain it: (lowest kind, the run's kinds)."""
+
+
+def _by_gain(option: tuple[int, tuple[int, ...], bool]) -> int:
+    return -option[0]
 
 
 # -- target hands ------------------------------------------------------------------------------------------
@@ -114,26 +120,37 @@ class Completion:
         self._search(0, self.sets, 1, 0)
         return self.best_tiles
 
-    def _bound(self, sets: int, pairs: int) -> int:
+    def _bound(self, sets: int, pairs: int, start: int = 0) -> int:
         """At most this many more tiles can be shared: the uncapped optimum for what is held and may still
-        be added (each kind clamped to its free cap).
+        be added (each kind clamped to its free cap); ``start`` is the lowest kind held (none below it is).
 
         With the pair already chosen, two honour tiles stand in for it: they can only be a pair, so the
         tables' optimum with them is the optimum without a pair plus 2.
         """
-        cap, used = self.cap, self.used
-        held = [min(count, cap[k] - used[k]) for k, count in enumerate(self.rest[:KINDS])]
-        m, p, s, h = suit_keys(held + (_NO_HONOURS if pairs else _HONOUR_PAIR))
-        overlap = 3 * sets + 2 - distance_of_keys(m, p, s, h, 4 - sets) - (0 if pairs else 2)
-        return min(overlap, sum(held))
+        cap, used, rest = self.cap, self.used, self.rest
+        keys = [0, 0, 0]
+        total = 0
+        for kind in range(start, KINDS):  # the group keys of min(held, free) per kind (suit_keys's, unlisted)
+            count = rest[kind]
+            if count:
+                free = cap[kind] - used[kind]
+                if free < count:
+                    count = free
+                keys[_GROUP[kind]] += count * _WEIGHT[kind]
+                total += count
+        overlap = 3 * sets + 2 - distance_of_keys(keys[0], keys[1], keys[2], 0 if pairs else 2, 4 - sets) - (
+            0 if pairs else 2)
+        return overlap if overlap < total else total
 
     def _search(self, start: int, sets: int, pairs: int, gained: int) -> None:
         rest = self.rest
-        kind = next((k for k in range(start, KINDS) if rest[k]), None)
-        if kind is None or sets + pairs == 0:
+        kind = start
+        while kind < KINDS and not rest[kind]:
+            kind += 1
+        if kind == KINDS or sets + pairs == 0:
             self._leaf(sets, pairs, gained)
             return
-        if gained + self._bound(sets, pairs) <= self.best:
+        if gained + self._bound(sets, pairs, kind) <= self.best:
             return
         for gain, shape, is_pair in self._options(kind, sets, pairs):
             taken = self._take(shape)
@@ -148,27 +165,23 @@ class Completion:
         rest[kind] = held
 
     def _options(self, kind: int, sets: int, pairs: int) -> list[tuple[int, tuple[int, ...], bool]]:
-        free = self._free
-        shapes: list[tuple[tuple[int, ...], bool]] = []
+        """The sets and the pair holding ``kind`` that fit, each with its gain, the greatest gain first (ties
+        in the order triple, runs from the lowest, pair)."""
+        cap, used, rest = self.cap, self.used, self.rest
+        options: list[tuple[int, tuple[int, ...], bool]] = []
+        free = cap[kind] - used[kind]
+        held = rest[kind]
         if sets:
-            if free(kind) >= 3:
-                shapes.append(((kind, kind, kind), False))
-            for low in _RUNS_WITH[kind]:
-                if free(low) and free(low + 1) and free(low + 2):
-                    shapes.append(((low, low + 1, low + 2), False))
-        if pairs and free(kind) >= 2:
-            shapes.append(((kind, kind), True))
-        options = [(self._gain(shape), shape, is_pair) for shape, is_pair in shapes]
-        options.sort(key=lambda option: -option[0])
+            if free >= 3:
+                options.append((held if held < 3 else 3, _TRIPLES[kind], False))
+            for low, run in _RUNS_HOLDING[kind]:
+                if cap[low] != used[low] and cap[low + 1] != used[low + 1] and cap[low + 2] != used[low + 2]:
+                    options.append(((rest[low] != 0) + (rest[low + 1] != 0) + (rest[low + 2] != 0), run, False))
+        if pairs and free >= 2:
+            options.append((held if held < 2 else 2, _PAIRS[kind], True))
+        if len(options) > 1:
+            options.sort(key=_by_gain)
         return options
-
-    def _free(self, kind: int) -> int:
-        return self.cap[kind] - self.used[kind]
-
-    def _gain(self, shape: tuple[int, ...]) -> int:
-        if shape[0] == shape[-1]:
-            return min(len(shape), self.rest[shape[0]])
-        return sum(1 for kind in shape if self.rest[kind])
 
     def _take(self, shape: tuple[int, ...]) -> list[int]:
         taken = []

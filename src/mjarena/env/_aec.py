@@ -28,7 +28,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from mjarena.env._history import History, history_rows
-from mjarena.env._spec import CHANNELS, IllegalActionError, Observer, Options, RuleSpec
+from mjarena.env._spec import CHANNELS, IllegalActionError, Observer, Options, RuleSpec, mask_maker
 from mjarena.replay import MatchResult, SeatOutcome
 from mjarena.rulesets import judge_rules
 from mjarena.tiles import format_tile, format_tiles
@@ -65,7 +65,7 @@ class MahjongEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
         self._legal_options = spec.options or spec.legal_options
-        self._mask = spec.mask
+        self._mask = mask_maker(spec.num_actions)  # spec.mask's masks, without its numpy calls per index
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._with_history = observation == "history"
@@ -142,7 +142,7 @@ class MahjongEnv(AECEnv):
         terminated = self.terminations[agent]
         if self._mask_in_info:
             if not terminated:
-                info["action_mask"] = self.spec.mask(self.options(_SEAT[agent]))
+                info["action_mask"] = self._mask(self.options(_SEAT[agent]))
             observation = self.observe(agent) if observe else None
         elif observe:  # observe() inlined: the loop's most frequent path
             seat = _SEAT[agent]
@@ -165,7 +165,7 @@ class MahjongEnv(AECEnv):
             table = self._history.observe(table, seat)
         if self._mask_in_info:
             return table
-        return {"observation": table, "action_mask": self.spec.mask(options)}
+        return {"observation": table, "action_mask": self._mask(options)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -205,14 +205,16 @@ class MahjongEnv(AECEnv):
         self._answers.append((seat, self._stage, action, (now - self._asked_at) * 1000))
         self._asked_at = now
         self._choices[seat] = action
-        self._queue.pop(0)
-        if self._queue:
-            self.agent_selection = AGENTS[self._queue[0]]
+        queue = self._queue
+        del queue[0]
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
         else:
-            self.game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
-            self._observer.update(self.game.events)
+            game = self.game
+            game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
+            self._observer.update(game.events)
             if self._history is not None:
-                self._history.update(self.game.events)
+                self._history.update(game.events)
             self._after_decision()
         if self._rewarded:
             self._accumulate_rewards()

@@ -40,7 +40,7 @@ import numpy as np
 from mjarena.tiles import Notation
 from mjarena.variants.base import Action, Event
 
-__all__ = ["CHANNELS", "EXTRA", "REQUEST", "STATE", "WALL", "IllegalActionError", "Observer", "RuleSpec"]
+__all__ = ["CHANNELS", "EXTRA", "REQUEST", "STATE", "WALL", "IllegalActionError", "Observer", "RuleSpec", "mask_maker"]
 
 HAND, MELDS, DISCARDS, REQUEST, STATE = 0, 1, 5, 9, 10
 CHANNELS = 11
@@ -115,6 +115,27 @@ class RuleSpec:
         return np.ndarray((len(mask),), _INT8, mask)
 
 
+def mask_maker(size: int) -> Callable[[Options], np.ndarray]:
+    """A maker of action masks of ``size`` actions for one environment: it sets the options' bytes in a buffer of
+    its own, copies the buffer as an array and clears them again (one numpy call a mask; not for threads to share).
+
+    >>> mask = mask_maker(5)
+    >>> mask({1: None, 3: None}).tolist(), mask({}).tolist()
+    ([0, 1, 0, 1, 0], [0, 0, 0, 0, 0])
+    """
+    buffer, zeros = bytearray(size), bytes(size)
+    copy = np.frombuffer(buffer, _INT8).copy
+
+    def mask(options: Options) -> np.ndarray:
+        for index in options:
+            buffer[index] = 1
+        array = copy()
+        buffer[:] = zeros
+        return array
+
+    return mask
+
+
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
 _CLAIMS = frozenset({"peng", "pong", "gang", "gang_on_peng", "chi", "chow", "hu", "ron"})
 _ROTATIONS = [[(seat + step) % 4 for step in range(4)] for seat in range(4)]
@@ -124,100 +145,118 @@ class Observer:
     """The public part of the table (melds and discards of every seat), kept current from the events, and the
     observations built on it.
 
-    The public rows are kept four times, once as each seat sees them (rotated so that the observer comes first):
-    an event updates four bytes and an observation copies one block, instead of rotating eight rows per call.
-    ``public`` is the table by absolute seat (rows 0-3 melds of seat 0-3, rows 4-7 their discards) as an array.
-    ``leaves`` counts the events of ``spec.leave_events`` seen (a seat may have left after each).
+    Each seat's whole table (its 11 rows, the public ones rotated so that the observer comes first) is kept in
+    a buffer of its own: an event updates four bytes, and an observation sets the few cells of the decision
+    asked, copies the buffer as an array and clears them again.  The hand row is written again only after an
+    event that names the seat (every change of a hand is one).  ``public`` is the table by absolute seat
+    (rows 0-3 melds of seat 0-3, rows 4-7 their discards) as an array.  ``leaves`` counts the events of
+    ``spec.leave_events`` seen (a seat may have left after each).
     """
 
     def __init__(self, spec: RuleSpec) -> None:
         self.spec = spec
         kinds = spec.kinds
-        self._views = [bytearray(8 * kinds) for _ in range(4)]  # [observer]: its rows 1-8, relative seats
-        self.public = np.frombuffer(self._views[0], np.uint8).reshape(8, kinds)  # seat 0's view is absolute
-        self._cells = [  # [block][seat]: (view, offset of that seat's row in the view) for every observer
-            [[(self._views[me], (block + (seat - me) % 4) * kinds) for me in range(4)] for seat in range(4)]
+        self._buffers = [bytearray(CHANNELS * kinds) for _ in range(4)]  # [observer]: its rows, relative seats
+        self._arrays = [np.frombuffer(buffer, _UINT8).reshape(CHANNELS, kinds) for buffer in self._buffers]
+        self.public = self._arrays[0][MELDS:REQUEST]  # seat 0's view is absolute
+        self._cells = [  # [block][seat]: (buffer, offset of that seat's row in it) for every observer
+            [[(self._buffers[me], (MELDS + block + (seat - me) % 4) * kinds) for me in range(4)] for seat in range(4)]
             for block in (0, 4)
         ]
         self._stage_column = {stage: STATE * kinds + STAGE + i for i, stage in enumerate(spec.stages)}
-        self._kinds, self._shape, self._hand, self._extra = kinds, (CHANNELS, kinds), spec.hand, spec.extra
+        self._kinds, self._hand, self._extra = kinds, spec.hand, spec.extra
         self._wall_cell, self._discarder_cell = STATE * kinds + WALL, STATE * kinds + DISCARDER
         self._request = REQUEST * kinds
-        self._tails: list[bytes] = []  # [observer]: rows 9-10 as far as they change only when a seat leaves
-        self._tails_at = -1  # the value of ``leaves`` they were made at
+        self._hand_current = [False] * 4  # whether a seat's hand row holds its hand (no event named it since)
+        self._tails_at = -1  # the value of ``leaves`` the seats-in columns were written at
         self.seen = 0
         self.leaves = 0
         self.last_play: tuple[int, int] | None = None
         self.drawn: tuple[int, int] | None = None  # (seat, kind) when the last event is a draw
 
     def _add(self, block: int, seat: int, tile: int, count: int) -> None:
-        for view, offset in self._cells[block][seat]:
-            view[offset + tile] += count
+        for buffer, offset in self._cells[block][seat]:
+            buffer[offset + tile] += count
 
     def update(self, events: Sequence[Event]) -> None:
         """Take in the events not seen yet."""
-        add = self._add
-        leave_events = self.spec.leave_events
+        pools = self._cells[1]
+        hand_current = self._hand_current
         for event in events[self.seen :]:
-            kind = event.type
-            self.drawn = None
-            if kind in ("draw", "draw_back"):
-                self.drawn = (event.seat, event.tiles[0])  # type: ignore[assignment]
-            elif kind in ("play", "discard"):
-                self.last_play = (event.seat, event.tiles[0])  # type: ignore[assignment]
-                add(1, event.seat, event.tiles[0], 1)  # type: ignore[arg-type]
+            kind, seat, tiles, _ = event
+            if seat is None:
+                hand_current[:] = (False, False, False, False)
             else:
-                if kind in _CLAIMS and self.last_play is not None:
-                    discarder, tile = self.last_play
-                    add(1, discarder, tile, -1)
-                    self.last_play = None
-                if kind in _MELD_TILES:
-                    add(0, event.seat, event.tiles[0], _MELD_TILES[kind])  # type: ignore[arg-type]
-                elif kind in ("chi", "chow"):
-                    for tile in event.tiles:
-                        add(0, event.seat, tile, 1)  # type: ignore[arg-type]
-                if kind in leave_events:
-                    self.leaves += 1
+                hand_current[seat] = False
+            if kind == "draw" or kind == "draw_back":
+                self.drawn = (seat, tiles[0])
+                continue
+            self.drawn = None
+            if kind == "play" or kind == "discard":
+                tile = tiles[0]
+                self.last_play = (seat, tile)
+                for buffer, offset in pools[seat]:
+                    buffer[offset + tile] += 1
+            else:
+                self._take_in(kind, seat, tiles)
         self.seen = len(events)
 
-    def _make_tails(self, game: Any) -> list[bytes]:
-        """Rows 9-10 for each observer with the columns that change only when a seat leaves: seats in, dealer."""
-        kinds = self.spec.kinds
+    def _take_in(self, kind: str, seat: Any, tiles: tuple[int, ...]) -> None:
+        """An event neither a draw nor a discard: a claim takes the last discard off its pool, a meld is laid."""
+        if kind in _CLAIMS and self.last_play is not None:
+            discarder, tile = self.last_play
+            self._add(1, discarder, tile, -1)
+            self.last_play = None
+        if kind in _MELD_TILES:
+            self._add(0, seat, tiles[0], _MELD_TILES[kind])
+        elif kind in ("chi", "chow"):
+            for tile in tiles:
+                self._add(0, seat, tile, 1)
+        if kind in self.spec.leave_events:
+            self.leaves += 1
+
+    def _write_tails(self, game: Any) -> None:
+        """The state row's columns that change only when a seat leaves: seats in, dealer."""
+        kinds = self._kinds
         seats_in = self.spec.seats_in(game)
-        tails = []
-        for seat in range(4):
-            tail = bytearray(2 * kinds)
-            state = kinds  # row 10 in the tail
+        state = STATE * kinds
+        for seat, buffer in enumerate(self._buffers):
             for relative, other in enumerate(_ROTATIONS[seat]):
-                if seats_in[other]:
-                    tail[state + SEATS_IN + relative] = 1
-            tail[state + DEALER + (-seat) % 4] = 1
-            tails.append(bytes(tail))
+                buffer[state + SEATS_IN + relative] = 1 if seats_in[other] else 0
+            buffer[state + DEALER + (-seat) % 4] = 1
         self._tails_at = self.leaves
-        return tails
 
     def observe(self, game: Any, seat: int, stage: str | None) -> np.ndarray:
         """The observation of ``seat`` (the table, without the mask); ``stage`` None when it is not asked.
 
-        Built in one ``bytearray`` and viewed as an array: numpy's per-call cost on eleven small rows was more
-        than the game's own step.
+        A copy of the seat's buffer with the decision's cells set: numpy's cost of making an array from bytes
+        is twice that of copying one.
         """
         if self._tails_at != self.leaves:
-            self._tails = self._make_tails(game)
-        out = bytearray(self._hand(game, seat)[:self._kinds])
-        out += self._views[seat]
-        out += self._tails[seat]
-        out[self._wall_cell] = game.wall_left
+            self._write_tails(game)
+        buffer = self._buffers[seat]
+        if not self._hand_current[seat]:
+            kinds = self._kinds
+            buffer[:kinds] = self._hand(game, seat)[:kinds]
+            self._hand_current[seat] = True
+        buffer[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
         if stage is not None:
-            out[self._stage_column[stage]] = 1
+            cells = [self._stage_column[stage]]
             if discarder is not None:
-                out[self._request + game.claimable] = 1
+                cells.append(self._request + game.claimable)
+                cells.append(self._discarder_cell + (discarder - seat) % 4)
             elif self.drawn is not None and self.drawn[0] == seat:
-                out[self._request + self.drawn[1]] = 1
-        if discarder is not None:
-            out[self._discarder_cell + (discarder - seat) % 4] = 1
-        array = np.ndarray(self._shape, _UINT8, out)
+                cells.append(self._request + self.drawn[1])
+        elif discarder is not None:
+            cells = [self._discarder_cell + (discarder - seat) % 4]
+        else:
+            cells = []
+        for cell in cells:
+            buffer[cell] = 1
+        array = self._arrays[seat].copy()
+        for cell in cells:
+            buffer[cell] = 0
         if self._extra is not None:
             self._extra(game, seat, array[STATE])
         return array

@@ -101,6 +101,9 @@ class _TargetOptions(Mapping[int, Action]):
 def _options(game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Options:
     if stage == "target":
         return _TargetOptions(game, seat)
+    if len(legal) == 1:  # most claims: pass only
+        action = legal[0]
+        return {_INDEX[action]: action}
     index = _INDEX
     return {index[action]: action for action in legal}
 

@@ -28,9 +28,11 @@ class TrackedHand:
     """A concealed hand: counts by kind, the number of melds laid down, and the table keys.
 
     Kinds 34 and up (special tiles) are counted in :attr:`extra`: they never belong to a winning hand.
+    :meth:`wins_with` remembers when the hand (of 13 - 3n tiles) is not ready, until a tile is added or removed
+    or the melds change: a game asks it about every discard, and most hands are not ready.
     """
 
-    __slots__ = ("counts", "extra", "keys", "melds", "size")
+    __slots__ = ("_unready_at", "counts", "extra", "keys", "melds", "size")
 
     def __init__(self, kinds: Iterable[int] = (), melds: int = 0) -> None:
         self.counts = [0] * NUM_KINDS
@@ -40,9 +42,11 @@ class TrackedHand:
         self.size = sum(self.counts)
         self.extra = sum(self.counts[STANDARD_KINDS:])
         self.keys = list(suit_keys(self.counts))
+        self._unready_at = -1  # the melds at which the hand, unchanged since, was found not ready; -1: unknown
 
     def add(self, kind: int) -> None:
         self.counts[kind] += 1
+        self._unready_at = -1
         self.size += 1
         if kind < STANDARD_KINDS:
             self.keys[_GROUP[kind]] += _WEIGHT[kind]
@@ -53,6 +57,7 @@ class TrackedHand:
         if self.counts[kind] <= 0:
             raise ValueError(f"the hand holds no tile of kind {kind}")
         self.counts[kind] -= 1
+        self._unready_at = -1
         self.size -= 1
         if kind < STANDARD_KINDS:
             self.keys[_GROUP[kind]] -= _WEIGHT[kind]
@@ -101,12 +106,28 @@ class TrackedHand:
         return self.extra == 0 and self.size == 14 - 3 * self.melds and self.distance() == 0
 
     def wins_with(self, kind: int) -> bool:
-        """Whether the hand plus one tile of ``kind`` wins."""
-        if self.extra or kind >= STANDARD_KINDS or self.size != 13 - 3 * self.melds or self.counts[kind] >= 4:
+        """Whether the hand plus one tile of ``kind`` wins.
+
+        Only a ready hand (distance 1) wins with some tile: a hand found not ready is not asked the tables
+        again until it changes.
+
+        >>> hand = TrackedHand([0, 0, 0, 1, 2, 3, 9, 9, 9, 18, 18, 18, 27])  # waits on East (kind 27)
+        >>> hand.wins_with(27), hand.wins_with(26)
+        (True, False)
+        >>> hand.remove(27); hand.add(28); hand.wins_with(27), hand.wins_with(28)
+        (False, True)
+        """
+        melds = self.melds
+        if (self.extra or kind >= STANDARD_KINDS or self.size != 13 - 3 * melds or self.counts[kind] >= 4
+                or self._unready_at == melds):
             return False
-        keys = self.keys.copy()
+        keys = self.keys
+        if distance_of_keys(keys[0], keys[1], keys[2], keys[3], melds) != 1:
+            self._unready_at = melds
+            return False
+        keys = keys.copy()
         keys[_GROUP[kind]] += _WEIGHT[kind]
-        return distance_of_keys(keys[0], keys[1], keys[2], keys[3], self.melds) == 0
+        return distance_of_keys(keys[0], keys[1], keys[2], keys[3], melds) == 0
 
     def kinds(self) -> list[int]:
         """The tiles held, sorted by kind."""

@@ -91,6 +91,9 @@ PLAY = tuple(Action("play", kind) for kind in range(KINDS))
 GANG = tuple(Action("gang", kind) for kind in range(KINDS))
 PENG = tuple(Action("peng", kind) for kind in range(KINDS))
 
+_FULL_WALL = [kind for kind in range(KINDS) for _ in range(4)]
+_OTHERS = [((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(4)]
+
 Choices = Mapping[int, Action]
 Flow = Generator[Decision, Choices, "int | None"]
 
@@ -133,6 +136,8 @@ def validate_wall(wall: Sequence[int]) -> None:
     ...
     mjarena.tiles.TileError: tile 1 is not a NOI 2014 tile (kind 27); NOI uses kinds 0..26 (W1..T9)
     """
+    if len(wall) == WALL_SIZE and set(map(type, wall)) == {int} and sorted(wall) == _FULL_WALL:
+        return  # the usual wall, checked in C; any other goes through the checks that explain what is wrong
     for position, kind in enumerate(wall, start=1):
         if type(kind) is not int or not 0 <= kind < KINDS:
             raise TileError(f"tile {position} is not a NOI 2014 tile (kind {kind!r}); NOI uses kinds 0..26 (W1..T9)")
@@ -159,7 +164,8 @@ class NoiGame(StateMachine):
     kong as one), ``melds`` (per seat, :class:`Meld` list), ``status`` (``in``, ``won`` or ``out``),
     ``win_order``, ``discards`` (every discard in order, claimed ones too), ``events``, ``decision`` (None
     once over), ``claimable`` and ``discarder`` (during a ``claim`` decision), ``last_drawn`` (per seat),
-    ``exhausted`` (the wall ran out) and ``targets`` (seat -> the tiles of its ``target`` answer, or None).
+    ``wall_left`` (tiles not drawn yet), ``exhausted`` (the wall ran out) and ``targets`` (seat -> the tiles of
+    its ``target`` answer, or None).
     """
 
     def __init__(self, wall: Sequence[int], options: NoiOptions = NoiOptions()) -> None:
@@ -168,6 +174,7 @@ class NoiGame(StateMachine):
         self.options = options
         self.front = 0
         self.back = 0
+        self.wall_left = WALL_SIZE  # WALL_SIZE - front - back, kept as they move: read at every observation
         self.hands = [TrackedHand() for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.status = ["in"] * 4
@@ -184,10 +191,6 @@ class NoiGame(StateMachine):
         self.decision: Decision | None = next(self._flow)
 
     # -- views -------------------------------------------------------------------------------------------
-
-    @property
-    def wall_left(self) -> int:
-        return WALL_SIZE - self.front - self.back
 
     def wall_remainder(self) -> tuple[int, ...]:
         """The tiles not yet drawn, front first."""
@@ -234,22 +237,30 @@ class NoiGame(StateMachine):
         """The legal actions of a seat that has just drawn: ``hu``, ``gang`` k, ``play`` k."""
         counts = self.hands[seat].counts
         legal = [HU] if self.wins(seat) else []
-        pengs = [meld.kind for meld in self.melds[seat] if meld.type == "peng"]
-        if pengs or 4 in counts:
-            legal += [GANG[k] for k in range(KINDS) if counts[k] == 4 or (counts[k] and k in pengs)]
+        melds = self.melds[seat]
+        if melds or 4 in counts:  # a kong: four held, or one of a PENG's kind (never both), in kind order
+            kinds = [meld.kind for meld in melds if meld.type == "peng" and counts[meld.kind]]
+            if 4 in counts:
+                kinds += [k for k in range(KINDS) if counts[k] == 4]
+            legal += [GANG[k] for k in sorted(kinds)]
         legal += compress(PLAY, counts)  # PLAY[k] for each kind k held, in kind order
         return legal
 
     def claim_options(self, seat: int, kind: int) -> list[Action]:
         """What a seat may do with a discard of ``kind``: ``hu``, ``peng`` y, ``gang`` (three in hand, or a PENG
         of ``kind`` when the options allow), and always ``pass``."""
-        counts = self.hands[seat].counts
-        legal = [HU] if self.wins_with(seat, kind) else []
-        if counts[kind] >= 2:
+        hand = self.hands[seat]
+        counts = hand.counts
+        held = counts[kind]
+        wins = hand.wins_with(kind) or (self.options.seven_pairs and _seven_pairs(hand, kind + 1))  # wins_with's
+        if held < 2 and not wins and not self.melds[seat]:
+            return [PASS]  # most seats: nothing to claim
+        legal = [HU] if wins else []
+        if held >= 2:
             legal += compress(PENG, counts)  # then play any kind held but a third ``kind`` not held
-            if counts[kind] == 2:
+            if held == 2:
                 legal.remove(PENG[kind])
-        if counts[kind] >= 3 or (self.options.gang_on_peng and self._has_peng(seat, kind)):
+        if held >= 3 or (self.options.gang_on_peng and self._has_peng(seat, kind)):
             legal.append(OPEN_GANG)
         legal.append(PASS)
         return legal
@@ -279,6 +290,7 @@ class NoiGame(StateMachine):
         for seat in range(4):
             dealt[seat].append(self.wall[self.front])
             self.front += 1
+        self.wall_left = WALL_SIZE - self.front
         for seat, tiles in enumerate(dealt):
             self.hands[seat] = TrackedHand(tiles)
             self.events.append(Event("deal", seat, tuple(tiles)))
@@ -287,6 +299,7 @@ class NoiGame(StateMachine):
         """Draw one tile (front, or back after a GANG); False if the wall is empty."""
         if self.wall_left == 0:
             return False
+        self.wall_left -= 1
         if back:
             self.back += 1
             kind = self.wall[WALL_SIZE - self.back]
@@ -374,7 +387,8 @@ class NoiGame(StateMachine):
 
     def _others_in(self, seat: int) -> list[int]:
         """The other seats still in, counter-clockwise from ``seat``."""
-        return [other for other in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) if self.status[other] == "in"]
+        status = self.status
+        return [other for other in _OTHERS[seat] if status[other] == "in"]
 
     def _take(self, seat: int, kind: int, from_hand: int, meld: Meld, event: Event) -> None:
         hand = self.hands[seat]
