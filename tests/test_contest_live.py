@@ -7,6 +7,7 @@ The contest is test_contest.py's: real games of the test bot, an inline executor
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from test_contest import BOT, Server
 from test_contest_admin import console
 from test_contest_e2e import page  # noqa: F401  (the Chromium page fixture)
 from test_contest_organiser_browser import Live
+from test_i18n_pages import ZH, english_left
 
 from boxes import sandbox_kinds
 
@@ -96,6 +98,11 @@ def test_the_live_route_keeps_the_freeze_hidden_teams_and_a_torn_line(tmp_path: 
     assert view["live"] and len(view["steps"]) == events + 1 and view["seats"][0]["bot"] == "red v1"
     shown = client.get(f"/live/{game}")
     assert shown.status_code == 200 and f'data-live="/api/live/{game}"' in shown.text
+    chinese = client.get(f"/api/live/{game}", headers=ZH).json()  # the moves so far in the reader's language
+    moves = html.escape(" ".join(step["text"] for step in chinese["steps"]))
+    assert len(chinese["steps"]) == events + 1 and english_left(moves) == set() and "摸" in moves
+    assert '<html lang="zh-CN"' in client.get(f"/live/{game}", headers=ZH).text
+    client.cookies.clear()
     server.clock.now = 1400.0  # the freeze: the public follows no game, the teams in it and the organiser do
     for path in (f"/api/live/{game}", f"/live/{game}"):
         assert client.get(path).status_code == 404, path
