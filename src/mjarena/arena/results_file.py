@@ -160,14 +160,17 @@ def read_tournament(out_dir: str | Path) -> tuple[Settings, dict[str, dict[str, 
     return settings, check_records(settings, read_records(path), path)
 
 
-GROUP_SECONDS = 0.05
-"""How long the games put since the last commit wait for others to join them in one commit, at most."""
+GROUP_SECONDS = 0.2
+"""How long the games put since the last commit wait for others to join them in one commit, at most (a group's
+commit costs the judge about 0.2 ms of CPU, several times that on a loaded machine, whose slower games make more
+groups of a given length: at 50 ms a group, 2,000 games taking 25 s under load paid for 500 of them)."""
 
 
 class GroupCommit:
     """Appends finished games to ``games.jsonl`` from a thread of its own, a group at a time (a group commit):
     the replays of the group not on disk yet are put there (:func:`~mjarena.files.sync_files`: one ``syncfs`` on
-    Linux), then its lines are written and the file is fsync'ed once.
+    Linux; the local pool's workers sync their own, a chunk at a time, so none are left to sync here but those
+    the judge wrote itself), then its lines are written and the file is fsync'ed once.
 
     One fsync per game in the main loop capped two workers at about 1.4 times one (the main process waited on
     the disk while results queued up); here the main loop hands games over and goes on.  A group is every game
