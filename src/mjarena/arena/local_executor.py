@@ -252,14 +252,9 @@ def _cpu_seconds() -> float:
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: Sequence[Any]) -> tuple[list[Any], tuple[float, float]]:
-    """In a worker: ``fn`` on each task, then ``fn.after_chunk`` on their results where ``fn`` has one (work done
-    once a chunk, before its results go back: the tournament's workers put the chunk's replays on disk with one
-    ``syncfs``); the results, and the CPU and wall seconds per task."""
+    """In a worker: ``fn`` on each task; the results, and the CPU and wall seconds per task."""
     wall, cpu = time.perf_counter(), _cpu_seconds()
     results = [fn(task) for task in tasks]
-    after = getattr(fn, "after_chunk", None)
-    if after is not None:
-        results = after(results)
     count = max(1, len(tasks))
     return results, ((_cpu_seconds() - cpu) / count, (time.perf_counter() - wall) / count)
 

@@ -170,8 +170,7 @@ loses at most this much of the games played, which the next run plays again)."""
 class GroupCommit:
     """Appends finished games to ``games.jsonl`` from a thread of its own, a group at a time (a group commit):
     the replays of the group not on disk yet are put there (:func:`~mjarena.files.sync_files`: one ``syncfs`` on
-    Linux; the local pool's workers sync their own, a chunk at a time, so none are left to sync here but those
-    the judge wrote itself), then its lines are written and the file is fsync'ed once.
+    Linux), then its lines are written and the file is fsync'ed once.
 
     One fsync per game in the main loop capped two workers at about 1.4 times one (the main process waited on
     the disk while results queued up); here the main loop hands games over and goes on.  A group is every game

@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from mjarena.arena.shipped_bots import ShippedBot
     from mjarena.limits import Limits
 
-__all__ = ["GameTask", "Played", "TableDeal", "Tournament", "play_game", "run_tournament", "sync_chunk_replays"]
+__all__ = ["GameTask", "Played", "TableDeal", "Tournament", "play_game", "run_tournament"]
 
 
 # -- one game (runs in a worker) -----------------------------------------------------------------------
@@ -114,7 +114,7 @@ class GameTask:
     sandbox: Sandbox = DEFAULT_SANDBOX
     toolchains: str | None = None
     language_limits: bool = False
-    sync_replay: bool = True  # False: synced later, a chunk at a time (sync_chunk_replays) or by the caller
+    sync_replay: bool = True  # False: the caller fsyncs the replay (Tournament.run does, a batch at a time)
     game_budget: float | None = None  # a seat's thinking seconds per game (None: 30 times the time limit)
     programs: tuple[ShippedBot | None, ...] | None = None  # each seat's as planned for a cluster; None: from specs
     deal: TableDeal | None = None  # the table to deal the seats and wall from (None: dealt already)
@@ -157,9 +157,8 @@ class Played(NamedTuple):
     """What a worker sends back of one game, small to pickle: its line of ``games.jsonl`` (JSON text, the newline
     included), what the standings and the Swiss pairing need of it (:class:`~mjarena.arena.standings.GameSummary`),
     the replay when the worker could not write it (None when it did), and the path of the replay it wrote while
-    that replay is not yet on disk (None once it is: the worker fsync'ed it, ``sync_replay``, or synced its
-    chunk's replays, :func:`sync_chunk_replays`; else the judge puts it there, with the other replays of a group
-    of games, before their lines: :class:`GroupCommit`), and the
+    that replay is not yet on disk (None when the worker fsync'ed it: ``sync_replay``; else the judge puts it
+    there, with the other replays of a group of games, before their lines: :class:`GroupCommit`), and the
     answers' waits for a CPU, summed in the worker (:meth:`~mjarena.arena.overload.Overload.figures`)."""
 
     line: str
@@ -211,23 +210,6 @@ def play_game(task: GameTask) -> Played:
         return Played(line, summary, replay, None, load)
     save(replay, task.replay_path, sync=task.sync_replay)
     return Played(line, summary, None, None if task.sync_replay else task.replay_path, load)
-
-
-def sync_chunk_replays(results: list[Played]) -> list[Played]:
-    """In a worker, once its chunk of games is played (``play_game.after_chunk``, run by
-    :class:`~mjarena.arena.local_executor.LocalExecutor`): the replays it wrote unsynced put on disk at once
-    (:func:`~mjarena.files.sync_files`: one ``syncfs`` on Linux), so that the judge has only the lines of
-    ``games.jsonl`` to commit; the results say so (``unsynced`` None)."""
-    paths = [played.unsynced for played in results if played.unsynced is not None]
-    if not paths:
-        return results
-    from mjarena.files import sync_files
-
-    sync_files(paths)
-    return [played if played.unsynced is None else played._replace(unsynced=None) for played in results]
-
-
-play_game.after_chunk = sync_chunk_replays  # type: ignore[attr-defined]
 
 
 # -- the tournament in its folder ---------------------------------------------------------------------
@@ -367,28 +349,28 @@ class Tournament:
         specs = {bot.name: bot.spec for bot in settings.bots}
         shipped = self._shipped
         replays = f"{self._replays}{os.sep}" if replays_here else None
-        common = (settings.time_limit, settings.memory_limit)
-        after = (settings.rules, self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
-                 settings.game_budget)
         draws, duplicate = settings.draws, settings.duplicate
         tasks = []
+
+        def task(table_no: int, number: int, wall_seed: int, rotation: int | None, names: tuple[str, ...],
+                 deal: TableDeal | None) -> GameTask:
+            gid = game_id(round_no, table_no, number)
+            return GameTask(gid, round_no, table_no, number, wall_seed, rotation, names,
+                            tuple(specs.get(name, HOUSE_SPEC) for name in names), settings.time_limit,
+                            settings.memory_limit, None if replays is None else f"{replays}{gid}.json", settings.rules,
+                            self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
+                            settings.game_budget,
+                            None if shipped is None else tuple(shipped.get(name) for name in names), deal)
+
         for table_no, players in enumerate(self.tables(round_no), 1):
             if not dealt and shipped is None:  # the seats and walls are the workers' to deal
                 deal = TableDeal(players, tuple(specs.get(name, HOUSE_SPEC) for name in players), draws, duplicate)
-                for number in range(1, settings.games_at_table + 1):
-                    gid = game_id(round_no, table_no, number)
-                    tasks.append(GameTask(gid, round_no, table_no, number, 0, None, (), (), *common,
-                                          None if replays is None else f"{replays}{gid}.json", *after, None, deal))
+                tasks.extend(task(table_no, number, 0, None, (), deal)
+                             for number in range(1, settings.games_at_table + 1))
                 continue
-            for game in table_games(players, seed=draws, round_no=round_no, table=table_no,
-                                    games_per_table=settings.games_per_table, duplicate=duplicate):
-                gid = game_id(round_no, table_no, game.number)
-                tasks.append(GameTask(
-                    gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
-                    tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), *common,
-                    None if replays is None else f"{replays}{gid}.json", *after,
-                    None if shipped is None else tuple(shipped.get(name) for name in game.seats),
-                ))
+            tasks.extend(task(table_no, game.number, game.wall_seed, game.rotation, game.seats, None)
+                         for game in table_games(players, seed=draws, round_no=round_no, table=table_no,
+                                                 games_per_table=settings.games_per_table, duplicate=duplicate))
         return tasks
 
     def replay_path(self, gid: str) -> Path:
