@@ -350,7 +350,7 @@ class Tournament:
         shipped = self._shipped
         replays = f"{self._replays}{os.sep}" if replays_here else None
         draws, duplicate = settings.draws, settings.duplicate
-        tasks = []
+        tasks: list[GameTask] = []
 
         def task(table_no: int, number: int, wall_seed: int, rotation: int | None, names: tuple[str, ...],
                  deal: TableDeal | None) -> GameTask:
