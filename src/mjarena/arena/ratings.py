@@ -45,14 +45,13 @@ class Ratings:
         Fewer than two players: nothing to learn, the ratings stay as they are.
         """
         means, sigmas = self._mu, self._sigma
-        # PlackettLuce.rate: the teams sorted by rank (a stable sort), each sigma widened by tau, then Algorithm 4
-        seated = sorted([(float(rank), index, name) for index, (name, rank) in enumerate(ranks.items())
-                         if name in means])
-        if len(seated) < 2:
+        # PlackettLuce.rate: the teams sorted by rank (a stable sort: ties in the order given), each sigma widened
+        # by tau, then Algorithm 4
+        players = sorted([name for name in ranks if name in means], key=ranks.__getitem__)
+        if len(players) < 2:
             return
-        players = [name for _, _, name in seated]
         widened = [sqrt(sigmas[name] * sigmas[name] + _TAU_SQUARED) for name in players]
-        new_mu, new_sigma = _compute([means[name] for name in players], widened, [int(rank) for rank, _, _ in seated])
+        new_mu, new_sigma = _compute([means[name] for name in players], widened, [int(ranks[name]) for name in players])
         for name, mu, sigma in zip(players, new_mu, new_sigma, strict=True):
             means[name] = mu
             sigmas[name] = sigma
@@ -77,7 +76,6 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
     ranked above another are computed there but add nothing; and the averaging of tied teams' changes that
     follows adds 0.0 to every mean (it compares each player with itself): none of these change a number, so
     they are left out here."""
-    count = len(mus)
     squared = [sigma * sigma for sigma in sigmas]
     collective = 0.0
     for value in squared:
@@ -85,20 +83,20 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
     c = sqrt(collective)
     c_squared = c**2
     exps = [exp(mu / c) for mu in mus]
-    ties = [rank.count(mine) for mine in rank]  # sorted: the teams of one rank are side by side
-    first = [rank.index(mine) for mine in rank]
-    sum_q = []
-    for q in range(count):  # over the teams ranked at or below q's rank, in order
-        start = first[q]
-        total = exps[start]
-        for i in range(start + 1, count):
-            total += exps[i]
-        sum_q.append(total)
+    first = [rank.index(mine) for mine in rank]  # sorted: the teams of one rank are side by side
+    ties = [rank.count(mine) for mine in rank]
+    below: dict[int, float] = {}  # the sum over the teams ranked at or below a rank's first team, in order
+    for start in first:
+        if start not in below:
+            total = exps[start]
+            for value in exps[start + 1:]:
+                total += value
+            below[start] = total
+    sum_q = [below[start] for start in first]
     new_mu, new_sigma = [], []
-    for i in range(count):
+    for i, mine in enumerate(exps):
         omega = 0.0
         delta = 0.0
-        mine = exps[i]
         for q in range(first[i] + ties[i]):
             share = mine / sum_q[q]
             tied = ties[q]

@@ -8,7 +8,7 @@ the contest (:mod:`mjarena.contest.scheduler`):
 * :func:`round_robin_schedule` — every round seats everyone so that each pair meets about equally often;
 * :func:`table_games` — the games at one table: ``games_per_table`` walls, each either played once with the
   seats drawn at random, or (``duplicate``) four times, once per seat rotation, so every bot sits in every seat
-  of that wall once (:class:`Seating`);
+  of that wall once (:class:`Seating`); :func:`table_game`, one of them by its number;
 * :func:`house_names` — the house bots that pad an entrant count that is not a multiple of 4; they take the last
   places of a Swiss round, and their results are neither scored nor rated nor listed;
 * :func:`game_id` — ``r<round>-t<table>-g<game>``, which sorts in play order.
@@ -33,6 +33,7 @@ __all__ = [
     "house_names",
     "round_robin_schedule",
     "swiss_tables",
+    "table_game",
     "table_games",
 ]
 
@@ -302,3 +303,24 @@ def table_games(
             games.append(Seating(len(games) + 1, tuple(base), wall_seed))
     return games
 
+
+
+def table_game(
+    players: Sequence[str], *, seed: int | Draws, round_no: int, table: int, number: int, duplicate: bool
+) -> Seating:
+    """Game ``number`` (from 1) of :func:`table_games` alone: the same seats and wall, dealt without the games
+    before it (a tournament's worker deals its own game from the table's players).
+
+    >>> all(table_game("abcd", seed=3, round_no=2, table=1, number=game.number, duplicate=duplicate) == game
+    ...     for duplicate in (False, True)
+    ...     for game in table_games("abcd", seed=3, round_no=2, table=1, games_per_table=2, duplicate=duplicate))
+    True
+    """
+    draws = as_draws(seed)
+    wall, rotation = divmod(number - 1, TABLE) if duplicate else (number - 1, None)
+    base = list(players)
+    random.Random(draws("seats", round_no, table, wall)).shuffle(base)  # as table_games' shuffler, seeded so
+    wall_seed = draws("wall", round_no, table, wall)
+    if rotation is None:
+        return Seating(number, tuple(base), wall_seed)
+    return Seating(number, tuple(base[(seat + rotation) % TABLE] for seat in range(TABLE)), wall_seed, rotation)

@@ -37,6 +37,10 @@ class GameSummary(NamedTuple):
     round: int  # 0: a record that names no round
     seats: tuple[Seat, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a plain tuple, made again without a Python call (:class:`~mjarena.arena.tournament.Played`)."""
+        return tuple.__new__, (GameSummary, tuple(self))
+
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:
     """The :class:`GameSummary` of a record of ``games.jsonl``."""

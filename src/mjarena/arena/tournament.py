@@ -48,7 +48,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from mjarena.agents.errors import JudgeError
 from mjarena.arena.overload import Overload
 from mjarena.arena.results_file import GroupCommit, check_records, has_games, read_records
-from mjarena.arena.schedules import HOUSE_PREFIX, HOUSE_SPEC, game_id, round_robin_schedule, table_games
+from mjarena.arena.schedules import HOUSE_PREFIX, HOUSE_SPEC, game_id, round_robin_schedule, table_game, table_games
 from mjarena.arena.standings import (
     GameSummary,
     Tally,
@@ -70,19 +70,34 @@ from mjarena.files import write_atomically
 from mjarena.sandbox import DEFAULT_SANDBOX, Sandbox
 
 if TYPE_CHECKING:
+    from mjarena.arena.draws import Draws
     from mjarena.arena.executors import Executor
     from mjarena.arena.shipped_bots import ShippedBot
     from mjarena.limits import Limits
 
-__all__ = ["GameTask", "Played", "Tournament", "play_game", "run_tournament"]
+__all__ = ["GameTask", "Played", "TableDeal", "Tournament", "play_game", "run_tournament"]
 
 
 # -- one game (runs in a worker) -----------------------------------------------------------------------
 
 
+class TableDeal(NamedTuple):
+    """A table's players and their specs, the tournament's draws and format: what a worker deals a game's seats
+    and wall from (:meth:`GameTask.dealt`, :func:`~mjarena.arena.schedules.table_game`) instead of the judge (a
+    seeded shuffle and two hashes, about a tenth of the judge's own work per game).  One per table, shared by its
+    games' tasks (pickled once a chunk)."""
+
+    players: tuple[str, ...]
+    specs: tuple[str, ...]
+    draws: Draws
+    duplicate: bool
+
+
 @dataclass(frozen=True)
 class GameTask:
-    """Everything a worker needs to play one game (picklable)."""
+    """Everything a worker needs to play one game (picklable).  A task with a ``deal`` has its seats (``names``,
+    ``specs``), ``wall_seed`` and ``rotation`` still to deal from it (:meth:`dealt`; the tournament's local
+    workers do), blank until then."""
 
     game_id: str
     round: int
@@ -102,6 +117,7 @@ class GameTask:
     sync_replay: bool = True  # False: the caller fsyncs the replay (Tournament.run does, a batch at a time)
     game_budget: float | None = None  # a seat's thinking seconds per game (None: 30 times the time limit)
     programs: tuple[ShippedBot | None, ...] | None = None  # each seat's as planned for a cluster; None: from specs
+    deal: TableDeal | None = None  # the table to deal the seats and wall from (None: dealt already)
 
     def __str__(self) -> str:
         return self.game_id
@@ -118,6 +134,17 @@ class GameTask:
         """The folders its bots' files travel from to a cluster's node, each with the names that stay here
         (:class:`mjarena.arena.executors.Portable`; none for a game whose bots were not planned for a cluster)."""
         return {bot.folder: list(bot.leave_out) for bot in self.programs or () if bot is not None and bot.folder}
+
+    def dealt(self) -> GameTask:
+        """The task with its seats and wall dealt from its ``deal`` (itself when it has none)."""
+        deal = self.deal
+        if deal is None:
+            return self
+        game = table_game(deal.players, seed=deal.draws, round_no=self.round, table=self.table, number=self.number,
+                          duplicate=deal.duplicate)
+        spec = dict(zip(deal.players, deal.specs, strict=True))
+        return replace(self, names=game.seats, specs=tuple(spec[name] for name in game.seats),
+                       wall_seed=game.wall_seed, rotation=game.rotation, deal=None)
 
     def relocated(self, places: Mapping[str, str]) -> GameTask:
         """The same game with its bots' folders at the places ``places`` gives them (on the node that plays it)."""
@@ -140,6 +167,11 @@ class Played(NamedTuple):
     unsynced: str | None
     load: tuple[int, float, float, int] = (0, 0.0, 0.0, 0)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a plain tuple and made again without a Python call (``tuple.__new__``): a named tuple's own
+        ``__new__`` was a third of the judge's cost to take a game's result from the pool."""
+        return tuple.__new__, (Played, tuple(self))
+
 
 def play_game(task: GameTask) -> Played:
     """Play one game (:class:`Played`); the replay written to ``replay_path`` (fsync'ed there with
@@ -148,6 +180,7 @@ def play_game(task: GameTask) -> Played:
     from mjarena.arena.match import run_match
     from mjarena.replay import save
 
+    task = task.dealt()
     factory = None
     if task.programs is not None:
         from mjarena.arena.shipped_bots import seat_factory
@@ -305,26 +338,39 @@ class Tournament:
                                       ) from None
         self._shipped = shipped
 
-    def tasks(self, round_no: int, *, replays_here: bool = True, sync_replays: bool = True) -> list[GameTask]:
+    def tasks(self, round_no: int, *, replays_here: bool = True, sync_replays: bool = True, dealt: bool = True
+              ) -> list[GameTask]:
         """Every game of round ``round_no``, finished or not, in game-id order (``sync_replays=False``: the worker
-        does not fsync the replay it writes; the caller does); after :meth:`ship_bots`, with each seat's plan."""
+        does not fsync the replay it writes; the caller does); after :meth:`ship_bots`, with each seat's plan.
+        ``dealt=False``: each game's seats and wall left for the worker to deal from its table
+        (:meth:`GameTask.dealt`: the draws, a secret's key included, go with the task; not with bots planned for a
+        cluster, whose tasks are always dealt here)."""
         settings = self.settings
         specs = {bot.name: bot.spec for bot in settings.bots}
         shipped = self._shipped
         replays = f"{self._replays}{os.sep}" if replays_here else None
-        common = (settings.time_limit, settings.memory_limit)
-        tasks = []
+        draws, duplicate = settings.draws, settings.duplicate
+        tasks: list[GameTask] = []
+
+        def task(table_no: int, number: int, wall_seed: int, rotation: int | None, names: tuple[str, ...],
+                 deal: TableDeal | None) -> GameTask:
+            gid = game_id(round_no, table_no, number)
+            return GameTask(gid, round_no, table_no, number, wall_seed, rotation, names,
+                            tuple(specs.get(name, HOUSE_SPEC) for name in names), settings.time_limit,
+                            settings.memory_limit, None if replays is None else f"{replays}{gid}.json", settings.rules,
+                            self.sandbox, settings.toolchains, settings.language_limits, sync_replays,
+                            settings.game_budget,
+                            None if shipped is None else tuple(shipped.get(name) for name in names), deal)
+
         for table_no, players in enumerate(self.tables(round_no), 1):
-            for game in table_games(players, seed=settings.draws, round_no=round_no, table=table_no,
-                                    games_per_table=settings.games_per_table, duplicate=settings.duplicate):
-                gid = game_id(round_no, table_no, game.number)
-                tasks.append(GameTask(
-                    gid, round_no, table_no, game.number, game.wall_seed, game.rotation, game.seats,
-                    tuple(specs.get(name, HOUSE_SPEC) for name in game.seats), *common,
-                    None if replays is None else f"{replays}{gid}.json", settings.rules, self.sandbox,
-                    settings.toolchains, settings.language_limits, sync_replays, settings.game_budget,
-                    None if shipped is None else tuple(shipped.get(name) for name in game.seats),
-                ))
+            if not dealt and shipped is None:  # the seats and walls are the workers' to deal
+                deal = TableDeal(players, tuple(specs.get(name, HOUSE_SPEC) for name in players), draws, duplicate)
+                tasks.extend(task(table_no, number, 0, None, (), deal)
+                             for number in range(1, settings.games_at_table + 1))
+                continue
+            tasks.extend(task(table_no, game.number, game.wall_seed, game.rotation, game.seats, None)
+                         for game in table_games(players, seed=draws, round_no=round_no, table=table_no,
+                                                 games_per_table=settings.games_per_table, duplicate=duplicate))
         return tasks
 
     def replay_path(self, gid: str) -> Path:
@@ -404,7 +450,7 @@ class _Batches:
         for rounds in self.batches:
             pending = [task for round_no in rounds
                        for task in tournament.tasks(round_no, replays_here=not self.executor.remote,
-                                                    sync_replays=False)
+                                                    sync_replays=False, dealt=self.executor.remote)
                        if task.game_id not in tournament.games]
             if not pending:
                 continue
