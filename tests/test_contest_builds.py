@@ -81,7 +81,9 @@ def folder(contest: Contest, submission: Submission) -> Path:
 def test_another_teams_build_finishes_while_a_hostile_teams_blocking_builds_are_queued(tmp_path: Path) -> None:
     """One build worker, and a hostile team's queue of compiles that block on /dev/ptmx or spin the compiler (3 s
     wall limit each) ahead of an honest upload: teams are served in turn, so the honest build waits for one
-    hostile build at most.  The blocking includes fail at once, and the spinners' timeouts are cached."""
+    hostile build at most.  The blocking includes fail at once, and the spinners' timeouts are cached.  (How long
+    it waited is no verdict: on a busy machine a spinner's 3 s of its own time take many more of the clock's.
+    The count of hostile builds done before it is.)"""
     needs("g++", "python3")
     contest = make(tmp_path / "cup", ["evil", "good"], sandbox="bwrap", compile_wall=3.0, build_workers=1,
                    team_quota_mib=256)  # room for five pending builds of 16 MiB
@@ -94,11 +96,9 @@ def test_another_teams_build_finishes_while_a_hostile_teams_blocking_builds_are_
         good = upload(contest, "good", BOT)
         start = time.monotonic()
         builder.submit(good.id)
-        while status(contest, good).status == "pending" and time.monotonic() - start < 20.0:
+        while status(contest, good).status == "pending" and time.monotonic() - start < 120.0:  # a cap, not a bound
             time.sleep(0.05)
-        waited = time.monotonic() - start
         assert status(contest, good).status == "ok", status(contest, good).message
-        assert waited < 20.0
         pending = [s for s in hostile if status(contest, s).status == "pending"]
         assert len(pending) >= len(hostile) - 1, "the honest build waited for one hostile build at most"
     finally:
@@ -261,7 +261,7 @@ def test_a_compile_out_of_time_on_a_busy_machine_is_tried_again_and_logged(tmp_p
         builder.build(submission.id)
         expected = "pending" if tries < building_module.BUSY_TRIES else "compile_error"
         assert status(contest, submission).status == expected
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a cap: the timers fire at once
     while len(queued) < building_module.BUSY_TRIES - 1 and time.monotonic() < deadline:
         time.sleep(0.01)  # (the retries are timers)
     assert queued == [submission.id] * (building_module.BUSY_TRIES - 1)

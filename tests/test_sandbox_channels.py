@@ -3,9 +3,9 @@
 Two keep-running bots of ``tests/bots/attacks/counter_channel_bot.py``, both alive in boxes of their own, asked in
 turn as at a table (the judge stops each between its turns): the sender encodes a secret of 32 bits (16 ones,
 so that a receiver that learns nothing gets exactly half right), the receiver decodes it.  With
-``--sandbox none`` it decodes every bit (so each test can fail); in the box the channel is closed: the calls
-fail, the counters stand still, and it decodes half the bits, chance.  And the box's ``/proc`` and ``sysinfo``
-show the box's own figures, not the machine's.
+``--sandbox none`` it decodes more than the box allows (every bit on a quiet machine: :func:`assert_carried`), so
+each test can fail; in the box the channel is closed: the calls fail, the counters stand still, and it decodes
+half the bits, chance.  And the box's ``/proc`` and ``sysinfo`` show the box's own figures, not the machine's.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ import pytest
 from mjarena.protocol.process import BotProcess
 from mjarena.sandbox import Sandbox, procview, run
 
-from boxes import requires_bwrap, sandbox_kinds
+from boxes import processes_with, requires_bwrap, sandbox_kinds
 
 BOT = Path(__file__).resolve().parent / "bots" / "attacks" / "counter_channel_bot.py"
 BITS = 32
@@ -66,15 +67,42 @@ def assert_at_chance(bits: str, decoded: str) -> None:
     assert right(bits, decoded) <= BITS * 3 // 4, (bits, decoded)
 
 
+ATTEMPTS = 3
+
+
+def assert_carried(play: Callable[[str], dict]) -> None:
+    """The half with no box, which shows that the test can fail: the receiver decodes more bits than
+    :func:`assert_at_chance` lets a boxed one decode, in one of :data:`ATTEMPTS` tables (each with a secret of its
+    own; ``play(bits)`` gives the receiver's last report).
+
+    Why this holds on a busy machine: the counters are the whole machine's, so another program's threads or AIO
+    contexts that come or go between a baseline and its reading flip a bit (4 of 32 beside a second ``make test``,
+    where one exact decode was asked for and failed).  Such noise is rare and independent of the secret: it costs a
+    few bits, never the more than a quarter that would bring the receiver down to the boxed half's bound, and a
+    burst of it spoils one table, not three.  The boxed half is untouched: it still asserts, in one table, that the
+    calls fail or read the box's own figures and that no more than chance arrives."""
+    tries = []
+    for _ in range(ATTEMPTS):
+        bits = secret()
+        received = play(bits)
+        if right(bits, received["bits"]) > BITS * 3 // 4:
+            return
+        tries.append((bits, received))
+    pytest.fail(f"the channel carried no more than chance in {ATTEMPTS} tables with no box: {tries}")
+
+
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_colluding_bots_cannot_talk_through_the_aio_counter(kind: str) -> None:
     """The sender holds an AIO context (``io_setup``) while it is stopped for a 1; the receiver reads the
-    machine's count of AIO events (``/proc/sys/fs/aio-nr``) at its turn."""
+    machine's count of AIO events (``/proc/sys/fs/aio-nr``) at its turn.  The count is the machine's, so with no
+    box another program's AIO (the same test in a second run of the suite) can flip a bit: :func:`assert_carried`
+    says why the unboxed half holds all the same."""
+    if kind == "none":  # the channel is real: the bits arrive
+        assert_carried(lambda bits: table(bot(kind, "send", "aio", bits), bot(kind, "receive", "aio", str(BITS)),
+                                          2 * BITS)[1])
+        return
     bits = secret()
     sent, received = table(bot(kind, "send", "aio", bits), bot(kind, "receive", "aio", str(BITS)), 2 * BITS)
-    if kind == "none":  # the channel is real: every bit arrives
-        assert received["bits"] == bits, (bits, received)
-        return
     assert sent["errors"] == ["errno 1 (EPERM)"], sent  # io_setup is denied
     assert received["errors"] == ["errno 2 (ENOENT)"], received  # /proc/sys is empty
     assert set(received["seen"]) == {None}, received
@@ -85,13 +113,21 @@ def test_colluding_bots_cannot_talk_through_the_aio_counter(kind: str) -> None:
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_colluding_bots_cannot_talk_through_the_machines_count_of_threads(kind: str, counter: str) -> None:
     """The sender holds 32 threads while it is stopped for a 1 (within its 128 processes); the receiver reads
-    the machine's count of threads at its turn, from ``/proc/loadavg`` or ``sysinfo(2)`` (``procs``)."""
-    bits = secret()
-    sent, received = table(bot(kind, "send", counter, bits), bot(kind, "receive", counter, str(BITS)), 2 * BITS)
-    assert sent["errors"] == [], sent
+    the machine's count of threads at its turn, from ``/proc/loadavg`` or ``sysinfo(2)`` (``procs``).  With no
+    box, other programs' threads move that count too (4 bits of 32 flipped beside a second ``make test``; more
+    beside batches of 20 threads that come and go every few milliseconds): :func:`assert_carried` says why the
+    unboxed half holds all the same, and that the boxed half asserts as much as before."""
+
+    def play(bits: str) -> dict:
+        sent, received = table(bot(kind, "send", counter, bits), bot(kind, "receive", counter, str(BITS)), 2 * BITS)
+        assert sent["errors"] == [], sent
+        return received
+
     if kind == "none":
-        assert received["bits"] == bits, (bits, received)
+        assert_carried(play)
         return
+    bits = secret()
+    received = play(bits)
     assert received["errors"] == [] and set(received["seen"]) == {1}, received  # the box's own: one
     assert_at_chance(bits, received["bits"])
 
@@ -176,20 +212,50 @@ def test_bots_at_one_table_cannot_talk_through_a_futex_of_a_shared_file(kind: st
     assert_at_chance(bits, received["bits"])
 
 
+def _waits_on_a_shared_futex(token: str, word: int) -> bool:
+    """Whether a thread of a process with ``token`` in its argv is in a shared ``FUTEX_WAIT`` (operation 0: the
+    interpreter's own waits are private) on the ``word``-th word of the bot's (at 0x80 of a page), as the judge
+    sees it from outside the box."""
+    number = str({"x86_64": 202, "aarch64": 98}[os.uname().machine])
+    for pid in processes_with(token):
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/syscall") as handle:
+                    fields = handle.read().split()
+            except OSError:
+                continue
+            if len(fields) > 2 and fields[0] == number and int(fields[2], 16) == 0 \
+                    and int(fields[1], 16) & 0xFFF == 0x80 + 4 * word:
+                return True
+    return False
+
+
 @pytest.mark.parametrize("kind", sandbox_kinds())
-def test_bots_running_side_by_side_share_a_futex_of_a_shared_file(kind: str) -> None:
+def test_bots_running_side_by_side_share_a_futex_of_a_shared_file(kind: str, token: str) -> None:
     """What is left, and why the stop matters: two bots that run at once (two games side by side, never two
     seats of one table) find each other through a futex of the C library's code, in the box too.  The sender's
-    thread waits on the SECRET-th of 32 words; the receiver wakes each word until one wakes someone (5 bits)."""
+    thread waits on the SECRET-th of 32 words; the receiver wakes each word until one wakes someone (5 bits).
+
+    Why it holds on a busy machine: the receiver starts once the sender's thread waits (the test sees it in the
+    futex from outside, within a minute at most), and the sender waits up to 30 s for the wake: a box may take
+    seconds to start under load, where two bots started at once had raced (the receiver tries for 2 s)."""
     word = random.SystemRandom().randrange(32)
     results: dict[str, object] = {}
 
     def play(role: str, *argv: str) -> None:
-        results[role] = run([sys.executable, str(FUTEX_BOT), role, *argv], sandbox=Sandbox(kind=kind), time_limit=10)
+        results[role] = run([sys.executable, str(FUTEX_BOT), role, *argv, token], sandbox=Sandbox(kind=kind),
+                            time_limit=60)
 
     sender = threading.Thread(target=play, args=("send", str(word)))
     receiver = threading.Thread(target=play, args=("receive",))
     sender.start()
+    end = time.monotonic() + 60
+    while sender.is_alive() and not _waits_on_a_shared_futex(token, word) and time.monotonic() < end:
+        time.sleep(0.01)
     receiver.start()
     sender.join()
     receiver.join()
@@ -294,11 +360,11 @@ libc.madvise(base, len(bits) * stride, 1)  # MADV_RANDOM: a fault reads its own 
 line = sys.stdin.readline()
 while line:
     report = {}
-    if role == "send":  # a 1: the block's page read into the page cache, and kept mapped while stopped
+    if role == "send" and "W2" in line:  # a 1: the block's page read into the page cache, and kept mapped
         for number, bit in enumerate(bits):
             if bit == "1":
                 ctypes.c_char.from_address(base + number * stride).value
-    elif "W1" in line:  # a page mapped by no one else is "exclusively mapped" in /proc/self/pagemap
+    elif role == "receive" and "W1" in line:  # a page mapped by no one else is "exclusively mapped" in pagemap
         decoded = ""
         with open("/proc/self/pagemap", "rb", buffering=0) as pagemap:
             for number in range(len(bits)):
@@ -353,22 +419,11 @@ def _cached(path: str, offsets: list[int]) -> str:
 EIGHT = 8
 
 
-@pytest.mark.parametrize(("kind", "private"), [
-    pytest.param("none", False, id="none"), pytest.param("bwrap", False, id="bwrap-shared", marks=requires_bwrap),
-    pytest.param("bwrap", True, id="bwrap-copies", marks=requires_bwrap)])
-def test_seats_of_one_table_share_no_page_of_their_runtime(kind: str, private: bool, tmp_path: Path) -> None:
-    """The two channels through the pages of a file that both boxes show: the page cache (a page the sender read
-    is cached for the receiver: here the judge looks, with ``mincore``, at the file the receiver's box shows at
-    that path) and the count of mappings (the receiver reads ``pagemap``'s "exclusively mapped" bit of a page the
-    sender keeps mapped while stopped).  With ``--sandbox none`` or boxes that show the shared ``/usr`` and
-    interpreter both decode every bit; with each seat slot's own copies neither learns anything."""
-    target = _runtime_target()
-    script = tmp_path / "page_bot.py"
-    script.write_text(PAGE_BOT)
-    script.chmod(0o644)
-    tmp_path.chmod(0o755)
-    bits = "10110010"
-    sandbox = Sandbox(kind=kind, private_runtimes=private, runtime_copies=str(tmp_path.parent / "copies"))
+def _page_table(sandbox: Sandbox, script: Path, target: str, bits: str) -> tuple[str, str] | None:
+    """One table of two seats: the sender at seat 0 maps ``target`` and reads the blocks of its 1s, and stays
+    stopped; what the judge then finds cached in the file the receiver's box shows at that path, and what the
+    receiver (seat 1) decodes from ``pagemap``.  None when that file's pages could not be dropped first (a program
+    outside the test maps or reads them)."""
     python = os.path.realpath(sys.executable)
 
     def seat(number: int, role: str) -> BotProcess:
@@ -377,22 +432,66 @@ def test_seats_of_one_table_share_no_page_of_their_runtime(kind: str, private: b
                           sandbox=sandbox, readable=[str(script)], seat=number)
 
     sender, receiver = seat(0, "send"), seat(1, "receive")
-    offsets = [number * PAGE_STRIDE for number in range(EIGHT)]
+    offsets = [number * PAGE_STRIDE for number in range(len(bits))]
     with sender, receiver:
-        receiver.ask("0 1")  # its box made (and its copies), nothing of the target touched yet
+        receiver.ask("0 1")  # their boxes made (and their copies), nothing of the target touched yet
+        sender.ask("0 0")
         seen = target
-        if kind == "bwrap":
+        if sandbox.kind == "bwrap":
             seen = f"/proc/{receiver._box.init_pid}/root{target}"
         for path in {target, seen}:
             _drop(path)
-        assert _cached(seen, offsets) == "0" * EIGHT, "the pages start uncached"
-        sender.ask("0 0")
+        if _cached(seen, offsets) != "0" * len(bits):
+            return None
+        sender.ask("2 W2")  # sends: from here to the judge's look, one turn
         cached = _cached(seen, offsets)
         mapped = json.loads(receiver.ask("2 W1").debug or "{}")["bits"]
-        sender.ask("2 W1")
+    return cached, mapped
+
+
+@pytest.mark.parametrize(("kind", "private"), [
+    pytest.param("none", False, id="none"), pytest.param("bwrap", False, id="bwrap-shared", marks=requires_bwrap),
+    pytest.param("bwrap", True, id="bwrap-copies", marks=requires_bwrap)])
+def test_seats_of_one_table_share_no_page_of_their_runtime(kind: str, private: bool, tmp_path: Path) -> None:
+    """The two channels through the pages of a file that both boxes show: the page cache (a page the sender read
+    is cached for the receiver: here the judge looks, with ``mincore``, at the file the receiver's box shows at
+    that path) and the count of mappings (the receiver reads ``pagemap``'s "exclusively mapped" bit of a page the
+    sender keeps mapped while stopped).  With ``--sandbox none`` or boxes that show the shared ``/usr`` and
+    interpreter both decode every bit; with each seat slot's own copies neither learns anything.
+
+    Why the shared halves hold on a busy machine: the file is the machine's, and another program may read or map
+    it at the same time: a runtime being copied reads it whole (all 8 pages cached, seen beside a second
+    ``make test``), the same test in another run maps it.  So the window is short (both seats start before the
+    pages are dropped; the sender sends in one turn of its own, and the judge looks right after it), and such
+    noise only ever adds pages: a table counts when it decodes every bit of its own secret, and one of
+    :data:`ATTEMPTS` tables of fresh seats must (a table whose pages could not even be dropped first is one of
+    them; beside a program reading the whole file ten times a second, each of 3 runs passed, where one table had
+    failed 3 of 3).  The copies' half is one table, asserted whole: its own copy starts uncached, and nothing of it
+    is cached or mapped by the sender."""
+    target = _runtime_target()
+    script = tmp_path / "page_bot.py"
+    script.write_text(PAGE_BOT)
+    script.chmod(0o644)
+    tmp_path.chmod(0o755)
+    sandbox = Sandbox(kind=kind, private_runtimes=private, runtime_copies=str(tmp_path.parent / "copies"))
+
+    def eight_bits() -> str:  # a table's own secret: another run of this test sends another
+        bits = ["1"] * (EIGHT // 2) + ["0"] * (EIGHT // 2)
+        random.SystemRandom().shuffle(bits)
+        return "".join(bits)
+
     if private:
+        found = _page_table(sandbox, script, target, eight_bits())
+        assert found is not None, "the pages of the seat's own copy start uncached"
+        cached, mapped = found
         assert cached == "0" * EIGHT, cached  # the sender warmed its own slot's copy only
         assert mapped == "0" * EIGHT, mapped  # and mapped it: no page the receiver maps is mapped by it
-    else:
-        assert cached == bits, (bits, cached)
-        assert mapped == bits, (bits, mapped)
+        return
+    tries = []
+    for _ in range(ATTEMPTS):
+        bits = eight_bits()
+        found = _page_table(sandbox, script, target, bits)
+        if found == (bits, bits):
+            return
+        tries.append((bits, found))
+    pytest.fail(f"no table of {ATTEMPTS} decoded its bits (sent, (cached, mapped)) with the file shared: {tries}")

@@ -1,7 +1,7 @@
 """Two bots pass a number through a futex on a page of a file that both map (the C library's code).
 
 ``futex_channel_bot.py send WORD``: a thread waits (``FUTEX_WAIT``, shared: no ``FUTEX_PRIVATE_FLAG``) on the
-WORD-th of 32 words of the page of ``printf``, for at most 5 s; prints ``{"waited": "woken" | "timed out" |
+WORD-th of 32 words of the page of ``printf``, for at most 30 s; prints ``{"waited": "woken" | "timed out" |
 "errno N (NAME)"}``.
 ``futex_channel_bot.py receive``: for up to 2 s, wakes (``FUTEX_WAKE``, shared) each of the 32 words in turn
 until one wakes someone; prints ``{"woke": [the words that did]}``.
@@ -32,7 +32,7 @@ def send(number):
     address = word(number)
     value = ctypes.c_uint32.from_address(address).value
     result = LIBC.syscall(FUTEX, ctypes.c_void_p(address), FUTEX_WAIT, ctypes.c_uint32(value),
-                          ctypes.byref(Timespec(5, 0)), None, 0)
+                          ctypes.byref(Timespec(30, 0)), None, 0)
     code = ctypes.get_errno()
     if result == 0:
         return "woken"
