@@ -184,10 +184,12 @@ class Observer:
         hand_current = self._hand_current
         for event in events[self.seen :]:
             kind, seat, tiles, _ = event
-            if seat is None:
+            if seat is None:  # (an event of no seat is neither a draw nor a discard)
                 hand_current[:] = (False, False, False, False)
-            else:
-                hand_current[seat] = False
+                self.drawn = None
+                self._take_in(kind, seat, tiles)
+                continue
+            hand_current[seat] = False
             if kind == "draw" or kind == "draw_back":
                 self.drawn = (seat, tiles[0])
                 continue
