@@ -51,6 +51,11 @@ def test_the_relay_writes_only_its_games_files_within_their_bound_and_drops_a_pl
     assert oct(live_path(tmp_path, 7).stat().st_mode & 0o777) == "0o600"
     assert oct((tmp_path / "live").stat().st_mode & 0o777) == "0o700"
     assert relay.append(8, 1, line) and relay.append(9, 1, line) is False  # two games' files at once, no more
+    relay.done(8, 1)  # game 8 over: its place is free
+    assert relay.append(6, 1, line) and relay.append(6, 1, line + line) is False  # given up at its bound
+    assert live_path(tmp_path, 6).read_bytes() == line
+    relay.done(6, 1)  # a file given up goes at its end too
+    assert not live_path(tmp_path, 6).exists() and relay.append(8, 2, line)
     assert relay.append(7, 2, line + line) and live_path(tmp_path, 7).read_bytes() == line + line  # played again
     assert relay.append(7, 1, line) is False  # a late batch of the play before
     relay.done(7, 1)  # the play before said over late: the new play's file stays

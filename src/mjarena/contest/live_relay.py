@@ -59,7 +59,7 @@ class LiveRelay:
         self.root = str(root)
         self.limit = limit
         self.games = games
-        self._writing: dict[int, tuple[int, FileSink | None]] = {}  # game -> (newest play, its file or None: given up)
+        self._writing: dict[int, tuple[int, FileSink, bool]] = {}  # game -> (newest play, its file, still written)
         self._ended: dict[int, int] = {}  # game -> the last play the judge said was over
 
     def append(self, game_id: int, play: int, data: bytes) -> bool:
@@ -77,19 +77,18 @@ class LiveRelay:
             if writing is None and len(self._writing) >= self.games:
                 log.warning("the live relay refused game %d: %d games' files written already", game_id, self.games)
                 return False
-            if writing is not None and writing[1] is not None:
+            if writing is not None:
                 writing[1].close()
-            writing = (play, FileSink(live_path(self.root, game_id), self.limit))
-            self._writing[game_id] = writing
-        sink = writing[1]
-        if sink is None:
+            writing = self._writing[game_id] = (play, FileSink(live_path(self.root, game_id), self.limit), True)
+        _, sink, open_ = writing
+        if not open_:
             return False
         try:
             sink(data)
         except OSError as error:  # past its bound, or the disk full: the file stops at its last whole batch
             log.warning("the live relay stopped game %d's live file: %s", game_id, error)
             sink.close()
-            self._writing[game_id] = (play, None)
+            self._writing[game_id] = (play, sink, False)
             return False
         return True
 
@@ -101,9 +100,8 @@ class LiveRelay:
         writing = self._writing.get(game_id)
         if writing is not None and writing[0] <= play:
             del self._writing[game_id]
-            if writing[1] is not None:
-                writing[1].close()
-                writing[1].path.unlink(missing_ok=True)
+            writing[1].close()
+            writing[1].path.unlink(missing_ok=True)
         self._ended[game_id] = max(play, self._ended.get(game_id, 0))
 
 
