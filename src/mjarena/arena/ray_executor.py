@@ -230,6 +230,16 @@ class RayExecutor:
         finally:
             self._looking.release()
 
+    def actor_here(self, cls: type, *args: Any) -> Any:
+        """A Ray actor of ``cls`` (made with ``args``) on the judge's own node, holding no CPU, never restarted,
+        ending with the executor: what a node's task may hand something to on the judge's machine (the contest's
+        live relay, :mod:`mjarena.contest.live_relay`).  Ray's errors as they come."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        node_id = self._ray.get_runtime_context().get_node_id()
+        actor = self._ray.remote(num_cpus=0, max_restarts=0)(cls)
+        return actor.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(*args)
+
     # -- the tasks ---------------------------------------------------------------------------------------
 
     def _enter(self) -> None:

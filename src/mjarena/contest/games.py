@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -59,9 +59,10 @@ class GameTask:
     time_limit: float
     memory_limit: int
     sandbox: str  # bwrap | none
-    live: str | None = None
-    """Where the worker writes the game as it is played (:class:`~mjarena.contest.live_file.LiveFile`); None: nowhere
-    (a game on a Ray node, a finished game played again)."""
+    live: str | Callable[[bytes], None] | None = None
+    """Where the worker writes the game as it is played (:func:`~mjarena.contest.live_file.live_writer`): the live
+    file's path on this machine, or a cluster node's relay to it (:class:`~mjarena.contest.live_relay.RelaySink`);
+    None: nowhere (a finished game played again)."""
 
     def __str__(self) -> str:
         return f"game {self.game_id}"
@@ -92,7 +93,7 @@ class GameTask:
 
     def relocated(self, places: Mapping[str, str]) -> GameTask:
         """The same game with each build folder ``places`` names at its new place (in the argv and readable
-        paths of its bots), and no live file (the node's disk is not the contest's).
+        paths of its bots), and no live file's path (the node's disk is not the contest's; a relay goes with it).
 
         >>> seat = SeatPlan("red", 1, Program(["java", "-cp", "/c/K/work", "Main"], ["/c/K/work"]))
         >>> moved = GameTask(1, "noi2014", 1, (seat,), 1.0, 256, "none").relocated({"/c/K/work": "/n/D"})
@@ -108,7 +109,7 @@ class GameTask:
         seats = tuple(plan if plan.program is None else replace(plan, program=replace(
             plan.program, argv=[moved(word) for word in plan.program.argv],
             readable=[moved(path) for path in plan.program.readable])) for plan in self.seats)
-        return replace(self, seats=seats, live=None)
+        return replace(self, seats=seats, live=None if isinstance(self.live, str) else self.live)
 
 
 def public_detail(detail: str | None) -> str | None:
@@ -198,12 +199,12 @@ def play_game(task: GameTask) -> dict[str, Any]:
     (:meth:`~mjarena.arena.overload.Overload.figures`: the scheduler adds four numbers a game, not a transcript)."""
     from mjarena.arena.match import run_match
     from mjarena.arena.overload import Overload
-    from mjarena.contest.live_file import LiveFile
+    from mjarena.contest.live_file import live_writer
 
     labels = [plan.label for plan in task.seats]
     specs = [label if plan.program is not None else HOUSE_BOT for plan, label in zip(task.seats, labels,
                                                                                       strict=True)]
-    watch = None if task.live is None else LiveFile(task.live, task.rules, specs)
+    watch = None if task.live is None else live_writer(task.live, task.rules, specs)
     try:
         result = run_match(specs, rules=task.rules, seed=task.wall_seed, limits=_limits(task),
                            make_agent=_factory(task), watch=watch)

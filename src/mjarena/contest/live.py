@@ -27,12 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from mjarena.contest.games import public_detail
-from mjarena.contest.live_file import LiveFile, live_path
+from mjarena.contest.live_file import MAX_LIVE_BYTES, LiveFile, live_path
 
 __all__ = ["MAX_LIVE_BYTES", "LiveFile", "live_path", "live_replay", "live_view", "read_live"]
-
-MAX_LIVE_BYTES = 4 << 20
-"""The most of a live file read (a whole game's is some 40 KB)."""
 
 
 def read_live(path: str | Path, limit: int = MAX_LIVE_BYTES) -> list[dict[str, Any]] | None:

@@ -13,7 +13,8 @@ Rounds, while the window is open, back to back:
 2. each game starts when a worker is free; its seats' submissions are pinned then (the team's newest build
    that passed), so a new version plays from the team's next game and a running game keeps its versions.
    A worker on this machine writes each turn to the game's live file as it plays (the pages' live view:
-   :mod:`mjarena.contest.live_file`), removed once the game is committed or failed.
+   :mod:`mjarena.contest.live_file`), one on a cluster's node hands them to a relay on this machine that writes
+   the same file (:mod:`mjarena.contest.live_relay`); removed once the game is committed or failed.
 3. a finished game is committed once, in one transaction (results and replay); a game that was running when
    the server stopped is played again from its start, with the versions it had pinned.
 
@@ -31,6 +32,7 @@ When the window closes the round in progress is finished and no new one starts.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 import threading
@@ -47,6 +49,7 @@ from mjarena.arena.schedules import house_names, swiss_tables, table_games
 from mjarena.contest.db import MAX_JUDGE_ERRORS
 from mjarena.contest.games import GameTask, SeatPlan, play_game
 from mjarena.contest.live_file import clear_live, live_path, remove_live
+from mjarena.contest.live_relay import LiveRelay, RelaySink
 from mjarena.contest.model import Contest
 from mjarena.contest.opening import house_games_count, playing_teams, waiting_for
 from mjarena.contest.public import frozen_since
@@ -112,6 +115,10 @@ class Scheduler:
         self.loads: list[Any] = []
         """The same games' answers' waits for a CPU (each game's ``load``, summed in its worker): one line in the
         round's log when the machine was overloaded (:mod:`mjarena.arena.overload`)."""
+        self._relay: Any = None  # the live relay of the games on a cluster's nodes (made at their first)
+        self._relay_made = False
+        self._plays = itertools.count(1)  # each play of a game on a node: its number at the relay
+        self._relayed: dict[int, int] = {}  # a game played on a node now -> its play's number
         self.overloaded: dict[int, Overload] = {}
         """Each round played under overload since the server started, and its figures (the console shows them;
         the round's log said their line)."""
@@ -138,8 +145,40 @@ class Scheduler:
     @property
     def live_here(self) -> bool:
         """Whether the games are played on this machine, writing their live files (:mod:`mjarena.contest.live_file`):
-        a Ray cluster's nodes share no file system with the server."""
+        a Ray cluster's nodes share no file system with the server, and hand their lines to a relay on this
+        machine (:mod:`mjarena.contest.live_relay`)."""
         return not getattr(self.executor, "remote", False)
+
+    def _live(self, game_id: int) -> str | RelaySink | None:
+        """Where the worker playing game ``game_id`` writes its live lines: the file's path on this machine, or
+        a relay to it from a cluster's node (made at the first game there; None, with a warning, if the
+        executor cannot make one: the game is played without its live view)."""
+        if self.live_here:
+            return str(live_path(self.contest.root, game_id))
+        with self._lock:
+            if not self._relay_made:
+                self._relay_made = True
+                make = getattr(self.executor, "actor_here", None)
+                try:
+                    self._relay = make(LiveRelay, str(self.contest.root)) if callable(make) else None
+                except Exception as error:
+                    log.warning("no live view of the games on the cluster: the relay cannot be made (%s)", error)
+            if self._relay is None:
+                return None
+            play = self._relayed[game_id] = next(self._plays)
+        return RelaySink(self._relay, game_id, play)
+
+    def _live_over(self, game_id: int) -> None:
+        """Game ``game_id``'s live file goes (its result is committed, or the judge failed it); the relay drops
+        what comes later of its play."""
+        remove_live(self.contest.root, game_id)
+        with self._lock:
+            play = self._relayed.pop(game_id, None)
+        if play is not None:
+            try:
+                self._relay.done.remote(game_id, play)
+            except Exception as error:  # (Ray gone: the server is stopping)
+                log.warning("game %d: the live relay cannot be told it is over (%s)", game_id, error)
 
     def nodes(self) -> list[dict[str, Any]] | None:
         """The cluster's nodes as the executor checked them (:meth:`mjarena.arena.executors.RayExecutor.nodes`),
@@ -302,7 +341,7 @@ class Scheduler:
         except Exception as error:  # the disk full, say: nothing written, the game played again
             self.judge_failed(game_id, error)  # (if even this cannot be written, the round's pass logs it)
             return
-        remove_live(contest.root, game_id)  # the pages show its replay now
+        self._live_over(game_id)  # the pages show its replay now
         with self._lock:
             self.timing["games"] += 1
             self.timing["own"] += time.thread_time() - own
@@ -311,17 +350,17 @@ class Scheduler:
 
     def _outcome(self, game: Any, live: bool = False) -> dict[str, Any]:
         """Play a started game in a worker: what :func:`~mjarena.contest.games.play_game` gives back (``live``: with
-        its live file, :mod:`mjarena.contest.live`, when the worker is on this machine)."""
+        its live file, :mod:`mjarena.contest.live`)."""
         task = self.task(game)
-        if live and self.live_here:
-            task = replace(task, live=str(live_path(self.contest.root, game.id)))
+        if live:
+            task = replace(task, live=self._live(game.id))
         _, outcome = next(iter(self.executor.run(play_game, [task])))
         return outcome
 
     def judge_failed(self, game_id: int, error: BaseException) -> bool:
         """Note a judge error of game ``game_id`` (see the module docstring); whether the game is now held."""
         what = judge_error_text(error)
-        remove_live(self.contest.root, game_id)  # the game is played again from its start, with a new one
+        self._live_over(game_id)  # the game is played again from its start, with a new one
         seat, after = getattr(error, "seat", None), getattr(error, "after_seat", None)  # (games.play_game's)
         with self.contest.db.transaction() as tx:
             held = tx.judge_error(game_id, self.clock(), what, seat=seat if isinstance(seat, int) else None,

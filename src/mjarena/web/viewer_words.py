@@ -26,7 +26,6 @@ VIEWER_WORDS = (
     N_("From here the judge plays for this seat."), N_("How the game ended"),
     N_("Live: %(moves)s moves so far, updated every few seconds; the replay shows at the end."), N_("Moves"),
     N_("Pause"), N_("Play"),
-    N_("Played on a node of the cluster: its moves cannot be followed here; its replay shows when it ends."),
     N_("Result"), N_("The distances as a table"), N_("The moves cannot be brought up to date now: %(error)s"),
     N_("The seat leaves the game."), N_("The server cannot be reached: %(error)s"),
     N_("This replay cannot be shown: %(error)s"), N_("Transcripts"), N_("arranged as %(arrangement)s"),

@@ -4,11 +4,11 @@ organiser (its session cookie is sent to ``/admin`` alone).
 
 Who may follow a game is who may see its replay once it has finished, and during the freeze only the teams that play
 in it and the organiser (:func:`~mjarena.contest.handlers.shown.check_may_watch`).  The data is the viewer's, of the
-moves so far, with ``"live": true``; ``{"live": true, "waiting": true}`` before the first move is written,
-``{"live": true, "remote": true}`` for a game played on a Ray node (nothing of it is written on this machine), and
-``{"finished": true}`` once it has ended (the page then shows its replay).  A view is built from the live file when
-the file has grown since the last one (kept in :attr:`ContestContext.live_views`, counted against a client's builds
-as a replay's are); the judge does nothing for it.
+moves so far, with ``"live": true``; ``{"live": true, "waiting": true}`` before the first move is written, and
+``{"finished": true}`` once it has ended (the page then shows its replay).  A view is built from the live file (a
+cluster node's game's too: :mod:`mjarena.contest.live_relay`) when the file has grown since the last one (kept in
+:attr:`ContestContext.live_views`, counted against a client's builds as a replay's are); the judge does nothing for
+it.
 """
 
 from __future__ import annotations
@@ -62,9 +62,7 @@ async def _answer(request: Request, who: str | None, *, client: str | None) -> R
     try:
         stat = os.stat(path)
     except OSError:
-        remote = not getattr(context.judge, "live_here", True)
-        return Response(json.dumps({"live": True, **({"remote": True} if remote else {"waiting": True})}),
-                        media_type="application/json", headers=_NO_STORE)
+        return Response(json.dumps({"live": True, "waiting": True}), media_type="application/json", headers=_NO_STORE)
     own = tuple(seat.seat for seat in game.seats
                 if who == ADMIN or (who is not None and seat.team == who))
 

@@ -27,17 +27,15 @@
   const kept = new Set(app.children); // what the page brought (its title), kept when a live game is shown anew
   let shown = view.steps ? mount(view) : null;
   if (shown) status.remove();
-  else waiting(view);
+  else waiting();
   document.addEventListener("keydown", (event) => { if (shown) shown.key(event); });
   if (liveUrl) follow();
   if (!liveUrl || !view.steps) document.body.dataset.ready = "replay";
 
-  function waiting(answer) {
-    // A live game with no move written yet, or played where its moves cannot be read (a cluster's node).
+  function waiting() {
+    // A live game with no move written yet.
     status.className = "muted live";
-    status.textContent = answer.remote
-      ? t("Played on a node of the cluster: its moves cannot be followed here; its replay shows when it ends.")
-      : t("Waiting for the game's first move…");
+    status.textContent = t("Waiting for the game's first move…");
   }
 
   async function follow() {
