@@ -204,17 +204,20 @@ def test_bots_at_one_table_cannot_talk_through_a_futex_of_a_shared_file(kind: st
     it.  A stopped thread leaves the futex's queue, so the judge's stop between turns closes it, once the stop
     has taken hold: the freeze now waits for that (``mjarena.sandbox.accounting.await_stopped``).  Before, the
     receiver asked next found some of the waiters still queued (5 to 7 of 16 ones with no box, 1 or 2 in it):
-    this test failed."""
+    this test failed.  The word is drawn for each run: two suites running this test at once on one machine had met
+    on the same word, each receiver waking the other's sender (both failed so)."""
     bits = secret()
-    sent, received = table(bot(kind, "send", "futex", bits), bot(kind, "receive", "futex", str(BITS)), 2 * BITS)
+    offset = f"{random.SystemRandom().randrange(0, 0x1000, 4):#x}"  # a word of this run's (another suite's apart)
+    sent, received = table(bot(kind, "send", "futex", bits, offset), bot(kind, "receive", "futex", str(BITS), offset),
+                           2 * BITS)
     assert sent["errors"] == [] and received["errors"] == [], (sent, received)
     assert set(received["seen"]) == {0}, received  # a wake never found a waiter
     assert_at_chance(bits, received["bits"])
 
 
-def _waits_on_a_shared_futex(token: str, word: int) -> bool:
+def _waits_on_a_shared_futex(token: str, base: int, word: int) -> bool:
     """Whether a thread of a process with ``token`` in its argv is in a shared ``FUTEX_WAIT`` (operation 0: the
-    interpreter's own waits are private) on the ``word``-th word of the bot's (at 0x80 of a page), as the judge
+    interpreter's own waits are private) on the ``word``-th word of the bot's (from ``base`` of a page), as the judge
     sees it from outside the box."""
     number = str({"x86_64": 202, "aarch64": 98}[os.uname().machine])
     for pid in processes_with(token):
@@ -229,7 +232,7 @@ def _waits_on_a_shared_futex(token: str, word: int) -> bool:
             except OSError:
                 continue
             if len(fields) > 2 and fields[0] == number and int(fields[2], 16) == 0 \
-                    and int(fields[1], 16) & 0xFFF == 0x80 + 4 * word:
+                    and int(fields[1], 16) & 0xFFF == base + 4 * word:
                 return True
     return False
 
@@ -244,17 +247,18 @@ def test_bots_running_side_by_side_share_a_futex_of_a_shared_file(kind: str, tok
     futex from outside, within a minute at most), and the sender waits up to 30 s for the wake: a box may take
     seconds to start under load, where two bots started at once had raced (the receiver tries for 2 s)."""
     word = random.SystemRandom().randrange(32)
+    base = random.SystemRandom().randrange(0, 0x1000, 0x80)  # words of this run's (another suite's run apart)
     results: dict[str, object] = {}
 
     def play(role: str, *argv: str) -> None:
         results[role] = run([sys.executable, str(FUTEX_BOT), role, *argv, token], sandbox=Sandbox(kind=kind),
                             time_limit=60)
 
-    sender = threading.Thread(target=play, args=("send", str(word)))
-    receiver = threading.Thread(target=play, args=("receive",))
+    sender = threading.Thread(target=play, args=("send", f"{base:#x}", str(word)))
+    receiver = threading.Thread(target=play, args=("receive", f"{base:#x}"))
     sender.start()
     end = time.monotonic() + 60
-    while sender.is_alive() and not _waits_on_a_shared_futex(token, word) and time.monotonic() < end:
+    while sender.is_alive() and not _waits_on_a_shared_futex(token, base, word) and time.monotonic() < end:
         time.sleep(0.01)
     receiver.start()
     sender.join()

@@ -13,7 +13,7 @@ for a 1) and the receiver reads again: a 1 when the counter went up (by 16 or mo
   lists of free pages blur it: a count of threads is exact.)
 - ``futex``: the sender's threads wait (``FUTEX_WAIT``, shared) on a word of the C library's code, a page of a
   file that every process maps, and answer once all of them wait; the receiver wakes that word (``FUTEX_WAKE``):
-  the count it woke is the counter.
+  the count it woke is the counter (ARG: the word's offset in its page, in hex; 0x40 without it).
 ``pagecache`` (ARG: the folder of COUNT files of one page, which both see read-only, written and synced by the
 test): in its first turn the sender reads file I for a 1 and drops its page with ``posix_fadvise(DONTNEED)`` for
 a 0; the receiver, in its first turn, asks whether each page is cached with ``mincore`` on a mapping of it, or with
@@ -62,9 +62,14 @@ class SysInfo(ctypes.Structure):
                 ("mem_unit", ctypes.c_uint), ("_f", ctypes.c_char * 8)]
 
 
+FUTEX_OFFSET = [0x40]
+"""Where the futex's word is in its page (``futex``'s ARG, in hex: the test draws it, so that two runs of the test
+at once, two test suites on one machine, wait on words of their own)."""
+
+
 def futex_word():
     """The address of a word of the C library's code (the page of ``printf``): a page of a shared file."""
-    return (ctypes.cast(LIBC.printf, ctypes.c_void_p).value & ~0xFFF) + 0x40
+    return (ctypes.cast(LIBC.printf, ctypes.c_void_p).value & ~0xFFF) + FUTEX_OFFSET[0]
 
 
 def futex_wake(address):
@@ -250,6 +255,8 @@ def main():
     LIBC.syscall.restype = ctypes.c_long
     role, channel, what = sys.argv[1], sys.argv[2], sys.argv[3]
     arg = sys.argv[4] if len(sys.argv) > 4 else "0"
+    if channel == "futex" and len(sys.argv) > 4:
+        FUTEX_OFFSET[0] = int(arg, 16) & 0xFFC
     bot = Sender(channel, what, arg) if role == "send" else Receiver(channel, int(what), arg)
     line = sys.stdin.readline()
     request = json.loads(line)["requests"][-1]

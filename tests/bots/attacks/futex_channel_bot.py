@@ -1,10 +1,11 @@
 """Two bots pass a number through a futex on a page of a file that both map (the C library's code).
 
-``futex_channel_bot.py send WORD``: a thread waits (``FUTEX_WAIT``, shared: no ``FUTEX_PRIVATE_FLAG``) on the
-WORD-th of 32 words of the page of ``printf``, for at most 30 s; prints ``{"waited": "woken" | "timed out" |
-"errno N (NAME)"}``.
-``futex_channel_bot.py receive``: for up to 2 s, wakes (``FUTEX_WAKE``, shared) each of the 32 words in turn
-until one wakes someone; prints ``{"woke": [the words that did]}``.
+``futex_channel_bot.py send BASE WORD``: a thread waits (``FUTEX_WAIT``, shared: no ``FUTEX_PRIVATE_FLAG``) on the
+WORD-th of 32 words from offset BASE (hex) of the page of ``printf``, for at most 30 s; prints
+``{"waited": "woken" | "timed out" | "errno N (NAME)"}``.
+``futex_channel_bot.py receive BASE``: for up to 2 s, wakes (``FUTEX_WAKE``, shared) each of the 32 words in turn
+until one wakes someone; prints ``{"woke": [the words that did]}``.  (The test draws BASE, so that two runs of it
+at once, two test suites on one machine, use words of their own.)
 """
 
 import ctypes
@@ -24,8 +25,11 @@ class Timespec(ctypes.Structure):
     _fields_ = [("seconds", ctypes.c_long), ("nanoseconds", ctypes.c_long)]
 
 
+BASE = [0x80]
+
+
 def word(number):
-    return (ctypes.cast(LIBC.printf, ctypes.c_void_p).value & ~0xFFF) + 0x80 + 4 * number
+    return (ctypes.cast(LIBC.printf, ctypes.c_void_p).value & ~0xFFF) + BASE[0] + 4 * number
 
 
 def send(number):
@@ -53,7 +57,8 @@ def receive():
 
 
 if __name__ == "__main__":
+    BASE[0] = int(sys.argv[2], 16) & 0xF80
     if sys.argv[1] == "send":
-        print(json.dumps({"waited": send(int(sys.argv[2]))}))
+        print(json.dumps({"waited": send(int(sys.argv[3]))}))
     else:
         print(json.dumps({"woke": receive()}))
