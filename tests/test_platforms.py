@@ -212,8 +212,10 @@ def test_program_bots_play_unboxed_as_on_macos_with_proc_hidden(tmp_path: Path) 
     bots = [f"{python} {ROOT / 'examples' / 'bots' / 'restart_bot.py'}",
             f"{python} {ROOT / 'examples' / 'bots' / 'keep_running_bot.py'}",
             f"{python} {ROOT / 'tests' / 'bots' / 'memory_bot.py'} --touch", "builtin:greedy"]
-    args = ["match", "--seed", "2", "--quiet", "--allow-broken", "--replay", str(replay),  # --sandbox auto
-            *[word for bot in bots for word in ("--bot", bot)]]
+    # Off Linux an answer's time is its wall-clock time (no run-queue delay to take off): a limit far from what the
+    # bots need, so that a busy machine (a second make test) times out none of them, the 1 GiB one included.
+    args = ["match", "--seed", "2", "--quiet", "--allow-broken", "--time-limit", "10", "--replay", str(replay),
+            *[word for bot in bots for word in ("--bot", bot)]]  # --sandbox auto
     done = _as_on_macos(tmp_path, args)
     assert done.returncode == 0, done.stdout + done.stderr
     assert ("mjarena match: --sandbox auto: the bwrap sandbox needs Linux, this is darwin: its namespaces, seccomp "
