@@ -204,7 +204,7 @@ def chunk_size(seconds_per_task: float | None, tasks: int, workers: int, wall_pe
     """How many of the ``tasks`` tasks still to send to send a worker at once: a worker's share of them, so that
     the chunks halve towards the end (on 2 workers) and the workers all finish together (guided
     self-scheduling; half a share, tried first, made twice the chunks: a Swiss round of 200 fast games went out
-    in 12 of them, each costing the judge 0.3-0.6 ms of CPU on a loaded machine), but about
+    in 12 of them, each costing the judge about 0.6 ms of CPU on a loaded machine), but about
     :data:`CHUNK_SECONDS` of work at most (``seconds_per_task``: the CPU a task took, bots included; a wall clock
     on a loaded machine would shrink the chunks just when the judge's own work per chunk costs most),
     :data:`CHUNK_WALL_SECONDS` of wall time at most (``wall_per_task``: bots that wait), :data:`MAX_CHUNK` tasks
