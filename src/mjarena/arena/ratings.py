@@ -73,9 +73,14 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
     """``PlackettLuce._compute`` for teams of one player of weight 1, sorted by rank: the new means and sigmas,
     the same operations in the same order.  A team's ``sigma_squared`` is ``0.0 + (sigma * 1.0) ** 2`` there,
     ``sigma * sigma`` to the last bit (both correctly rounded), and ``x * 1.0`` is ``x``; the terms of a team
-    ranked above another are computed there but add nothing; and the averaging of tied teams' changes that
-    follows adds 0.0 to every mean (it compares each player with itself): none of these change a number, so
-    they are left out here."""
+    ranked above another are computed there but add nothing; the averaging of tied teams' changes that follows
+    adds 0.0 to every mean (it compares each player with itself); a division by a tie's size of 1 is the number
+    itself; and the ratio of a player's sigma squared to its team's is exactly 1 (the same number twice): none of
+    these change a number, so they are left out here.
+
+    >>> _compute([25.0, 25.0], [8.0, 8.0], [1, 2]) == _compute([25.0, 25.0], [8.0, 8.0], [1, 2])
+    True
+    """
     squared = [sigma * sigma for sigma in sigmas]
     collective = 0.0
     for value in squared:
@@ -83,6 +88,8 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
     c = sqrt(collective)
     c_squared = c**2
     exps = [exp(mu / c) for mu in mus]
+    if len(set(rank)) == len(rank):  # no tie (most games): each team alone at its rank
+        return _untied(mus, sigmas, squared, exps, c, c_squared)
     first = [rank.index(mine) for mine in rank]  # sorted: the teams of one rank are side by side
     ties = [rank.count(mine) for mine in rank]
     below: dict[int, float] = {}  # the sum over the teams ranked at or below a rank's first team, in order
@@ -109,8 +116,35 @@ def _compute(mus: list[float], sigmas: list[float], rank: list[int]) -> tuple[li
         omega *= team_squared / c
         delta *= team_squared / c_squared
         delta *= sqrt(team_squared) / c
-        sigma = sigmas[i]
-        ratio = sigma * sigma / team_squared
-        new_mu.append(mus[i] + ratio * omega)
-        new_sigma.append(sigma * sqrt(max(1 - ratio * delta, _KAPPA)))
+        new_mu.append(mus[i] + omega)
+        new_sigma.append(sigmas[i] * sqrt(max(1 - delta, _KAPPA)))
+    return new_mu, new_sigma
+
+
+def _untied(mus: list[float], sigmas: list[float], squared: list[float], exps: list[float], c: float,
+            c_squared: float) -> tuple[list[float], list[float]]:
+    """:func:`_compute`'s loop when no two teams tie: team ``i`` sums over the teams from the first to itself."""
+    sum_q = []
+    for start in range(len(exps)):
+        total = exps[start]
+        for value in exps[start + 1:]:
+            total += value
+        sum_q.append(total)
+    new_mu, new_sigma = [], []
+    for i, mine in enumerate(exps):
+        omega = 0.0
+        delta = 0.0
+        for total in sum_q[:i]:
+            share = mine / total
+            delta += share * (1 - share)
+            omega -= share
+        share = mine / sum_q[i]
+        delta += share * (1 - share)
+        omega += 1 - share
+        team_squared = squared[i]
+        omega *= team_squared / c
+        delta *= team_squared / c_squared
+        delta *= sqrt(team_squared) / c
+        new_mu.append(mus[i] + omega)
+        new_sigma.append(sigmas[i] * sqrt(max(1 - delta, _KAPPA)))
     return new_mu, new_sigma
