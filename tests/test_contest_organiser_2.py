@@ -95,6 +95,9 @@ def test_create_chooses_the_opening_together_unless_told_and_says_so(tmp_path: P
     assert main(["contest", "create", str(tmp_path / "a"), "--team", "ada", "--duration", "30"]) == 0
     settings = Contest.open(tmp_path / "a").settings
     assert (settings.opening, settings.opening_deadline) == ("together", 5.0)
+    assert "note: with 1 team every table seats a house bot" in capsys.readouterr().err  # no game would count
+    assert main(["contest", "create", str(tmp_path / "four"), *(f"--team={name}" for name in "wxyz")]) == 0
+    assert "note:" not in capsys.readouterr().err
     assert main(["contest", "create", str(tmp_path / "b"), "--team", "ada", "--opening", "first-build",
                  "--name", "Spring cup"]) == 0
     assert Contest.open(tmp_path / "b").settings.opening == "first-build"

@@ -72,6 +72,7 @@ def _deadline(args: argparse.Namespace) -> float:
 def _create(args: argparse.Namespace) -> int:
     from mjarena.arena.draws import parse_secret
     from mjarena.contest.model import Contest, ContestError, Settings
+    from mjarena.contest.opening import few_teams_note
     from mjarena.i18n import locale_of
 
     try:
@@ -92,6 +93,9 @@ def _create(args: argparse.Namespace) -> int:
         _, tokens = Contest.create(args.dir, args.team or [], settings, secret)
     except (ContestError, ValueError) as error:
         return _fail("contest create", str(error))
+    note = few_teams_note(settings, len(args.team or []))
+    if note is not None:
+        print(f"mjarena contest create: note: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(tokens))
     else:

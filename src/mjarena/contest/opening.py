@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ALL_TEAMS", "FIRST_BUILD", "OPENINGS", "TOGETHER", "deadline", "house_games_count", "opening_json",
-           "playing_teams", "waiting_for"]
+__all__ = ["ALL_TEAMS", "FIRST_BUILD", "OPENINGS", "TABLE", "TOGETHER", "deadline", "few_teams_note",
+           "house_games_count", "opening_json", "playing_teams", "waiting_for"]
 
 ALL_TEAMS = 0
 """``Settings.open_with`` for "every team" (``--open-with all``)."""
@@ -36,6 +36,30 @@ def playing_teams(contest: Any) -> dict[int, Any]:
 def house_games_count(settings: Any) -> bool:
     """Whether a game with a house bot at its table counts for its teams (not with the opening ``together``)."""
     return getattr(settings, "opening", FIRST_BUILD) != TOGETHER
+
+
+TABLE = 4
+"""Seats at a table: with fewer teams than this, every table seats a house bot."""
+
+
+def few_teams_note(settings: Any, teams: int) -> str | None:
+    """What ``create`` says when, with this opening and ``teams`` teams, no game would count for a team (every
+    table then seats a house bot); None when games will count.
+
+    >>> class Together:
+    ...     opening = TOGETHER
+    >>> print(few_teams_note(Together(), 3))
+    with 3 teams every table seats a house bot, and with --opening together a game with a house bot counts for no \
+team: no game counts until a fourth team plays (add teams at create or from the console, or choose --opening \
+first-build)
+    >>> few_teams_note(Together(), 0), few_teams_note(Together(), 4)
+    (None, None)
+    """
+    if house_games_count(settings) or not 0 < teams < TABLE:
+        return None
+    return (f"with {teams} team{'s' if teams > 1 else ''} every table seats a house bot, and with --opening together "
+            f"a game with a house bot counts for no team: no game counts until a fourth team plays (add teams at "
+            f"create or from the console, or choose --opening first-build)")
 
 
 def deadline(contest: Any) -> float | None:
