@@ -241,22 +241,30 @@ class Observer:
             self._hand_current[seat] = True
         buffer[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
-        if stage is not None:
-            cells = [self._stage_column[stage]]
-            if discarder is not None:
-                cells.append(self._request + game.claimable)
-                cells.append(self._discarder_cell + (discarder - seat) % 4)
-            elif self.drawn is not None and self.drawn[0] == seat:
-                cells.append(self._request + self.drawn[1])
-        elif discarder is not None:
-            cells = [self._discarder_cell + (discarder - seat) % 4]
+        if discarder is not None:  # the cells set, copied and cleared one by one: no list of them to build
+            mark = self._discarder_cell + (discarder - seat) % 4
+            if stage is None:
+                buffer[mark] = 1
+                array = self._arrays[seat].copy()
+                buffer[mark] = 0
+            else:
+                column, request = self._stage_column[stage], self._request + game.claimable
+                buffer[column] = buffer[request] = buffer[mark] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = buffer[request] = buffer[mark] = 0
+        elif stage is None:
+            array = self._arrays[seat].copy()
         else:
-            cells = []
-        for cell in cells:
-            buffer[cell] = 1
-        array = self._arrays[seat].copy()
-        for cell in cells:
-            buffer[cell] = 0
+            column, drawn = self._stage_column[stage], self.drawn
+            if drawn is not None and drawn[0] == seat:
+                request = self._request + drawn[1]
+                buffer[column] = buffer[request] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = buffer[request] = 0
+            else:
+                buffer[column] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = 0
         if self._extra is not None:
             self._extra(game, seat, array[STATE])
         return array
