@@ -66,7 +66,11 @@ class MahjongEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
         self._legal_options = spec.options or spec.legal_options
+        self._decision_options = spec.decision_options
         self._mask = mask_maker(spec.num_actions)  # spec.mask's masks, without its numpy calls per index
+        # mask_maker's buffer, copy and zeros of last()'s own masks, there without a call
+        self._mask_buffer, self._mask_zeros = bytearray(spec.num_actions), bytes(spec.num_actions)
+        self._mask_copy = np.frombuffer(self._mask_buffer, np.int8).copy
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._with_history = observation == "history"
@@ -81,7 +85,7 @@ class MahjongEnv(AECEnv):
         self.seed: int | None = None
         self.game: Any = None
         self._history: History | None = None
-        self._unanswered = 0  # steps that answered nothing (refused, of the dead, after the end): _ordered_agents
+        self._steps = 0  # every step made, answered or not (how _ordered_agents knows that an agent was stepped)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -114,7 +118,8 @@ class MahjongEnv(AECEnv):
         self._history = History(self.spec) if self._with_history else None
         if self._history is not None:
             self._history.update(self.game.events)
-        self._answers: list[tuple[int, str, Action, float]] = []  # (seat, stage, action, seconds to answer)
+        # each decision: (stage, when asked, seat -> answer, when each answered), filled in as the seats answer
+        self._decisions: list[tuple[str, float, dict[int, Action], list[float]]] = []
         self._skip_agent_selection = None
         self._rewarded = False  # some reward is not 0 (PettingZoo's clearing and summing are skipped otherwise)
         self._dead = 0  # seats terminated and not yet stepped out with None
@@ -129,11 +134,16 @@ class MahjongEnv(AECEnv):
         legal = decision.legal
         self._queue = queue = list(legal)
         self._stage: str = decision.stage
-        options, stage = self._legal_options, decision.stage
-        self._options: dict[int, Options] = {seat: options(game, stage, seat, legal[seat]) for seat in queue}
+        stage = decision.stage
+        if self._decision_options is not None:
+            self._options: dict[int, Options] = self._decision_options(game, stage, legal)
+        else:
+            options = self._legal_options
+            self._options = {seat: options(game, stage, seat, legal[seat]) for seat in queue}
         self._choices: dict[int, Action] = {}
+        self._times: list[float] = []
         self.agent_selection = AGENTS[queue[0]]
-        self._asked_at = _clock()
+        self._decisions.append((stage, _clock(), self._choices, self._times))
 
     def options(self, seat: int) -> Options:
         """Index -> engine action for every choice ``seat`` has at this decision (empty when it is not asked)."""
@@ -149,7 +159,12 @@ class MahjongEnv(AECEnv):
             table = self._observer.observe(self.game, seat, self._stage if options else None)
             if self._history is not None:
                 table = self._history.observe(table, seat)
-            return ({"observation": table, "action_mask": self._mask(options)}, self._cumulative_rewards[agent],
+            buffer = self._mask_buffer  # self._mask(options), inlined
+            for index in options:
+                buffer[index] = 1
+            mask = self._mask_copy()
+            buffer[:] = self._mask_zeros
+            return ({"observation": table, "action_mask": mask}, self._cumulative_rewards[agent],
                     self.terminations[agent], self.truncations[agent], self.infos[agent])
         info = self.infos[agent]
         terminated = self.terminations[agent]
@@ -175,7 +190,7 @@ class MahjongEnv(AECEnv):
         seat = _SEAT[agent]
         options = self._options.get(seat)
         if options is None:  # not asked: a seat that has left (PettingZoo's step of the dead), or the game is over
-            self._unanswered += 1
+            self._steps += 1
             if not self.agents:
                 EnvLogger.warn_step_after_terminated_truncated()  # as PettingZoo's call-order checks do
             elif self.terminations[agent] or self.truncations[agent]:
@@ -186,16 +201,27 @@ class MahjongEnv(AECEnv):
         try:
             chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
         except (KeyError, TypeError, ValueError):
-            self._unanswered += 1
+            self._steps += 1
             self._refuse(agent, action, options)
-        self._answer(seat, chosen)
+        # self._answer(seat, chosen), inlined: the loop's most frequent path
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        self._times.append(_clock())
+        self._choices[seat] = chosen
+        self._steps += 1
+        queue = self._queue
+        del queue[0]
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
+        else:
+            self._carry_out()
 
     def _refuse(self, agent: str, action: Any, options: Options) -> NoReturn:
         raise IllegalActionError(
             f"{agent}: action {action!r} is not legal now; legal: {sorted(options)} "
             f"({', '.join(self.spec.action_names[i] for i in sorted(options))})"
         ) from None
-
 
     def step_action(self, action: Action) -> None:
         """Answer for the seat asked now with any engine action the rules accept (an outside agent's answer, a
@@ -216,15 +242,18 @@ class MahjongEnv(AECEnv):
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        now = _clock()
-        self._answers.append((seat, self._stage, action, now - self._asked_at))
-        self._asked_at = now
+        self._times.append(_clock())
         self._choices[seat] = action
+        self._steps += 1
         queue = self._queue
         del queue[0]
         if queue:
             self.agent_selection = AGENTS[queue[0]]
-            return  # no reward to add: the rewards were cleared above
+        else:
+            self._carry_out()
+
+    def _carry_out(self) -> None:
+        """The decision's last answer is in: the rules carry the choices out, and the next decision begins."""
         game = self.game
         game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
         self._observer.update(game.events)
@@ -306,6 +335,16 @@ class MahjongEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: the game lives in memory."""
+
+    @property
+    def _answers(self) -> list[tuple[int, str, Action, float]]:
+        """Every answer so far, in order: (seat, stage, action, seconds from its ask to it)."""
+        answers = []
+        for stage, asked_at, choices, times in self._decisions:
+            for (seat, action), at in zip(choices.items(), times, strict=True):
+                answers.append((seat, stage, action, at - asked_at))
+                asked_at = at
+        return answers
 
     def to_replay(self, bots: Sequence[str] | None = None) -> dict[str, Any]:
         """The finished game as a replay (the JSON object :func:`mjarena.replay.load` reads), with the decisions
@@ -414,12 +453,12 @@ def _agents(table: AECEnv, left: int) -> Iterator[str]:
 
 def _ordered_agents(wrapper: _OrderEnforcing, table: MahjongEnv, left: int) -> Iterator[str]:
     """The agents to act, as PettingZoo's iterator gives them, with its check that each one given was stepped:
-    a count that every step moves on (an answer more, an agent less after a step of the dead, a step refused or
-    made after the end), compared with its value when the agent was given, or reset since (the flag)."""
+    the environment's count of steps (every one, answered or not) compared with its value when the agent was
+    given, or reset since (the flag)."""
     given = None
     while table.agents and left > 0:
         left -= 1
-        progress = len(table._answers) - len(table.agents) + table._unanswered
+        progress = table._steps
         if progress == given and not wrapper._has_updated:  # the flag: set by reset
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
         wrapper._has_updated = False

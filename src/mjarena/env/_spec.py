@@ -61,6 +61,8 @@ class RuleSpec:
 
     ``options(game, stage, seat, legal)`` maps every index the seat may choose now to the engine's
     :class:`~mjarena.variants.base.Action`; ``encode(game, seat, action)`` is the index of any legal action.
+    ``decision_options(game, stage, legal)``, where given, is ``options`` of every seat a decision asks (its
+    ``legal``, by seat) in one call.
     ``points(game)`` are the final points of a finished game, by seat, and ``left_points(game, seat)`` the
     points of a seat that has left a game still going on (None while its points can still change).
     ``hand(game, seat)`` is the seat's concealed counts by kind; ``extra(game, seat, row)`` fills the rule set's
@@ -78,6 +80,7 @@ class RuleSpec:
     encode: Callable[[Any, int, Action], int]
     points: Callable[[Any], list[float]]
     options: Callable[[Any, str, int, Sequence[Action]], Options] | None = None
+    decision_options: Callable[[Any, str, Mapping[int, Sequence[Action]]], dict[int, Options]] | None = None
     hand: Callable[[Any, int], Sequence[int]] = lambda game, seat: game.hands[seat].counts
     seats_in: Callable[[Any], Sequence[bool]] = lambda game: (True, True, True, True)
     left_points: Callable[[Any, int], float | None] | None = None
@@ -136,6 +139,7 @@ def mask_maker(size: int) -> Callable[[Options], np.ndarray]:
     return mask
 
 
+_COUNTS = RuleSpec.hand  # the default of RuleSpec.hand
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
 _CLAIMS = frozenset({"peng", "pong", "gang", "gang_on_peng", "chi", "chow", "hu", "ron"})
 _ROTATIONS = [[(seat + step) % 4 for step in range(4)] for seat in range(4)]
@@ -165,6 +169,7 @@ class Observer:
         ]
         self._stage_column = {stage: STATE * kinds + STAGE + i for i, stage in enumerate(spec.stages)}
         self._kinds, self._hand, self._extra = kinds, spec.hand, spec.extra
+        self._counts = spec.hand is _COUNTS  # the hand row is the seat's counts: read without the call
         self._wall_cell, self._discarder_cell = STATE * kinds + WALL, STATE * kinds + DISCARDER
         self._request = REQUEST * kinds
         self._hand_current = [False] * 4  # whether a seat's hand row holds its hand (no event named it since)
@@ -237,7 +242,7 @@ class Observer:
         buffer = self._buffers[seat]
         if not self._hand_current[seat]:
             kinds = self._kinds
-            buffer[:kinds] = self._hand(game, seat)[:kinds]
+            buffer[:kinds] = (game.hands[seat].counts if self._counts else self._hand(game, seat))[:kinds]
             self._hand_current[seat] = True
         buffer[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
