@@ -184,17 +184,24 @@ class Observer:
             buffer[offset + tile] += count
 
     def update(self, events: Sequence[Event]) -> None:
-        """Take in the events not seen yet."""
+        """Take in the events not seen yet.
+
+        A draw or a discard moves one tile of the seat's hand: where the hand row is the seat's counts and holds
+        them, that cell is moved with it (a draw adds the tile to the counts, a discard takes it out, before its
+        event); any other event that names a seat has its hand row written again when next observed.
+        """
         pools = self._cells[1]
         hand_current = self._hand_current
+        kinds = self._kinds if self._counts else 0  # 0: no cell moved, the row is written again
         for event in events[self.seen :]:
             kind, seat, tiles, _ = event
-            if seat is None:
-                hand_current[:] = (False, False, False, False)
-            else:
-                hand_current[seat] = False
             if kind == "draw" or kind == "draw_back":
-                self.drawn = (seat, tiles[0])
+                tile = tiles[0]
+                self.drawn = (seat, tile)
+                if tile < kinds and hand_current[seat]:
+                    self._buffers[seat][tile] += 1
+                else:
+                    hand_current[seat] = False
                 continue
             self.drawn = None
             if kind == "play" or kind == "discard":
@@ -202,8 +209,16 @@ class Observer:
                 self.last_play = (seat, tile)
                 for buffer, offset in pools[seat]:
                     buffer[offset + tile] += 1
+                if tile < kinds and hand_current[seat]:
+                    self._buffers[seat][tile] -= 1
+                else:
+                    hand_current[seat] = False
+                continue
+            if seat is None:
+                hand_current[:] = (False, False, False, False)
             else:
-                self._take_in(kind, seat, tiles)
+                hand_current[seat] = False
+            self._take_in(kind, seat, tiles)
         self.seen = len(events)
 
     def _take_in(self, kind: str, seat: Any, tiles: tuple[int, ...]) -> None:

@@ -385,9 +385,11 @@ class NoiGame(StateMachine):
                 self._win(seat, Event("hu", seat, (kind,), discarder))
         return winner
 
-    def _others_in(self, seat: int) -> list[int]:
+    def _others_in(self, seat: int) -> Sequence[int]:
         """The other seats still in, counter-clockwise from ``seat``."""
         status = self.status
+        if status.count("in") == 4:  # most discards: nobody has left
+            return _OTHERS[seat]
         return [other for other in _OTHERS[seat] if status[other] == "in"]
 
     def _take(self, seat: int, kind: int, from_hand: int, meld: Meld, event: Event) -> None:
