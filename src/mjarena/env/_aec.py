@@ -85,7 +85,8 @@ class MahjongEnv(AECEnv):
         self.seed: int | None = None
         self.game: Any = None
         self._history: History | None = None
-        self._steps = 0  # every step made, answered or not (how _ordered_agents knows that an agent was stepped)
+        self._steps = 0  # steps made (answered or not) and resets: how _ordered_agents sees an agent was stepped
+        self._given_at = -1  # the value of _steps when _ordered_agents last gave an agent
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -107,6 +108,7 @@ class MahjongEnv(AECEnv):
             seed = self._seeds.randrange(2**31)
         self.seed = seed
         self.game = self.spec.new_game(self.spec.shuffled_wall(seed))
+        self._steps += 1  # a reset counts as a step for agent_iter()'s check
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -441,7 +443,7 @@ class _Agents(Iterable[str]):
     def __iter__(self) -> Iterator[str]:
         table = self._table
         if isinstance(table, _OrderEnforcing):
-            return _ordered_agents(table, table.env, self._max_iter)
+            return _ordered_agents(table.env, self._max_iter)
         return _agents(table, self._max_iter)
 
 
@@ -451,18 +453,16 @@ def _agents(table: AECEnv, left: int) -> Iterator[str]:
         yield table.agent_selection
 
 
-def _ordered_agents(wrapper: _OrderEnforcing, table: MahjongEnv, left: int) -> Iterator[str]:
-    """The agents to act, as PettingZoo's iterator gives them, with its check that each one given was stepped:
-    the environment's count of steps (every one, answered or not) compared with its value when the agent was
-    given, or reset since (the flag)."""
-    given = None
+def _ordered_agents(table: MahjongEnv, left: int) -> Iterator[str]:
+    """The agents to act, as PettingZoo's iterator gives them, with its check that each one given was stepped
+    (or the environment reset) before the next is given, by this iterator or another: the environment's count of
+    steps and resets, compared with its value when it last gave one."""
     while table.agents and left > 0:
         left -= 1
-        progress = table._steps
-        if progress == given and not wrapper._has_updated:  # the flag: set by reset
+        steps = table._steps
+        if steps == table._given_at:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
-        wrapper._has_updated = False
-        given = progress
+        table._given_at = steps
         yield table.agent_selection
 
 
