@@ -258,9 +258,13 @@ class MahjongEnv(AECEnv):
         """The decision's last answer is in: the rules carry the choices out, and the next decision begins."""
         game = self.game
         game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
-        self._observer.update(game.events)
+        observer = self._observer
+        observer.update(game.events)
         if self._history is not None:
             self._history.update(game.events)
+        if game.decision is not None and self._leaves_seen == observer.leaves and not self._dead:
+            self._begin_decision()  # the usual: nobody has left, nobody to reward (_after_decision's own path)
+            return
         self._after_decision()
         if self._rewarded:
             self._accumulate_rewards()
