@@ -206,6 +206,33 @@ def test_an_index_outside_the_mask_is_refused() -> None:
         table.step(10_000)
 
 
+def test_the_call_order_checks_are_pettingzoos(caplog: pytest.LogCaptureFixture) -> None:
+    """env()'s ``agent_iter()`` wants a step (a refused one too, as PettingZoo's wrapper counts it) or a reset
+    between two agents; a step after the game's end warns, in env() and raw_env() alike."""
+    table = noi2014_v0.env()
+    with pytest.raises(AssertionError, match="reset"):
+        table.step(0)
+    table.reset(seed=0)
+    agents = iter(table.agent_iter())
+    first = next(agents)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iter(table.agent_iter()))  # the check is the environment's, not one iterator's
+    with pytest.raises(IllegalActionError):
+        table.step(10_000)
+    agents = iter(table.agent_iter())
+    assert next(agents) == first
+    table.reset(seed=1)
+    assert next(agents) == table.agent_selection
+    for make in (noi2014_v0.env, noi2014_v0.raw_env):
+        table = make()
+        play_random(table, 2)  # type: ignore[arg-type]
+        caplog.clear()
+        table.step(None)
+        assert "after all agents are terminated" in caplog.text
+
+
 @pytest.mark.parametrize("module", ENVS, ids=IDS)
 def test_render_shows_the_table(module: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     table = module.env(render_mode="ansi")

@@ -113,6 +113,7 @@ class Completion:
         self.chosen: list[tuple[int, ...]] = []
         self.best = -1
         self.best_tiles: list[int] | None = None
+        self.held = [kind for kind in range(KINDS) if rest[kind]]  # no other kind is ever held in the search
         self.limit = self._bound(sets, 1)
 
     def run(self) -> list[int] | None:
@@ -122,7 +123,8 @@ class Completion:
 
     def _bound(self, sets: int, pairs: int, start: int = 0) -> int:
         """At most this many more tiles can be shared: the uncapped optimum for what is held and may still
-        be added (each kind clamped to its free cap); ``start`` is the lowest kind held (none below it is).
+        be added (each kind clamped to its free cap); ``start`` is the lowest kind held (none below it is, so
+        the kinds held at the start of the search are looked at, whatever ``start``).
 
         With the pair already chosen, two honour tiles stand in for it: they can only be a pair, so the
         tables' optimum with them is the optimum without a pair plus 2.
@@ -130,8 +132,8 @@ class Completion:
         cap, used, rest = self.cap, self.used, self.rest
         keys = [0, 0, 0]
         total = 0
-        for kind in range(start, KINDS):  # the group keys of min(held, free) per kind (suit_keys's, unlisted)
-            count = rest[kind]
+        for kind in self.held:  # the group keys of min(held, free) per kind (suit_keys's, unlisted); none below
+            count = rest[kind]  # ``start`` is held any more: no need to skip them
             if count:
                 free = cap[kind] - used[kind]
                 if free < count:

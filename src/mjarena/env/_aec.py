@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -43,6 +43,7 @@ MASK_PLACES = ("observation", "info")
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 _clock = time.perf_counter  # the time of each answer, for the replay's decisions
+_NONE: Options = {}  # the options of a seat not asked (never written to)
 
 
 class MahjongEnv(AECEnv):
@@ -65,7 +66,11 @@ class MahjongEnv(AECEnv):
             raise ValueError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.spec = spec
         self._legal_options = spec.options or spec.legal_options
+        self._decision_options = spec.decision_options
         self._mask = mask_maker(spec.num_actions)  # spec.mask's masks, without its numpy calls per index
+        # mask_maker's buffer, copy and zeros of last()'s own masks, there without a call
+        self._mask_buffer, self._mask_zeros = bytearray(spec.num_actions), bytes(spec.num_actions)
+        self._mask_copy = np.frombuffer(self._mask_buffer, np.int8).copy
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._with_history = observation == "history"
@@ -80,9 +85,15 @@ class MahjongEnv(AECEnv):
         self.seed: int | None = None
         self.game: Any = None
         self._history: History | None = None
+        self._steps = 0  # steps made (answered or not) and resets: how _ordered_agents sees an agent was stepped
+        self._given_at = -1  # the value of _steps when _ordered_agents last gave an agent
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """PettingZoo's ``agent_iter``, its iterator a generator."""
+        return _Agents(self, max_iter)
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
@@ -97,6 +108,7 @@ class MahjongEnv(AECEnv):
             seed = self._seeds.randrange(2**31)
         self.seed = seed
         self.game = self.spec.new_game(self.spec.shuffled_wall(seed))
+        self._steps += 1  # a reset counts as a step for agent_iter()'s check
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -108,7 +120,8 @@ class MahjongEnv(AECEnv):
         self._history = History(self.spec) if self._with_history else None
         if self._history is not None:
             self._history.update(self.game.events)
-        self._answers: list[tuple[int, str, Action, float]] = []
+        # each decision: (stage, when asked, seat -> answer, when each answered), filled in as the seats answer
+        self._decisions: list[tuple[str, float, dict[int, Action], list[float]]] = []
         self._skip_agent_selection = None
         self._rewarded = False  # some reward is not 0 (PettingZoo's clearing and summing are skipped otherwise)
         self._dead = 0  # seats terminated and not yet stepped out with None
@@ -116,50 +129,57 @@ class MahjongEnv(AECEnv):
         self._begin_decision()
 
     def _begin_decision(self) -> None:
-        decision = self.game.decision
-        self._queue = list(decision.legal)
+        """The decision the rules ask now: its queue of seats, and the options of each (for the whole decision:
+        the loop asks every seat queued, and a seat that has answered still sees what it was offered)."""
+        game = self.game
+        decision = game.decision
+        legal = decision.legal
+        self._queue = queue = list(legal)
         self._stage: str = decision.stage
-        self._options: dict[int, Options] = {}
+        stage = decision.stage
+        if self._decision_options is not None:
+            self._options: dict[int, Options] = self._decision_options(game, stage, legal)
+        else:
+            options = self._legal_options
+            self._options = {seat: options(game, stage, seat, legal[seat]) for seat in queue}
         self._choices: dict[int, Action] = {}
-        self.agent_selection = AGENTS[self._queue[0]]
-        self._asked_at = _clock()
+        self._times: list[float] = []
+        self.agent_selection = AGENTS[queue[0]]
+        self._decisions.append((stage, _clock(), self._choices, self._times))
 
     def options(self, seat: int) -> Options:
-        """Index -> engine action for every choice ``seat`` has now (empty when it is not asked)."""
-        cached = self._options.get(seat)
-        if cached is None:
-            decision = self.game.decision
-            if decision is None or seat not in self._queue:
-                return {}
-            cached = self._options[seat] = self._legal_options(self.game, self._stage, seat, decision.legal[seat])
-        return cached
+        """Index -> engine action for every choice ``seat`` has at this decision (empty when it is not asked)."""
+        return self._options.get(seat, _NONE)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last`` (observation, cumulative reward, terminated, truncated, info of the agent to
         act), without its assertion and method lookups: the loop calls it every step."""
         agent = self.agent_selection
-        info = self.infos[agent]
-        terminated = self.terminations[agent]
-        if self._mask_in_info:
-            if not terminated:
-                info["action_mask"] = self._mask(self.options(_SEAT[agent]))
-            observation = self.observe(agent) if observe else None
-        elif observe:  # observe() inlined: the loop's most frequent path
+        if observe and not self._mask_in_info:  # observe() inlined: the loop's most frequent path
             seat = _SEAT[agent]
-            options = self._options.get(seat) or self.options(seat)
+            options = self._options.get(seat, _NONE)
             table = self._observer.observe(self.game, seat, self._stage if options else None)
             if self._history is not None:
                 table = self._history.observe(table, seat)
-            observation = {"observation": table, "action_mask": self._mask(options)}
-        else:
-            observation = None
+            buffer = self._mask_buffer  # self._mask(options), inlined
+            for index in options:
+                buffer[index] = 1
+            mask = self._mask_copy()
+            buffer[:] = self._mask_zeros
+            return ({"observation": table, "action_mask": mask}, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        info = self.infos[agent]
+        terminated = self.terminations[agent]
+        if self._mask_in_info and not terminated:
+            info["action_mask"] = self._mask(self._options.get(_SEAT[agent], _NONE))
+        observation = self.observe(agent) if observe else None
         return observation, self._cumulative_rewards[agent], terminated, self.truncations[agent], info
 
     def observe(self, agent: str) -> Any:
         """The agent's observation: ``{"observation": table, "action_mask": mask}``, or the table alone when the
         mask is in the info (``action_mask="info"``)."""
         seat = _SEAT[agent]
-        options = self._options.get(seat) or self.options(seat)
+        options = self._options.get(seat, _NONE)
         table = self._observer.observe(self.game, seat, self._stage if options else None)
         if self._history is not None:
             table = self._history.observe(table, seat)
@@ -169,19 +189,41 @@ class MahjongEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         seat = _SEAT[agent]
-        options = self._options.get(seat) or self.options(seat)
+        options = self._options.get(seat)
+        if options is None:  # not asked: a seat that has left (PettingZoo's step of the dead), or the game is over
+            self._steps += 1
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()  # as PettingZoo's call-order checks do
+            elif self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+            else:
+                self._refuse(agent, action, _NONE)
+            return
         try:
             chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
         except (KeyError, TypeError, ValueError):
-            raise IllegalActionError(
-                f"{agent}: action {action!r} is not legal now; legal: {sorted(options)} "
-                f"({', '.join(self.spec.action_names[i] for i in sorted(options))})"
-            ) from None
-        self._answer(seat, chosen)
+            self._steps += 1
+            self._refuse(agent, action, options)
+        # self._answer(seat, chosen), inlined: the loop's most frequent path
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        self._times.append(_clock())
+        self._choices[seat] = chosen
+        self._steps += 1
+        queue = self._queue
+        del queue[0]
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
+        else:
+            self._carry_out()
+
+    def _refuse(self, agent: str, action: Any, options: Options) -> NoReturn:
+        raise IllegalActionError(
+            f"{agent}: action {action!r} is not legal now; legal: {sorted(options)} "
+            f"({', '.join(self.spec.action_names[i] for i in sorted(options))})"
+        ) from None
 
     def step_action(self, action: Action) -> None:
         """Answer for the seat asked now with any engine action the rules accept (an outside agent's answer, a
@@ -197,25 +239,33 @@ class MahjongEnv(AECEnv):
         self._answer(seat, action)
 
     def _answer(self, seat: int, action: Action) -> None:
-        self._cumulative_rewards[AGENTS[seat]] = 0.0
+        # the seat's cumulative reward is 0 already (PettingZoo's reset of it for the agent acting): only a seat
+        # that has left is rewarded, and it steps out with None, never here
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        now = _clock()
-        self._answers.append((seat, self._stage, action, (now - self._asked_at) * 1000))
-        self._asked_at = now
+        self._times.append(_clock())
         self._choices[seat] = action
+        self._steps += 1
         queue = self._queue
         del queue[0]
         if queue:
             self.agent_selection = AGENTS[queue[0]]
         else:
-            game = self.game
-            game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
-            self._observer.update(game.events)
-            if self._history is not None:
-                self._history.update(game.events)
-            self._after_decision()
+            self._carry_out()
+
+    def _carry_out(self) -> None:
+        """The decision's last answer is in: the rules carry the choices out, and the next decision begins."""
+        game = self.game
+        game.advance(self._choices)  # every choice is legal: from the options, or checked by step_action
+        observer = self._observer
+        observer.update(game.events)
+        if self._history is not None:
+            self._history.update(game.events)
+        if game.decision is not None and self._leaves_seen == observer.leaves and not self._dead:
+            self._begin_decision()  # the usual: nobody has left, nobody to reward (_after_decision's own path)
+            return
+        self._after_decision()
         if self._rewarded:
             self._accumulate_rewards()
 
@@ -292,6 +342,16 @@ class MahjongEnv(AECEnv):
     def close(self) -> None:
         """Nothing to release: the game lives in memory."""
 
+    @property
+    def _answers(self) -> list[tuple[int, str, Action, float]]:
+        """Every answer so far, in order: (seat, stage, action, seconds from its ask to it)."""
+        answers = []
+        for stage, asked_at, choices, times in self._decisions:
+            for (seat, action), at in zip(choices.items(), times, strict=True):
+                answers.append((seat, stage, action, at - asked_at))
+                asked_at = at
+        return answers
+
     def to_replay(self, bots: Sequence[str] | None = None) -> dict[str, Any]:
         """The finished game as a replay (the JSON object :func:`mjarena.replay.load` reads), with the decisions
         recorded as a match records them; ``bots`` names the seats (``env:player_N`` by default)."""
@@ -302,8 +362,8 @@ class MahjongEnv(AECEnv):
         bots = list(bots) if bots is not None else [f"env:{agent}" for agent in AGENTS]
         decisions = [
             {"seat": seat, "stage": stage, "response": judge.protocol.format_response(action),
-             "ms": round(ms, 3), "by": "bot"}
-            for seat, stage, action, ms in self._answers
+             "ms": round(seconds * 1000, 3), "by": "bot"}
+            for seat, stage, action, seconds in self._answers
         ]
         targets = {seat: action.tiles or None for seat, stage, action, _ in self._answers if stage == "target"}
         errors = {seat: "false_hu" for seat in range(4) if getattr(game, "status", ["in"] * 4)[seat] == "out"}
@@ -321,7 +381,20 @@ class MahjongEnv(AECEnv):
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's call-order checks, with ``last()``, ``step()``, ``agent_iter()``, ``agents`` and
     ``agent_selection`` passed straight to the environment: through the wrapper's ``__getattr__`` and its base
-    classes they cost a quarter of a step.  The checks and their messages are PettingZoo's."""
+    classes they cost a quarter of a step.  The checks and their messages are PettingZoo's.
+
+    Once reset, ``last`` and ``step`` are the environment's own: their one check (reset first) holds for good,
+    the environment warns of a step after the game's end itself, and ``agent_iter()`` sees that each agent it
+    gave was stepped from the environment's count of steps (:func:`_ordered_agents`) instead of a flag
+    that every step sets.
+    """
+
+    env: MahjongEnv
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.last = self.env.last  # type: ignore[method-assign]
+        self.step = self.env.step  # type: ignore[method-assign]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -331,17 +404,12 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def step(self, action: int | None) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
+        self.env.step(action)
 
-    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
-        return _OrderedAgents(self, max_iter)
+        return _Agents(self, max_iter)
 
     # read three times a step (by step() and agent_iter()): straight from the environment, not through the two
     # levels of __getattr__, with the same check
@@ -361,26 +429,45 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-class _OrderedAgents(Iterator[str]):
-    """``agent_iter()`` of :class:`_OrderEnforcing`: PettingZoo's iterator and its check that every agent
-    yielded was stepped, in one call."""
+class _Agents(Iterable[str]):
+    """``agent_iter()``: PettingZoo's iterable of the agents to act (a fresh iterator at each ``iter``), its
+    iterator a generator (resumed for less than a method call costs); of :class:`_OrderEnforcing`, with its check
+    that every agent yielded was stepped.
 
-    def __init__(self, wrapper: _OrderEnforcing, max_iter: int) -> None:
-        self._wrapper, self._env, self._left = wrapper, wrapper.env, max_iter
+    >>> from mjarena.env.noi2014_v0 import env
+    >>> table = env()
+    >>> table.reset(seed=1)
+    >>> next(iter(table.agent_iter())), next(iter(table.agent_iter(0)), "none")
+    ('player_0', 'none')
+    """
 
-    def __iter__(self) -> _OrderedAgents:
-        return self
+    def __init__(self, table: AECEnv, max_iter: int) -> None:
+        self._table, self._max_iter = table, max_iter
 
-    def __next__(self) -> str:
-        env = self._env
-        if not env.agents or self._left <= 0:
-            raise StopIteration
-        self._left -= 1
-        wrapper = self._wrapper
-        if not wrapper._has_updated:
+    def __iter__(self) -> Iterator[str]:
+        table = self._table
+        if isinstance(table, _OrderEnforcing):
+            return _ordered_agents(table.env, self._max_iter)
+        return _agents(table, self._max_iter)
+
+
+def _agents(table: AECEnv, left: int) -> Iterator[str]:
+    while table.agents and left > 0:
+        left -= 1
+        yield table.agent_selection
+
+
+def _ordered_agents(table: MahjongEnv, left: int) -> Iterator[str]:
+    """The agents to act, as PettingZoo's iterator gives them, with its check that each one given was stepped
+    (or the environment reset) before the next is given, by this iterator or another: the environment's count of
+    steps and resets, compared with its value when it last gave one."""
+    while table.agents and left > 0:
+        left -= 1
+        steps = table._steps
+        if steps == table._given_at:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
-        wrapper._has_updated = False
-        return env.agent_selection
+        table._given_at = steps
+        yield table.agent_selection
 
 
 def make_env(spec: RuleSpec, render_mode: str | None = None, observation: str = "planes",

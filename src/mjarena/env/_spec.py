@@ -61,6 +61,8 @@ class RuleSpec:
 
     ``options(game, stage, seat, legal)`` maps every index the seat may choose now to the engine's
     :class:`~mjarena.variants.base.Action`; ``encode(game, seat, action)`` is the index of any legal action.
+    ``decision_options(game, stage, legal)``, where given, is ``options`` of every seat a decision asks (its
+    ``legal``, by seat) in one call.
     ``points(game)`` are the final points of a finished game, by seat, and ``left_points(game, seat)`` the
     points of a seat that has left a game still going on (None while its points can still change).
     ``hand(game, seat)`` is the seat's concealed counts by kind; ``extra(game, seat, row)`` fills the rule set's
@@ -78,6 +80,7 @@ class RuleSpec:
     encode: Callable[[Any, int, Action], int]
     points: Callable[[Any], list[float]]
     options: Callable[[Any, str, int, Sequence[Action]], Options] | None = None
+    decision_options: Callable[[Any, str, Mapping[int, Sequence[Action]]], dict[int, Options]] | None = None
     hand: Callable[[Any, int], Sequence[int]] = lambda game, seat: game.hands[seat].counts
     seats_in: Callable[[Any], Sequence[bool]] = lambda game: (True, True, True, True)
     left_points: Callable[[Any, int], float | None] | None = None
@@ -136,6 +139,7 @@ def mask_maker(size: int) -> Callable[[Options], np.ndarray]:
     return mask
 
 
+_COUNTS = RuleSpec.hand  # the default of RuleSpec.hand
 _MELD_TILES = {"peng": 3, "pong": 3, "gang": 4, "angang": 4, "bugang": 1, "gang_on_peng": 1}
 _CLAIMS = frozenset({"peng", "pong", "gang", "gang_on_peng", "chi", "chow", "hu", "ron"})
 _ROTATIONS = [[(seat + step) % 4 for step in range(4)] for seat in range(4)]
@@ -165,6 +169,7 @@ class Observer:
         ]
         self._stage_column = {stage: STATE * kinds + STAGE + i for i, stage in enumerate(spec.stages)}
         self._kinds, self._hand, self._extra = kinds, spec.hand, spec.extra
+        self._counts = spec.hand is _COUNTS  # the hand row is the seat's counts: read without the call
         self._wall_cell, self._discarder_cell = STATE * kinds + WALL, STATE * kinds + DISCARDER
         self._request = REQUEST * kinds
         self._hand_current = [False] * 4  # whether a seat's hand row holds its hand (no event named it since)
@@ -179,19 +184,29 @@ class Observer:
             buffer[offset + tile] += count
 
     def update(self, events: Sequence[Event]) -> None:
-        """Take in the events not seen yet."""
+        """Take in the events not seen yet.
+
+        A draw or a discard moves one tile of the seat's hand: where the hand row is the seat's counts and holds
+        them, that cell is moved with it (a draw adds the tile to the counts, a discard takes it out, before its
+        event); any other event that names a seat has its hand row written again when next observed.
+        """
         pools = self._cells[1]
         hand_current = self._hand_current
+        kinds = self._kinds if self._counts else 0  # 0: no cell moved, the row is written again
         for event in events[self.seen :]:
             kind, seat, tiles, _ = event
             if seat is None:  # (an event of no seat is neither a draw nor a discard)
-                hand_current[:] = (False, False, False, False)
                 self.drawn = None
+                hand_current[:] = (False, False, False, False)
                 self._take_in(kind, seat, tiles)
                 continue
-            hand_current[seat] = False
             if kind == "draw" or kind == "draw_back":
-                self.drawn = (seat, tiles[0])
+                tile = tiles[0]
+                self.drawn = (seat, tile)
+                if tile < kinds and hand_current[seat]:
+                    self._buffers[seat][tile] += 1
+                else:
+                    hand_current[seat] = False
                 continue
             self.drawn = None
             if kind == "play" or kind == "discard":
@@ -199,8 +214,13 @@ class Observer:
                 self.last_play = (seat, tile)
                 for buffer, offset in pools[seat]:
                     buffer[offset + tile] += 1
-            else:
-                self._take_in(kind, seat, tiles)
+                if tile < kinds and hand_current[seat]:
+                    self._buffers[seat][tile] -= 1
+                else:
+                    hand_current[seat] = False
+                continue
+            hand_current[seat] = False
+            self._take_in(kind, seat, tiles)
         self.seen = len(events)
 
     def _take_in(self, kind: str, seat: Any, tiles: tuple[int, ...]) -> None:
@@ -239,26 +259,34 @@ class Observer:
         buffer = self._buffers[seat]
         if not self._hand_current[seat]:
             kinds = self._kinds
-            buffer[:kinds] = self._hand(game, seat)[:kinds]
+            buffer[:kinds] = (game.hands[seat].counts if self._counts else self._hand(game, seat))[:kinds]
             self._hand_current[seat] = True
         buffer[self._wall_cell] = game.wall_left
         discarder = getattr(game, "discarder", None)
-        if stage is not None:
-            cells = [self._stage_column[stage]]
-            if discarder is not None:
-                cells.append(self._request + game.claimable)
-                cells.append(self._discarder_cell + (discarder - seat) % 4)
-            elif self.drawn is not None and self.drawn[0] == seat:
-                cells.append(self._request + self.drawn[1])
-        elif discarder is not None:
-            cells = [self._discarder_cell + (discarder - seat) % 4]
+        if discarder is not None:  # the cells set, copied and cleared one by one: no list of them to build
+            mark = self._discarder_cell + (discarder - seat) % 4
+            if stage is None:
+                buffer[mark] = 1
+                array = self._arrays[seat].copy()
+                buffer[mark] = 0
+            else:
+                column, request = self._stage_column[stage], self._request + game.claimable
+                buffer[column] = buffer[request] = buffer[mark] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = buffer[request] = buffer[mark] = 0
+        elif stage is None:
+            array = self._arrays[seat].copy()
         else:
-            cells = []
-        for cell in cells:
-            buffer[cell] = 1
-        array = self._arrays[seat].copy()
-        for cell in cells:
-            buffer[cell] = 0
+            column, drawn = self._stage_column[stage], self.drawn
+            if drawn is not None and drawn[0] == seat:
+                request = self._request + drawn[1]
+                buffer[column] = buffer[request] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = buffer[request] = 0
+            else:
+                buffer[column] = 1
+                array = self._arrays[seat].copy()
+                buffer[column] = 0
         if self._extra is not None:
             self._extra(game, seat, array[STATE])
         return array

@@ -108,6 +108,21 @@ def _options(game: Any, stage: str, seat: int, legal: Sequence[Action]) -> Optio
     return {index[action]: action for action in legal}
 
 
+def _decision_options(game: Any, stage: str, legal: Mapping[int, Sequence[Action]]) -> dict[int, Options]:
+    """:func:`_options` of every seat asked, in one call (a claim asks three seats, most with ``pass`` alone)."""
+    if stage == "target":
+        return {seat: _TargetOptions(game, seat) for seat in legal}
+    index = _INDEX
+    options: dict[int, Options] = {}
+    for seat, actions in legal.items():
+        if len(actions) == 1:
+            action = actions[0]
+            options[seat] = {index[action]: action}
+        else:
+            options[seat] = {index[action]: action for action in actions}
+    return options
+
+
 def _points(game: Any) -> list[float]:
     return [result.points for result in noi2014.rank(game)]
 
@@ -130,6 +145,7 @@ SPEC = RuleSpec(
     encode=_encode,
     points=_points,
     options=_options,
+    decision_options=_decision_options,
     seats_in=lambda game: [status == "in" for status in game.status],
     left_points=_left_points,
     leave_events=frozenset({"hu", "hu_self", "false_hu"}),

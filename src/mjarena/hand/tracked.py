@@ -118,8 +118,8 @@ class TrackedHand:
         (False, True)
         """
         melds = self.melds
-        if (self.extra or kind >= STANDARD_KINDS or self.size != 13 - 3 * melds or self.counts[kind] >= 4
-                or self._unready_at == melds):
+        if (self._unready_at == melds or self.extra or kind >= STANDARD_KINDS or self.size != 13 - 3 * melds
+                or self.counts[kind] >= 4):  # the remembered not-ready first: the most frequent answer
             return False
         keys = self.keys
         if distance_of_keys(keys[0], keys[1], keys[2], keys[3], melds) != 1:

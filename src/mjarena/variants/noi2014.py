@@ -92,6 +92,7 @@ GANG = tuple(Action("gang", kind) for kind in range(KINDS))
 PENG = tuple(Action("peng", kind) for kind in range(KINDS))
 
 _FULL_WALL = [kind for kind in range(KINDS) for _ in range(4)]
+_new = tuple.__new__  # Event(...) and Decision(...) of the most frequent ones, without NamedTuple's __new__ call
 _OTHERS = [((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(4)]
 
 Choices = Mapping[int, Action]
@@ -267,7 +268,7 @@ class NoiGame(StateMachine):
 
     def _has_peng(self, seat: int, kind: int) -> bool:
         melds = self.melds[seat]
-        return bool(melds) and Meld("peng", kind, "open") in melds  # most seats have no meld: skip the tuple
+        return bool(melds) and _new(Meld, ("peng", kind, "open")) in melds  # most seats have no meld: no tuple
 
     # -- the flow of play --------------------------------------------------------------------------------
 
@@ -308,13 +309,13 @@ class NoiGame(StateMachine):
             self.front += 1
         self.hands[seat].add(kind)
         self.last_drawn[seat] = kind
-        self.events.append(Event("draw_back" if back else "draw", seat, (kind,)))
+        self.events.append(_new(Event, ("draw_back" if back else "draw", seat, (kind,), None)))
         return True
 
     def _turn(self, seat: int) -> Flow:
         """The seat has just drawn.  Returns the next seat to draw from the front, or None: game over."""
         while True:
-            action = (yield Decision("draw", {seat: self.draw_options(seat)}))[seat]
+            action = (yield _new(Decision, ("draw", {seat: self.draw_options(seat)})))[seat]
             if action.type == "hu":
                 if self.wins(seat):
                     self._win(seat, Event("hu_self", seat, (self.last_drawn[seat],)))  # type: ignore[arg-type]
@@ -343,10 +344,10 @@ class NoiGame(StateMachine):
         while True:
             self.hands[seat].remove(kind)
             self.discards.append(kind)
-            self.events.append(Event("play", seat, (kind,)))
+            self.events.append(_new(Event, ("play", seat, (kind,), None)))
             self.claimable, self.discarder = kind, seat
             others = self._others_in(seat)
-            choices = yield Decision("claim", {other: self.claim_options(other, kind) for other in others})
+            choices = yield _new(Decision, ("claim", {other: self.claim_options(other, kind) for other in others}))
             self.claimable = self.discarder = None
             winner = self._resolve_hu(seat, others, kind, choices)
             if winner is not None:
@@ -385,9 +386,11 @@ class NoiGame(StateMachine):
                 self._win(seat, Event("hu", seat, (kind,), discarder))
         return winner
 
-    def _others_in(self, seat: int) -> list[int]:
+    def _others_in(self, seat: int) -> Sequence[int]:
         """The other seats still in, counter-clockwise from ``seat``."""
         status = self.status
+        if status.count("in") == 4:  # most discards: nobody has left
+            return _OTHERS[seat]
         return [other for other in _OTHERS[seat] if status[other] == "in"]
 
     def _take(self, seat: int, kind: int, from_hand: int, meld: Meld, event: Event) -> None:
