@@ -231,9 +231,11 @@ def _slow_match(token: str, tmp_path: Path, sandbox: str) -> subprocess.Popen[by
 @pytest.mark.parametrize("kind", sandbox_kinds())
 def test_bots_die_with_a_judge_that_is_stopped_or_killed(kind: str, sig: int, token: str, tmp_path: Path) -> None:
     judge = _slow_match(token, tmp_path, kind)
-    end = time.monotonic() + 60  # a box starts slowly on a loaded machine
-    while len(processes_with(token)) < 3 and time.monotonic() < end:  # the judge (its argv) and two bots
+    end = time.monotonic() + 120  # a box starts slowly on a loaded machine (beside a second make test: over 60 s once)
+    while len(processes_with(token)) < 3 and time.monotonic() < end and judge.poll() is None:  # the judge, two bots
         time.sleep(0.05)
+    if judge.poll() is not None:
+        pytest.fail(f"the judge ended before its bots started: {judge.communicate()[1].decode()[-2000:]}")
     assert len(processes_with(token)) >= 3, "the bots never started"
     judge.send_signal(sig)
     _, err = judge.communicate(timeout=20)
