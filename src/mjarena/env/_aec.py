@@ -135,11 +135,9 @@ class MahjongEnv(AECEnv):
         """The decision the rules ask now: its queue of seats, and the options of each (for the whole decision:
         the loop asks every seat queued, and a seat that has answered still sees what it was offered)."""
         game = self.game
-        decision = game.decision
-        legal = decision.legal
+        stage, legal = game.decision  # a NamedTuple's fields by name are generic attribute lookups: unpacked
         self._queue = queue = list(legal)
-        self._stage: str = decision.stage
-        stage = decision.stage
+        self._stage: str = stage
         if self._decision_options is not None:
             self._options: dict[int, Options] = self._decision_options(game, stage, legal)
         else:
