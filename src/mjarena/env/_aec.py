@@ -71,6 +71,9 @@ class MahjongEnv(AECEnv):
         # mask_maker's buffer, copy and zeros of last()'s own masks, there without a call
         self._mask_buffer, self._mask_zeros = bytearray(spec.num_actions), bytes(spec.num_actions)
         self._mask_copy = np.frombuffer(self._mask_buffer, np.int8).copy
+        # the copy of a mask of one choice (a claim's pass alone: most steps) by the index of that choice
+        self._one_choice_copies = [np.frombuffer(bytes(i == index for i in range(spec.num_actions)), np.int8).copy
+                                   for index in range(spec.num_actions)]
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._with_history = observation == "history"
@@ -132,11 +135,9 @@ class MahjongEnv(AECEnv):
         """The decision the rules ask now: its queue of seats, and the options of each (for the whole decision:
         the loop asks every seat queued, and a seat that has answered still sees what it was offered)."""
         game = self.game
-        decision = game.decision
-        legal = decision.legal
+        stage, legal = game.decision  # a NamedTuple's fields by name are generic attribute lookups: unpacked
         self._queue = queue = list(legal)
-        self._stage: str = decision.stage
-        stage = decision.stage
+        self._stage: str = stage
         if self._decision_options is not None:
             self._options: dict[int, Options] = self._decision_options(game, stage, legal)
         else:
@@ -161,11 +162,15 @@ class MahjongEnv(AECEnv):
             table = self._observer.observe(self.game, seat, self._stage if options else None)
             if self._history is not None:
                 table = self._history.observe(table, seat)
-            buffer = self._mask_buffer  # self._mask(options), inlined
-            for index in options:
-                buffer[index] = 1
-            mask = self._mask_copy()
-            buffer[:] = self._mask_zeros
+            if len(options) == 1:  # self._mask(options), inlined: one choice, its mask copied ready-made
+                for index in options:
+                    mask = self._one_choice_copies[index]()
+            else:
+                buffer = self._mask_buffer
+                for index in options:
+                    buffer[index] = 1
+                mask = self._mask_copy()
+                buffer[:] = self._mask_zeros
             return ({"observation": table, "action_mask": mask}, self._cumulative_rewards[agent],
                     self.terminations[agent], self.truncations[agent], self.infos[agent])
         info = self.infos[agent]
@@ -200,11 +205,14 @@ class MahjongEnv(AECEnv):
             else:
                 self._refuse(agent, action, _NONE)
             return
-        try:
-            chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
-        except (KeyError, TypeError, ValueError):
-            self._steps += 1
-            self._refuse(agent, action, options)
+        try:  # an int (or NumPy's) is its own index: int() only for the rest
+            chosen = options[action]  # type: ignore[index]
+        except (KeyError, TypeError):
+            try:
+                chosen = options[int(action)]  # type: ignore[arg-type]  # None too: its TypeError is refused below
+            except (KeyError, TypeError, ValueError):
+                self._steps += 1
+                self._refuse(agent, action, options)
         # self._answer(seat, chosen), inlined: the loop's most frequent path
         if self._rewarded:
             self._clear_rewards()

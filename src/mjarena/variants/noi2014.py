@@ -315,19 +315,19 @@ class NoiGame(StateMachine):
     def _turn(self, seat: int) -> Flow:
         """The seat has just drawn.  Returns the next seat to draw from the front, or None: game over."""
         while True:
-            action = (yield _new(Decision, ("draw", {seat: self.draw_options(seat)})))[seat]
-            if action.type == "hu":
+            verb, tile, _, _ = (yield _new(Decision, ("draw", {seat: self.draw_options(seat)})))[seat]  # unpacked:
+            if verb == "hu":  # a NamedTuple's fields by name are generic attribute lookups
                 if self.wins(seat):
                     self._win(seat, Event("hu_self", seat, (self.last_drawn[seat],)))  # type: ignore[arg-type]
                 else:
                     self._false_hu(seat)
                 return self._after_leaving(seat)
-            if action.type == "gang":
-                assert action.tile is not None
-                self._kong_from_hand(seat, action.tile)
+            if verb == "gang":
+                assert tile is not None
+                self._kong_from_hand(seat, tile)
             else:
-                assert action.tile is not None
-                outcome = yield from self._discard(seat, action.tile)
+                assert tile is not None
+                outcome = yield from self._discard(seat, tile)
                 if outcome is None or outcome >= 0:
                     return outcome
                 seat = ~outcome  # an open kong: that seat draws from the back
@@ -356,6 +356,8 @@ class NoiGame(StateMachine):
                 return None
             for other in others:  # a false HU has left, and its choice is no PENG or GANG
                 action = choices[other]
+                if action is PASS:  # most do: the rules' own pass (a NamedTuple's field by name costs a lookup)
+                    continue
                 if action.type == "peng":
                     self._take(other, kind, 2, Meld("peng", kind, "open"), Event("peng", other, (kind,)))
                     seat, kind = other, action.tile  # type: ignore[assignment]
@@ -375,7 +377,8 @@ class NoiGame(StateMachine):
         false HU leaves."""
         winner = None
         for seat in others:
-            if choices[seat].type != "hu":
+            action = choices[seat]
+            if action is PASS or action.type != "hu":  # most answer the rules' own pass
                 continue
             if not self.wins_with(seat, kind):
                 self._false_hu(seat)
