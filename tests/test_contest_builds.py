@@ -274,9 +274,24 @@ def test_a_compile_out_of_time_on_a_busy_machine_is_built_at_the_next_try(tmp_pa
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The contest's path of issue 42's "built again at the next try": a compile that :func:`mjarena.builds.build`
     found busy (through the contest's ``build_source``) leaves its submission pending, the builder's workers try it
-    again, and the next compile, with the machine free, is its verdict: ``ok``, one ``build busy`` in the log."""
+    again, and the next compile, with the machine free, is its verdict: ``ok``, one ``build busy`` in the log.
+
+    The retry's timer fires at once, before the first try's worker has marked its build ended: before, the
+    submission still counted as queued then, so the retry was dropped and it stayed pending for ever (a second
+    ``make test`` beside this one made the timer win the race once; here it always does)."""
+    import threading
+
     import mjarena.builds as builds_module
     from mjarena.builds import BuildBusy
+
+    class AtOnce:  # threading.Timer, fired in the thread that starts it
+        def __init__(self, interval: float, function: Any, args: list[Any]) -> None:
+            self.function, self.args, self.daemon = function, args, False
+
+        def start(self) -> None:
+            self.function(*self.args)
+
+    monkeypatch.setattr(threading, "Timer", AtOnce)
 
     real = builds_module.build
     tries: list[str] = []

@@ -267,6 +267,8 @@ class Builder:
                     if not queue:
                         del self._queues[team_id]
                     self._busy.add(team_id)
+                    # queued no more: submitted again while it builds (a busy compile's retry), it is queued again
+                    self._known.discard(submission_id)
                     return team_id, submission_id
                 self._ready.wait()
             return None
@@ -275,7 +277,6 @@ class Builder:
         """A build ended: its team goes to the back of the line if it has more to build."""
         with self._ready:
             self._busy.discard(team_id)
-            self._known.discard(submission_id)
             if team_id in self._queues:
                 self._turns.append(team_id)
             self._ready.notify_all()
