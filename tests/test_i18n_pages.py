@@ -24,6 +24,7 @@ from mjarena.contest.app import create_app
 from mjarena.contest.building import Builder
 from mjarena.contest.model import Contest, Settings
 from mjarena.contest.scheduler import Scheduler
+from test_contest import Clock, Inline
 
 GOOD = (Path(__file__).parent / "bots" / "contest_bot.py").read_bytes()
 CRASH = b"import sys\nsys.exit(3)\n"
@@ -49,25 +50,6 @@ def english_left(page: str) -> set[str]:
 def test_the_check_finds_english_left():
     page = '<p title="the mean">平均 <code>mjarena verify</code> ada v2 W3 Log in</p><script>x = "no"</script>'
     assert english_left(page + " .cpp") == {"the", "mean", "Log", "in"}
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Inline:
-    remote = False
-
-    def run(self, fn: Any, tasks: Any) -> Any:
-        for task in tasks:
-            yield task, fn(task)
-
-    def close(self, cancel: bool = False) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from mjarena.arena.tournament import Tournament
 from mjarena.arena.tournament_settings import Entrant, Settings
 from mjarena.web.app import create_app
 from mjarena.web.play_words import PLAY_WORDS, TITLES, TOURNAMENT_WORDS
+from test_contest import Inline
 from test_i18n_pages import ZH, english_left
 
 STATIC = Path(__file__).parent.parent / "src" / "mjarena" / "web" / "static"
@@ -111,18 +112,9 @@ def test_the_play_page_and_a_game_in_chinese(tmp_path: Path) -> None:
 
 
 def test_the_tournament_page_in_chinese(tmp_path: Path) -> None:
-    class InProcess:
-        remote = False
-
-        def run(self, fn: Any, tasks: Any) -> Any:
-            return ((task, fn(task)) for task in tasks)
-
-        def close(self, cancel: bool = False) -> None:
-            pass
-
     settings = Settings.create([Entrant(name, "builtin:greedy") for name in ("ada", "bob", "cat", "dan")], rounds=1,
                                seed=1)
-    Tournament(settings, tmp_path / "cup").run(InProcess(), log=io.StringIO())
+    Tournament(settings, tmp_path / "cup").run(Inline(), log=io.StringIO())
     with TestClient(create_app(tmp_path)) as client:
         page = client.get("/tournaments/cup", headers=ZH).text
         assert '<html lang="zh-CN">' in page and english_left(page) == {"cup"}  # the tournament's name
